@@ -1,0 +1,114 @@
+/** Reads every file of every collection into raw records: parsed but not yet validated. */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import fg from 'fast-glob';
+import matter from 'gray-matter';
+import { collections, type CollectionKey } from '../../schemas/registry.ts';
+import type { Problem } from '../problems.ts';
+import { createLazyLocate, parseYaml, YamlSyntaxError, type FieldPath, type Locate } from './parse-yaml.ts';
+
+export interface RawRecord {
+  file: string;
+  /** Parsed YAML (a list item, a document or a Markdown file's front matter). */
+  data: unknown;
+  locate: Locate;
+  /** Markdown records only. */
+  slug?: string;
+  body?: string;
+}
+
+export interface RawContent {
+  root: string;
+  records: Record<CollectionKey, RawRecord[]>;
+  /** Site-relative paths (`/images/...`) of every file under `images/`. */
+  images: Set<string>;
+  /** Files that could not be read or parsed at all. */
+  problems: Problem[];
+}
+
+const toPosix = (file: string) => file.split(path.sep).join('/');
+
+async function readText(root: string, file: string): Promise<string | undefined> {
+  try {
+    return await readFile(path.join(root, file), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+function syntaxProblem(file: string, error: unknown, fallbackLine: number): Problem {
+  if (error instanceof YamlSyntaxError) return { file, line: error.line, field: '-', message: `invalid YAML: ${error.message}` };
+  // gray-matter's YAML engine (js-yaml) reports a 0-based line relative to the front matter.
+  const yamlError = error as { reason?: string; mark?: { line: number } };
+  const line = yamlError.mark ? yamlError.mark.line + fallbackLine : fallbackLine;
+  return { file, line, field: '-', message: `invalid YAML front matter: ${yamlError.reason ?? String(error)}` };
+}
+
+async function loadYamlFile(root: string, file: string, kind: 'list' | 'document', problems: Problem[]): Promise<RawRecord[]> {
+  const text = await readText(root, file);
+  if (text === undefined) {
+    problems.push({ file, line: 1, field: '-', message: `the file is missing (every content folder needs ${file})` });
+    return [];
+  }
+  let parsed: ReturnType<typeof parseYaml>;
+  try {
+    parsed = parseYaml(text);
+  } catch (error) {
+    problems.push(syntaxProblem(file, error, 1));
+    return [];
+  }
+  if (kind === 'document') return [{ file, data: parsed.data, locate: parsed.locate }];
+  if (!Array.isArray(parsed.data)) {
+    problems.push({ file, line: 1, field: '-', message: 'must be a YAML list of records (lines starting with "- id: ...")' });
+    return [];
+  }
+  return parsed.data.map((data, index) => ({
+    file,
+    data,
+    locate: (fieldPath: FieldPath) => parsed.locate([index, ...fieldPath]),
+  }));
+}
+
+/** Front matter starts on line 2, after the opening `---`. */
+const FRONT_MATTER_FIRST_LINE = 2;
+
+async function loadMarkdownFile(root: string, file: string, problems: Problem[]): Promise<RawRecord | undefined> {
+  const text = (await readText(root, file)) ?? '';
+  const slug = path.posix.basename(file, '.md');
+  let parsed: matter.GrayMatterFile<string>;
+  try {
+    // Options make gray-matter skip its process-wide cache, which would keep every file alive.
+    parsed = matter(text, { language: 'yaml' });
+  } catch (error) {
+    problems.push(syntaxProblem(file, error, FRONT_MATTER_FIRST_LINE));
+    return undefined;
+  }
+  const hasFrontMatter = /^---\r?\n/.test(text);
+  return {
+    file,
+    slug,
+    data: parsed.data,
+    body: parsed.content,
+    locate: hasFrontMatter ? createLazyLocate(parsed.matter.replace(/^\r?\n/, ''), FRONT_MATTER_FIRST_LINE) : () => 1,
+  };
+}
+
+/** Loads the whole content folder. Reading is parallel; the order of records is the sorted file order. */
+export async function loadContent(root: string): Promise<RawContent> {
+  const problems: Problem[] = [];
+  const records = {} as Record<CollectionKey, RawRecord[]>;
+  const loads = Object.entries(collections).map(async ([key, collection]) => {
+    if (collection.kind === 'markdown') {
+      const files = (await fg(collection.pattern, { cwd: root, onlyFiles: true })).map(toPosix).sort();
+      const loaded = await Promise.all(files.map((file) => loadMarkdownFile(root, file, problems)));
+      records[key as CollectionKey] = loaded.filter((record): record is RawRecord => record !== undefined);
+    } else {
+      records[key as CollectionKey] = await loadYamlFile(root, collection.file, collection.kind, problems);
+    }
+  });
+  const imageFiles = fg('images/**/*', { cwd: root, onlyFiles: true });
+  await Promise.all(loads);
+  const images = new Set((await imageFiles).map((file) => `/${toPosix(file)}`));
+  return { root, records, images, problems };
+}

@@ -1,0 +1,78 @@
+/** Front matter of each Markdown collection. Strict: an unknown field is almost always a typo. */
+import { z } from 'zod';
+import { date, id, idList, imagePath, readingTime, recordFields, text, url } from './fields.ts';
+import { TECHNOLOGY_CATEGORY_IDS } from './taxonomies.ts';
+
+const tags = z.array(id).default([]);
+
+export const serviceSchema = z.strictObject({
+  ...recordFields,
+  updated: date,
+  title: text,
+  summary: text,
+  category: id,
+  tags,
+  industries: idList.default([]),
+  technologies: idList.default([]),
+  deliverables: z.array(text).default([]),
+});
+
+export const expertiseSchema = z.strictObject({
+  ...recordFields,
+  updated: date,
+  title: text,
+  summary: text,
+  category: id,
+  industries: idList.default([]),
+  technologies: idList.default([]),
+  tags,
+});
+
+export const technologySchema = z.strictObject({
+  ...recordFields,
+  updated: date,
+  name: text,
+  summary: text,
+  category: z.enum(TECHNOLOGY_CATEGORY_IDS, { error: `must be one of ${TECHNOLOGY_CATEGORY_IDS.join(', ')}` }),
+  website: url.optional(),
+  spec_url: url.optional(),
+  maintainer: text.optional(),
+  status: z.enum(['draft', 'stable', 'deprecated'], { error: 'must be one of draft, stable, deprecated' }).optional(),
+  open_protocol: z.boolean({ error: 'must be true or false' }).default(false),
+  tags,
+});
+
+export const articleSchema = z.strictObject({
+  ...recordFields,
+  /** Defaults to `date` (see the loader). */
+  updated: date.optional(),
+  title: text,
+  summary: text,
+  date,
+  author: text,
+  topics: idList.min(1, { error: 'needs at least one topic' }),
+  category: id.optional(),
+  image: imagePath.optional(),
+  tags,
+});
+
+export const RESOURCE_TYPES = ['guide', 'template', 'checklist', 'research-report'] as const;
+
+export const resourceSchema = z.strictObject({
+  ...recordFields,
+  title: text,
+  type: z.enum(RESOURCE_TYPES, { error: `must be one of ${RESOURCE_TYPES.join(', ')}` }),
+  category: id,
+  excerpt: text,
+  topics: idList.default([]),
+  author: text,
+  updated: date,
+  image: imagePath,
+  reading_time: readingTime.optional(),
+});
+
+export type ServiceFields = z.output<typeof serviceSchema>;
+export type ExpertiseFields = z.output<typeof expertiseSchema>;
+export type TechnologyFields = z.output<typeof technologySchema>;
+export type ArticleFields = z.output<typeof articleSchema>;
+export type ResourceFields = z.output<typeof resourceSchema>;

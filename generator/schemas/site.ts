@@ -1,0 +1,21 @@
+/** `site.yaml`: every fact about the site, so the generator can build any content folder. */
+import { z } from 'zod';
+import { text, url } from './fields.ts';
+
+export const siteSchema = z.strictObject({
+  name: text,
+  site_url: url.transform((value) => value.replace(/\/+$/, '')),
+  language: z.string().regex(/^[a-z]{2,3}-[A-Z]{2}$/, { error: 'must be a language tag like "en-US"' }),
+  api_version: z.string().regex(/^\d+\.\d+\.\d+$/, { error: 'must be a semantic version like "1.3.0"' }),
+  feed_version: z.string().regex(/^\d+\.\d+$/, { error: 'must be "<major>.<minor>", like "1.2" (quote it)' }),
+  hub: z.strictObject({
+    name: text,
+    description: text,
+    update_frequency: text,
+    list: text,
+    filter: text,
+  }),
+  resource_types: z.array(z.enum(['guide', 'template', 'checklist', 'research-report'])).min(1),
+});
+
+export type Site = z.output<typeof siteSchema>;

@@ -1,0 +1,29 @@
+/** The YAML lists that classify records: categories, industries, topics, technology categories, platforms. */
+import { z } from 'zod';
+import { id, order, text, url } from './fields.ts';
+
+/** Categories, industries and topics share one shape. */
+export const termSchema = z.strictObject({
+  id,
+  name: text,
+  description: text,
+  order,
+});
+
+export const TECHNOLOGY_CATEGORY_IDS = ['protocols', 'infrastructure', 'agents'] as const;
+
+export const technologyCategorySchema = termSchema.extend({
+  id: z.enum(TECHNOLOGY_CATEGORY_IDS),
+});
+
+export const platformSchema = z.strictObject({
+  id,
+  name: text,
+  kind: id,
+  website: url.optional(),
+  order,
+});
+
+export type Term = z.output<typeof termSchema>;
+export type TechnologyCategory = z.output<typeof technologyCategorySchema>;
+export type Platform = z.output<typeof platformSchema>;
