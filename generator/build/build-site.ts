@@ -1,7 +1,20 @@
 /** The build, top to bottom: load -> validate -> build routes -> emit. Only the emit step writes. */
+import path from 'node:path';
 import type { Content } from '../schemas/registry.ts';
 import { loadContent } from './load/load-content.ts';
 import { validateContent } from './validate/validate-content.ts';
+import { selectPublished } from './routes/publish.ts';
+import { createCatalogue } from './routes/catalogue.ts';
+import { buildApiFiles } from './routes/build-api-files.ts';
+import type { OutputFile } from './routes/output-file.ts';
+import { emitFiles } from './emit/emit-files.ts';
+import { isoSeconds, resolveBuildTime, resolveSiteUrl } from './build-options.ts';
+
+export interface BuildOptions {
+  contentDir: string;
+  outDir: string;
+  env?: Record<string, string | undefined>;
+}
 
 export interface BuildResult {
   content: Content;
@@ -9,7 +22,26 @@ export interface BuildResult {
   bytes: number;
 }
 
-export async function buildSite(options: { contentDir: string; outDir: string }): Promise<BuildResult> {
+/** Every output file, from validated content: a pure function of the content, the address and the time. */
+export function buildOutput(content: Content, options: { contentDir: string; siteUrl: string; builtAt: Date }): OutputFile[] {
+  const builtAt = isoSeconds(options.builtAt);
+  const published = selectPublished(content, builtAt.slice(0, 10));
+  const catalogue = createCatalogue(published, { siteUrl: options.siteUrl, builtAt });
+  const api = buildApiFiles(catalogue);
+  const images = [...new Set([...published.intelligence.flatMap((a) => (a.image ? [a.image] : [])), ...published.resources.map((r) => r.image)])]
+    .sort()
+    .map((image) => ({ path: image.slice(1), copyFrom: path.join(options.contentDir, image) }));
+  return [...api.files, ...images];
+}
+
+export async function buildSite(options: BuildOptions): Promise<BuildResult> {
+  const env = options.env ?? process.env;
   const content = validateContent(await loadContent(options.contentDir));
-  return { content, files: 0, bytes: 0 };
+  const files = buildOutput(content, {
+    contentDir: options.contentDir,
+    siteUrl: resolveSiteUrl(env, content.site),
+    builtAt: resolveBuildTime(env),
+  });
+  const written = await emitFiles(files, options.outDir);
+  return { content, ...written };
 }

@@ -1,0 +1,49 @@
+/** Markdown to HTML for `content_html`: raw HTML is escaped so clients can embed the result as it is. */
+import { Marked, type Tokens } from 'marked';
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => ESCAPES[char]!);
+}
+
+/** Links and images may only point to the web or the site itself: no `javascript:` or `data:`. */
+function isSafeHref(href: string): boolean {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(href.trim().replace(/[\u0000-\u0020]/g, ''));
+  return !scheme || ['http', 'https', 'mailto'].includes(scheme[1]!.toLowerCase());
+}
+
+const marked = new Marked({
+  gfm: true,
+  async: false,
+  renderer: {
+    html({ text }: Tokens.HTML | Tokens.Tag) {
+      return escapeHtml(text);
+    },
+    link({ href, title, tokens }: Tokens.Link) {
+      const inner = this.parser.parseInline(tokens);
+      if (!isSafeHref(href)) return inner;
+      return `<a href="${escapeHtml(href)}"${title ? ` title="${escapeHtml(title)}"` : ''}>${inner}</a>`;
+    },
+    image({ href, title, text }: Tokens.Image) {
+      if (!isSafeHref(href)) return escapeHtml(text);
+      return `<img src="${escapeHtml(href)}" alt="${escapeHtml(text)}"${title ? ` title="${escapeHtml(title)}"` : ''}>`;
+    },
+  },
+});
+
+export function renderMarkdown(markdown: string): string {
+  return marked.parse(markdown, { async: false });
+}
+
+export const WORDS_PER_MINUTE = 230;
+
+/** `<n> min read` at 230 words a minute, at least 1; counts words of the text, not of the markup. */
+export function readingTime(markdown: string): string {
+  const words = markdown
+    .replace(/```[\s\S]*?```/g, ' ')
+    .replace(/[#>*_`[\]()|-]+/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean).length;
+  return `${Math.max(1, Math.ceil(words / WORDS_PER_MINUTE))} min read`;
+}

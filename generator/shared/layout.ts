@@ -1,0 +1,37 @@
+/**
+ * Where the precomputed responses live in the build output. The generator writes these paths and the
+ * handler reads them, so both import them from here.
+ *
+ * Lists are stored twice: complete envelopes for every default page (`limit=20`, offsets 0, 20, ...),
+ * answered with one read, and chunks of CHUNK_SIZE items, one JSON item per line, so that any other
+ * window (limit <= CHUNK_SIZE) spans at most two chunks whatever the size of the collection.
+ */
+
+/** Folder of the generated data inside the build output, outside `/v1/` so the edge can fetch it. */
+export const DATA_DIR = '_api';
+export const MANIFEST_PATH = `${DATA_DIR}/manifest.json`;
+export const SEARCH_INDEX_PATH = `${DATA_DIR}/search-index.json`;
+export const CHUNK_SIZE = 100;
+
+export type FilterValues = readonly (readonly [name: string, value: string])[];
+
+/** `all`, or `category=seo/industry=retail`: one folder per filter combination, filters in documented order. */
+export function filterKey(filters: FilterValues): string {
+  return filters.length ? filters.map(([name, value]) => `${name}=${value}`).join('/') : 'all';
+}
+
+export const pagePath = (route: string, filters: FilterValues, offset: number) =>
+  `${DATA_DIR}/v1/${route}/${filterKey(filters)}/page-${offset}.json`;
+
+export const chunkPath = (route: string, filters: FilterValues, chunk: number) =>
+  `${DATA_DIR}/v1/${route}/${filterKey(filters)}/chunk-${chunk}.ndjson`;
+
+/** `id` must already be validated (CONTRACT: letters, digits, `.`, `_`, `-`) and lowercased. */
+export const recordPath = (route: string, id: string) => `${DATA_DIR}/v1/${route}/${id}.json`;
+
+export const staticPath = (route: string) => `${DATA_DIR}/v1/${route || 'index'}.json`;
+
+export const latestPath = (count: number) => `${DATA_DIR}/v1/intelligence/latest/${count}.json`;
+
+/** The OpenAPI document, served as it is (not an envelope) at `/v1/openapi.json`. */
+export const OPENAPI_PATH = `${DATA_DIR}/v1/openapi.json`;
