@@ -18,3 +18,22 @@ export interface ErrorBody {
   timestamp: string;
   parameter?: string;
 }
+
+/** The one error type of the API: anything else that reaches the top is an INTERNAL_ERROR. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly parameter: string | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, options: { parameter?: string; headers?: Record<string, string> } = {}) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.parameter = options.parameter;
+    this.headers = options.headers ?? {};
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}

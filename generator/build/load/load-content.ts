@@ -37,12 +37,12 @@ async function readText(root: string, file: string): Promise<string | undefined>
   }
 }
 
-function syntaxProblem(file: string, error: unknown, fallbackLine: number): Problem {
-  if (error instanceof YamlSyntaxError) return { file, line: error.line, field: '-', message: `invalid YAML: ${error.message}` };
-  // gray-matter's YAML engine (js-yaml) reports a 0-based line relative to the front matter.
-  const yamlError = error as { reason?: string; mark?: { line: number } };
-  const line = yamlError.mark ? yamlError.mark.line + fallbackLine : fallbackLine;
-  return { file, line, field: '-', message: `invalid YAML front matter: ${yamlError.reason ?? String(error)}` };
+/** Most YAML errors an editor meets are an unquoted colon or a stray indent; the hint says so. */
+const YAML_HINT = 'quote a value that contains ": " or starts with a special character, and check the indentation';
+
+function syntaxProblem(file: string, error: unknown, what: string): Problem {
+  if (!(error instanceof YamlSyntaxError)) throw error;
+  return { file, line: error.line, field: '-', message: `invalid ${what}: ${error.message} (${YAML_HINT})` };
 }
 
 async function loadYamlFile(root: string, file: string, kind: 'list' | 'document', problems: Problem[]): Promise<RawRecord[]> {
@@ -55,7 +55,7 @@ async function loadYamlFile(root: string, file: string, kind: 'list' | 'document
   try {
     parsed = parseYaml(text);
   } catch (error) {
-    problems.push(syntaxProblem(file, error, 1));
+    problems.push(syntaxProblem(file, error, 'YAML'));
     return [];
   }
   if (kind === 'document') return [{ file, data: parsed.data, locate: parsed.locate }];
@@ -73,15 +73,22 @@ async function loadYamlFile(root: string, file: string, kind: 'list' | 'document
 /** Front matter starts on line 2, after the opening `---`. */
 const FRONT_MATTER_FIRST_LINE = 2;
 
+/**
+ * Front matter goes through the same YAML parser as the YAML files, so dates and errors behave alike in
+ * both (gray-matter's own js-yaml rolls 2025-02-30 over to March). gray-matter hands over the text after
+ * the opening `---`, starting with its line break, so that text begins on line 1.
+ */
+const matterOptions = { language: 'yaml', engines: { yaml: (source: string) => parseYaml(source, 1).data as object } };
+
 async function loadMarkdownFile(root: string, file: string, problems: Problem[]): Promise<RawRecord | undefined> {
   const text = (await readText(root, file)) ?? '';
   const slug = path.posix.basename(file, '.md');
   let parsed: matter.GrayMatterFile<string>;
   try {
     // Options make gray-matter skip its process-wide cache, which would keep every file alive.
-    parsed = matter(text, { language: 'yaml' });
+    parsed = matter(text, matterOptions);
   } catch (error) {
-    problems.push(syntaxProblem(file, error, FRONT_MATTER_FIRST_LINE));
+    problems.push(syntaxProblem(file, error, 'YAML front matter'));
     return undefined;
   }
   const hasFrontMatter = /^---\r?\n/.test(text);

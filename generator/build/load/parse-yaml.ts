@@ -1,5 +1,5 @@
 /** YAML helpers that know where each field stands, so a problem can name its line. */
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type ScalarTag } from 'yaml';
 
 export type FieldPath = readonly (string | number)[];
 
@@ -15,10 +15,26 @@ export class YamlSyntaxError extends Error {
   }
 }
 
+/**
+ * An unquoted `YYYY-MM-DD` becomes a `Date`, as YAML 1.1 timestamps do. The stock timestamp tag rolls a day
+ * that does not exist over (2025-02-30 becomes 2025-03-02) and the build would publish the wrong date;
+ * this one leaves such a day a string, which the date field then refuses.
+ */
+const calendarDate: ScalarTag = {
+  identify: (value) => value instanceof Date,
+  default: true,
+  tag: 'tag:yaml.org,2002:timestamp',
+  test: /^\d{4}-\d{2}-\d{2}$/,
+  resolve: (source) => {
+    const day = new Date(`${source}T00:00:00Z`);
+    return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(source) ? day : source;
+  },
+  stringify: ({ value }) => (value instanceof Date ? value.toISOString().slice(0, 10) : String(value)),
+};
+
 function parseWithLines(source: string, firstLine: number) {
   const lineCounter = new LineCounter();
-  // YAML 1.1 timestamps, so unquoted dates arrive as `Date` here as they do through gray-matter.
-  const doc = parseDocument(source, { lineCounter, customTags: ['timestamp'], uniqueKeys: true, prettyErrors: false });
+  const doc = parseDocument(source, { lineCounter, customTags: [calendarDate], uniqueKeys: true, prettyErrors: false });
   const lineAt = (offset: number) => lineCounter.linePos(offset).line + firstLine - 1;
   return { doc, lineAt };
 }

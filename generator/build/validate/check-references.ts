@@ -43,7 +43,9 @@ function checkUnique(key: CollectionKey, records: AnyChecked[], problems: Proble
         const field = record.raw.data && typeof record.raw.data === 'object' && 'id' in record.raw.data ? ['id'] : [];
         const other = `${owner.raw.file}:${owner.raw.locate(['id'])}`;
         const here = `${record.raw.file}:${record.raw.locate(field)}`;
-        const rule = isMarkdown ? `ids and slugs must be unique within ${collections[key].name}` : `ids must be unique in ${record.raw.file}`;
+        const rule = isMarkdown
+          ? `ids and slugs must be unique within ${collections[key].name}; change the id or rename the file`
+          : `ids must be unique in ${record.raw.file}; remove or rename one of them`;
         problems.push(problemAt(record, field.length ? field : ['id'], `"${name}" is also used by ${other} (${rule})`));
         if (owner.raw.file !== record.raw.file) {
           problems.push(problemAt(owner, ['id'], `"${name}" is also used by ${here} (${rule})`));

@@ -3,6 +3,7 @@
  * references between collections, unique ids and slugs, image files. Every problem is collected.
  */
 import type { z } from 'zod';
+import { id } from '../../schemas/fields.ts';
 import { collections, type CollectionKey, type Content, type MarkdownKey } from '../../schemas/registry.ts';
 import type { RawContent, RawRecord } from '../load/load-content.ts';
 import { ContentError, type Problem } from '../problems.ts';
@@ -28,6 +29,20 @@ function problemsFor(raw: RawRecord, error: z.ZodError, schema: z.ZodType): Prob
   );
 }
 
+/** The file name is the slug and part of every URL, so it follows the id rule even when `id` is set. */
+function slugProblems(raw: RawRecord): Problem[] {
+  const result = id.safeParse(raw.slug);
+  if (result.success) return [];
+  const suggestion = raw.slug!.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  const rename = suggestion ? `rename the file, e.g. to "${suggestion}.md"` : 'rename the file';
+  return [{ file: raw.file, line: 1, field: '-', message: `the file name "${raw.slug}" ${result.error.issues[0]!.message} (${rename})` }];
+}
+
+const isObject = (data: unknown): data is Record<string, unknown> => data !== null && typeof data === 'object' && !Array.isArray(data);
+
+/** Identifies the field a problem is about, so one field is not reported twice for one mistake. */
+const fieldKey = (problem: Problem) => `${problem.file}\n${problem.field}`;
+
 function addEntryMeta(key: MarkdownKey, raw: RawRecord, value: Record<string, unknown>): Record<string, unknown> {
   return {
     ...value,
@@ -47,19 +62,27 @@ export function validateContent(raw: RawContent): Content {
   for (const [key, collection] of Object.entries(collections) as [CollectionKey, (typeof collections)[CollectionKey]][]) {
     checked[key] = [];
     for (const record of raw.records[key]) {
+      if (collection.kind === 'markdown') problems.push(...slugProblems(record));
       const result = (collection.schema as z.ZodType).safeParse(record.data ?? {});
       if (!result.success) {
         problems.push(...problemsFor(record, result.error, collection.schema));
-        continue;
+        // A record that fails its schema still takes part in the checks across collections with its raw
+        // fields, so its bad references show in the same run and others may still refer to its id.
+        // Settings that failed leave nothing to check against.
+        if (collection.kind === 'document' || !isObject(record.data)) continue;
       }
-      const value =
-        collection.kind === 'markdown' ? addEntryMeta(key as MarkdownKey, record, result.data as Record<string, unknown>) : result.data;
+      const data = (result.success ? result.data : record.data) as Record<string, unknown>;
+      const value = collection.kind === 'markdown' ? addEntryMeta(key as MarkdownKey, record, data) : data;
       checked[key].push({ value, raw: record });
     }
   }
   const [site] = checked.site;
   const content = { ...checked, site } as unknown as CheckedContent;
-  if (site) problems.push(...checkReferences(content, raw.images));
+  if (site) {
+    // A field its schema already refused ("Paid Media" as a category) is not also an unknown reference.
+    const refused = new Set(problems.map(fieldKey));
+    problems.push(...checkReferences(content, raw.images).filter((problem) => !refused.has(fieldKey(problem))));
+  }
   if (problems.length) throw new ContentError(problems);
 
   const plain = {} as Record<string, unknown>;

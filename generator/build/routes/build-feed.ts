@@ -1,0 +1,99 @@
+/**
+ * The static resource feed (`api/resources.json`) and the JSON Schema of one entry
+ * (`api/resources-entry.schema.json`), both addressed on the site URL (CONTRACT "Addresses").
+ */
+import { z } from 'zod';
+import { feedEntrySchema, type Feed, type FeedEntry } from '../../schemas/feed.ts';
+import type { Resource } from '../../schemas/registry.ts';
+import type { Catalogue } from './catalogue.ts';
+import { byNewestUpdate } from './order.ts';
+import type { OutputFile } from './output-file.ts';
+import { readingTime } from './render-markdown.ts';
+
+export const FEED_PATH = 'api/resources.json';
+export const ENTRY_SCHEMA_PATH = 'api/resources-entry.schema.json';
+/** The feed is a static document, not a reply to a request, so it always echoes request 1. */
+const FEED_REQUEST_ID = 1;
+
+/** Address of an entry page; the hub page links the same way. */
+export const resourceUrl = (siteUrl: string, id: string) => `${siteUrl}/resources/${id}/`;
+
+/** Published resources in feed order: newest `updated` first, then id. */
+export function sortResources(resources: readonly Resource[]): Resource[] {
+  return [...resources].sort(byNewestUpdate);
+}
+
+/** One feed entry, fields in the order of the spec's table. */
+export function toFeedEntry(resource: Resource, siteUrl: string): FeedEntry {
+  return {
+    id: resource.id,
+    type: resource.type,
+    title: resource.title,
+    category: resource.category,
+    url: resourceUrl(siteUrl, resource.id),
+    excerpt: resource.excerpt,
+    topics: resource.topics,
+    reading_time: resource.reading_time ?? readingTime(resource.body),
+    author: resource.author,
+    updated: resource.updated,
+    image: resource.image,
+  };
+}
+
+function createFeed(catalogue: Catalogue): Feed {
+  const { site, siteUrl } = catalogue;
+  const resources = sortResources(catalogue.resources).map((resource) => toFeedEntry(resource, siteUrl));
+  return {
+    jsonrpc: '2.0',
+    id: FEED_REQUEST_ID,
+    result: {
+      version: site.feed_version,
+      // With no entries yet, the build day is the honest answer to "when did this feed last change".
+      last_updated: resources[0]?.updated ?? catalogue.builtAt.slice(0, 10),
+      resources_hub: {
+        name: site.hub.name,
+        description: site.hub.description,
+        url: `${siteUrl}/resources/`,
+        update_frequency: site.hub.update_frequency,
+        taxonomy: { types: [...site.resource_types], categories: catalogue.categories.map((category) => category.id) },
+        entry_schema: `${siteUrl}/${ENTRY_SCHEMA_PATH}`,
+        feeds: { json: `${siteUrl}/${FEED_PATH}` },
+      },
+      methods: { list: site.hub.list, filter: site.hub.filter },
+      resources,
+    },
+  };
+}
+
+type JsonSchema = Record<string, unknown> & { properties: Record<string, Record<string, unknown>>; required?: string[] };
+
+/**
+ * The entry schema from `feedEntrySchema`, with `type` and `category` narrowed to this site's taxonomy:
+ * those lists live in content, so the zod schema cannot know them.
+ */
+export function createEntrySchema(catalogue: Catalogue): Record<string, unknown> {
+  const generated = z.toJSONSchema(feedEntrySchema, { target: 'draft-2020-12' }) as JsonSchema;
+  const { $schema, title, description, ...rest } = generated;
+  const { pattern: _idPattern, maxLength: _idLength, ...category } = generated.properties.category ?? {};
+  return {
+    $schema,
+    $id: `${catalogue.siteUrl}/${ENTRY_SCHEMA_PATH}`,
+    title,
+    description,
+    ...rest,
+    properties: {
+      ...generated.properties,
+      type: { ...generated.properties.type, enum: [...catalogue.site.resource_types] },
+      category: { ...category, enum: catalogue.categories.map((term) => term.id) },
+    },
+    required: Object.keys(generated.properties),
+    additionalProperties: false,
+  };
+}
+
+export function buildFeedFiles(catalogue: Catalogue): OutputFile[] {
+  return [
+    { path: FEED_PATH, body: JSON.stringify(createFeed(catalogue)) },
+    { path: ENTRY_SCHEMA_PATH, body: JSON.stringify(createEntrySchema(catalogue), null, 2) },
+  ];
+}

@@ -1,0 +1,93 @@
+/**
+ * The search index: published services, expertise and articles in one MiniSearch index, serialized to
+ * SEARCH_INDEX_PATH for the edge handler to load. A pure function of the catalogue, like the other routes.
+ */
+import MiniSearch from 'minisearch';
+import { SEARCH_INDEX_PATH } from '../../shared/layout.ts';
+import { miniSearchOptions, type SearchDocument, type SearchType } from '../../shared/search-options.ts';
+import type { Article, Expertise, Service } from '../../schemas/registry.ts';
+import type { Catalogue } from './catalogue.ts';
+import type { OutputFile } from './output-file.ts';
+
+/** Default budget for the serialized index. The edge parses it on a cold start, so size is latency. */
+export const DEFAULT_SEARCH_INDEX_BUDGET_MB = 20;
+const MB = 1024 * 1024;
+
+/** SEARCH_INDEX_BUDGET_MB, a positive number of megabytes; the default when unset. */
+export function resolveSearchIndexBudget(env: Record<string, string | undefined>): number {
+  const value = env.SEARCH_INDEX_BUDGET_MB;
+  if (value === undefined || value === '') return DEFAULT_SEARCH_INDEX_BUDGET_MB;
+  const budget = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || !(budget > 0)) {
+    throw new Error(`SEARCH_INDEX_BUDGET_MB must be a positive number of megabytes, not "${value}"`);
+  }
+  return budget;
+}
+
+/**
+ * Markdown to the words a reader sees: link and image targets, HTML tags and bare addresses go, so that
+ * "https", "www" and file names do not become search terms. Punctuation is left to the tokenizer.
+ */
+export function toSearchText(markdown: string): string {
+  return markdown
+    .replace(/^\s{0,3}\[[^\]]+\]:\s*\S+.*$/gm, ' ') // reference definitions: [id]: https://...
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1') // [text](target) and ![alt](src) keep the text
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\bhttps?:\/\/\S+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+const namesOf = (ids: readonly (string | null | undefined)[], names: Map<string, string>) =>
+  ids.flatMap((id) => (id ? [names.get(id) ?? id] : [])).join(' ');
+
+const recordUrl = (catalogue: Catalogue, type: SearchType, slug: string) => `${catalogue.siteUrl}/${type}/${slug}/`;
+
+function toDocument(type: SearchType, record: Service | Expertise | Article, terms: string, catalogue: Catalogue): SearchDocument {
+  const tags = 'topics' in record ? [...record.tags, ...record.topics] : record.tags;
+  return {
+    id: `${type}:${record.id}`,
+    title: record.title,
+    tags: tags.join(' '),
+    terms,
+    summary: record.summary,
+    body: toSearchText(record.body),
+    stored: [record.slug, record.title, record.summary, recordUrl(catalogue, type, record.slug)],
+  };
+}
+
+/** One document per published service, expertise area and article, in catalogue order (so builds match). */
+export function createSearchDocuments(catalogue: Catalogue): SearchDocument[] {
+  const { categories, industries, topics } = catalogue.names;
+  return [
+    ...catalogue.services.map((record) =>
+      toDocument('services', record, `${namesOf([record.category], categories)} ${namesOf(record.industries, industries)}`, catalogue),
+    ),
+    ...catalogue.expertise.map((record) =>
+      toDocument('expertise', record, `${namesOf([record.category], categories)} ${namesOf(record.industries, industries)}`, catalogue),
+    ),
+    ...catalogue.articles.map((record) =>
+      toDocument('intelligence', record, `${namesOf([record.category], categories)} ${namesOf(record.topics, topics)}`, catalogue),
+    ),
+  ];
+}
+
+/** Builds and serializes the index; throws when it is larger than the budget (in megabytes). */
+export function buildSearchIndex(
+  catalogue: Catalogue,
+  budgetMb = DEFAULT_SEARCH_INDEX_BUDGET_MB,
+): { file: OutputFile; documents: number } {
+  const documents = createSearchDocuments(catalogue);
+  const index = new MiniSearch<SearchDocument>(miniSearchOptions);
+  index.addAll(documents);
+  const body = JSON.stringify(index);
+  const size = new TextEncoder().encode(body).byteLength / MB;
+  if (size > budgetMb) {
+    throw new Error(
+      `search index is ${size.toFixed(1)} MB, over the budget of ${budgetMb} MB (SEARCH_INDEX_BUDGET_MB); ` +
+        'the edge parses the whole index on a cold start, so shorten or split very long bodies, unpublish stale ' +
+        'records, or raise SEARCH_INDEX_BUDGET_MB if the slower first search is acceptable',
+    );
+  }
+  return { file: { path: SEARCH_INDEX_PATH, body }, documents: documents.length };
+}
