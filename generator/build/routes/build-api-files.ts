@@ -37,7 +37,8 @@ function articleTopicValues(catalogue: Catalogue): string[] {
   return [...topics, ...catalogue.categories.map((category) => category.id).filter((id) => !topics.includes(id))];
 }
 
-export function buildApiFiles(catalogue: Catalogue): { files: OutputFile[]; manifest: Manifest } {
+/** `searchDocuments`: how many documents the search index holds, for the manifest. */
+export function buildApiFiles(catalogue: Catalogue, searchDocuments = 0): { files: OutputFile[]; manifest: Manifest } {
   const { site, siteUrl, builtAt } = catalogue;
   const meta: MetaFields = { timestamp: builtAt, request_id: 'build', processing_time_ms: 0, language: site.language };
   const files: OutputFile[] = [];
@@ -93,17 +94,17 @@ export function buildApiFiles(catalogue: Catalogue): { files: OutputFile[]; mani
     totals[list.operation.path] = built.totals;
   }
 
-  const emitRecords = <R extends { id: string; slug: string }>(route: string, records: R[], toRecord: (record: R) => unknown) => {
-    for (const record of records) {
-      const body = serializeEnvelope(JSON.stringify(toRecord(record)), meta);
+  const emitRecords = <R extends { id: string; slug: string }, I>(route: string, records: R[], items: I[], toRecord: (record: R, item: I) => unknown) => {
+    records.forEach((record, index) => {
+      const body = serializeEnvelope(JSON.stringify(toRecord(record, items[index]!)), meta);
       files.push({ path: recordPath(route, record.id), body });
       if (record.slug !== record.id) files.push({ path: recordPath(route, record.slug), body });
-    }
+    });
   };
-  emitRecords('services/get', catalogue.services, (record) => shape.toServiceRecord(record, catalogue));
-  emitRecords('expertise/get', catalogue.expertise, (record) => shape.toExpertiseRecord(record, catalogue));
-  emitRecords('technology/get', catalogue.technology, (record) => shape.toTechnologyRecord(record, catalogue));
-  emitRecords('intelligence/get', catalogue.articles, (record) => shape.toArticleRecord(record, catalogue));
+  emitRecords('services/get', catalogue.services, services, (record, item) => shape.toServiceRecord(record, catalogue, item));
+  emitRecords('expertise/get', catalogue.expertise, expertise, (record, item) => shape.toExpertiseRecord(record, catalogue, item));
+  emitRecords('technology/get', catalogue.technology, technology, (record, item) => shape.toTechnologyRecord(record, catalogue, item));
+  emitRecords('intelligence/get', catalogue.articles, articles, (record, item) => shape.toArticleRecord(record, catalogue, item));
 
   emit(staticPath('services/categories'), termItems(catalogue.categories, countBy(catalogue.services.map((item) => item.category))));
   emit(staticPath('expertise/industries'), termItems(catalogue.industries, countBy(catalogue.expertise.flatMap((item) => item.industries))));
@@ -145,7 +146,7 @@ export function buildApiFiles(catalogue: Catalogue): { files: OutputFile[]; mani
     built_at: builtAt,
     filters,
     totals,
-    search_documents: 0,
+    search_documents: searchDocuments,
   };
   files.push({ path: MANIFEST_PATH, body: JSON.stringify(manifest) });
   return { files, manifest };

@@ -41,10 +41,11 @@ export function toServiceItem(service: Service, catalogue: Catalogue): Api.Servi
   };
 }
 
-export function toServiceRecord(service: Service, catalogue: Catalogue): Api.ServiceRecord {
+/** `item` is the list item when the caller has it already, so shared fields are shaped once. */
+export function toServiceRecord(service: Service, catalogue: Catalogue, item = toServiceItem(service, catalogue)): Api.ServiceRecord {
   const { names } = catalogue;
   return {
-    ...toServiceItem(service, catalogue),
+    ...item,
     technologies: service.technologies,
     deliverables: service.deliverables,
     reading_time: readingTime(service.body),
@@ -73,10 +74,11 @@ export function toExpertiseItem(area: Expertise, catalogue: Catalogue): Api.Expe
   };
 }
 
-export function toExpertiseRecord(area: Expertise, catalogue: Catalogue): Api.ExpertiseRecord {
+/** `item` is the list item when the caller has it already, so shared fields are shaped once. */
+export function toExpertiseRecord(area: Expertise, catalogue: Catalogue, item = toExpertiseItem(area, catalogue)): Api.ExpertiseRecord {
   const { names } = catalogue;
   return {
-    ...toExpertiseItem(area, catalogue),
+    ...item,
     technologies: area.technologies,
     reading_time: readingTime(area.body),
     content_html: renderMarkdown(area.body),
@@ -108,10 +110,11 @@ export function toTechnologyItem(technology: Technology, catalogue: Catalogue): 
   };
 }
 
-export function toTechnologyRecord(technology: Technology, catalogue: Catalogue): Api.TechnologyRecord {
+/** `item` is the list item when the caller has it already, so shared fields are shaped once. */
+export function toTechnologyRecord(technology: Technology, catalogue: Catalogue, item = toTechnologyItem(technology, catalogue)): Api.TechnologyRecord {
   const users = catalogue.usersOfTechnology.get(technology.id);
   return {
-    ...toTechnologyItem(technology, catalogue),
+    ...item,
     reading_time: readingTime(technology.body),
     content_html: renderMarkdown(technology.body),
     related: {
@@ -156,10 +159,11 @@ function relatedArticles(article: Article, catalogue: Catalogue, max = 3): Artic
   return [...candidates].sort((a, b) => catalogue.articleRank.get(a)! - catalogue.articleRank.get(b)!).slice(0, max);
 }
 
-export function toArticleRecord(article: Article, catalogue: Catalogue): Api.ArticleRecord {
+/** `item` is the list item when the caller has it already, so shared fields are shaped once. */
+export function toArticleRecord(article: Article, catalogue: Catalogue, item = toArticleItem(article, catalogue)): Api.ArticleRecord {
   const { names } = catalogue;
   return {
-    ...toArticleItem(article, catalogue),
+    ...item,
     content_html: renderMarkdown(article.body),
     related: {
       topics: termRefs(article.topics, names.topics),
