@@ -5,26 +5,15 @@
 import { ApiError } from '../shared/errors.ts';
 import { serializeEnvelope, extractData, pagination, type MetaFields } from '../shared/envelope.ts';
 import { filterParams, operationsByPath, type CollectionName, type Operation } from '../shared/operations.ts';
-import { latestPath, MANIFEST_PATH, OPENAPI_PATH, recordPath, staticPath, filterKey } from '../shared/layout.ts';
+import { latestPath, MANIFEST_PATH, OPENAPI_PATH, recordPath, SEARCH_INDEX_PATH, staticPath, filterKey } from '../shared/layout.ts';
 import type { Manifest } from '../shared/manifest.ts';
 import { parseParams, type ParsedParams } from '../shared/params.ts';
-import type { SearchResult } from '../schemas/api.ts';
 import type { Assets } from './assets.ts';
 import { createEtag, matchesEtag } from './etag.ts';
 import { createMemoryLimiter, type RateLimitDecision, type RateLimiter } from './limiter.ts';
 import { readWindow } from './read-window.ts';
+import { createSearch, type Search, type SearchQuery } from './search.ts';
 import { ALLOW, baseHeaders, errorResponse, jsonResponse, withoutBody } from './respond.ts';
-
-export interface SearchQuery {
-  q: string;
-  type: 'all' | 'services' | 'expertise' | 'intelligence';
-  limit: number;
-  offset: number;
-}
-
-export interface SearchEngine {
-  search(query: SearchQuery): Promise<{ total: number; items: SearchResult[] }>;
-}
 
 export interface HandlerOptions {
   assets: Assets;
@@ -33,7 +22,8 @@ export interface HandlerOptions {
   clock?: () => number;
   /** Unique per request. */
   createRequestId?: () => string;
-  search?: SearchEngine;
+  /** Defaults to the prebuilt index read through `assets`, loaded on the first search. */
+  search?: Search;
   /** Where unexpected errors go; they never reach the client. */
   logError?: (error: unknown, request: Request) => void;
 }
@@ -75,6 +65,7 @@ export function createHandler(options: HandlerOptions): Handler {
   const clock = options.clock ?? Date.now;
   const createRequestId = options.createRequestId ?? (() => crypto.randomUUID());
   const logError = options.logError ?? ((error: unknown) => console.error('unexpected error', error));
+  const search = options.search ?? createSearch(() => assets.read(SEARCH_INDEX_PATH));
 
   // Loaded once per isolate or process; a failed load is retried by the next request.
   let manifest: Promise<Manifest> | undefined;
@@ -114,9 +105,8 @@ export function createHandler(options: HandlerOptions): Handler {
       case 'latest':
         return { data: await readData(latestPath(params.count as number)) };
       case 'search': {
-        if (!options.search) throw new Error('search is not configured');
-        const query = { q: params.q as string, type: params.type as SearchQuery['type'], limit: params.limit as number, offset: params.offset as number };
-        const found = await options.search.search(query);
+        const query: SearchQuery = { q: params.q as string, type: params.type as SearchQuery['type'], limit: params.limit as number, offset: params.offset as number };
+        const found = await search.search(query);
         return { data: JSON.stringify(found.items), pagination: pagination(found.total, query.limit, query.offset, found.items.length) };
       }
       case 'openapi': {

@@ -32,7 +32,13 @@ export interface MemoryLimiterOptions {
  * per address is fixed and the whole is bounded by `maxKeys`. The Map's insertion order doubles as an
  * idle order (an address is re-inserted on each hit), so eviction is O(1).
  */
-export function createMemoryLimiter(options: MemoryLimiterOptions = {}): RateLimiter & { size(): number } {
+export interface MemoryLimiter extends RateLimiter {
+  hit(key: string, now: number): RateLimitDecision;
+  /** Addresses remembered now. */
+  size(): number;
+}
+
+export function createMemoryLimiter(options: MemoryLimiterOptions = {}): MemoryLimiter {
   const limit = options.limit ?? 100;
   const windowMs = options.windowMs ?? 60_000;
   const maxKeys = options.maxKeys ?? 50_000;

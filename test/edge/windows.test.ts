@@ -12,7 +12,7 @@ import { readDistFiles } from '../helpers/api-runtimes.ts';
 
 const ARTICLES = 250;
 let files: Map<string, string>;
-let all: { id: string }[];
+let all: { id: string; date: string }[];
 
 async function fetchJson(path: string, reads?: string[]) {
   const assets = createMemoryAssets(files);
@@ -40,7 +40,7 @@ describe('list windows', () => {
   it('pages through the whole list in contract order', () => {
     expect(all).toHaveLength(ARTICLES);
     expect(new Set(all.map((item) => item.id)).size).toBe(ARTICLES);
-    const dates = all.map((item) => (item as { date: string }).date);
+    const dates = all.map((item) => item.date);
     expect([...dates].sort().reverse()).toEqual(dates);
   });
 

@@ -1,0 +1,86 @@
+/** The edge handler under real Deno (the runtime of Netlify Edge) answers exactly as it does under Node. */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMemoryAssets } from '../../generator/edge/assets.ts';
+import { createHandler } from '../../generator/edge/handler.ts';
+import { createMemoryLimiter } from '../../generator/edge/limiter.ts';
+import { buildDist, removeBuiltDists } from '../helpers/build-dist.ts';
+import { readDistFiles } from '../helpers/api-runtimes.ts';
+
+const run = promisify(execFile);
+
+/** The binary the `deno` npm package installs for this platform. */
+function denoBinary(): string {
+  const require = createRequire(import.meta.url);
+  const candidates = [require.resolve('deno/package.json').replace(/package\.json$/, 'bin.cjs')];
+  return candidates.find(existsSync)!;
+}
+
+const REQUESTS = [
+  { path: '/v1/' },
+  { path: '/v1/health' },
+  { path: '/v1/services/list?limit=3&offset=1' },
+  { path: '/v1/expertise/list?category=neural-core&industry=healthcare' },
+  { path: '/v1/intelligence/list?topic=AGENTIC-COMMERCE&limit=7&offset=2' },
+  { path: '/v1/intelligence/get?id=how-ai-agents-pay-ap2-x402' },
+  { path: '/v1/intelligence/latest?count=3' },
+  { path: '/v1/technology/protocols' },
+  { path: '/v1/search?q=how%20can%20AI%20agents%20pay%20for%20things%20in%20my%20store' },
+  { path: '/v1/search?q=retail%20medai&type=expertise&limit=2' },
+  { path: '/v1/search?q=zebra%20quantum%20banjo' },
+  { path: '/v1/services/get?id=..%2Fmanifest' },
+  { path: '/v1/services/get?id=no-such-thing' },
+  { path: '/v1/services/list?limit=0' },
+  { path: '/v1/nope' },
+  { path: '/v1/services/list', method: 'POST' },
+  { path: '/v1/services/list', method: 'HEAD' },
+  { path: '/v1/services/list', method: 'OPTIONS', headers: { Origin: 'https://a.example', 'Access-Control-Request-Method': 'GET' } },
+];
+
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Times and request ids differ by run; everything else must match byte for byte. */
+function comparable(answer: Answer) {
+  return { ...answer, body: answer.body.replace(/"processing_time_ms":\d+/, '"processing_time_ms":0') };
+}
+
+let dist: string;
+beforeAll(async () => {
+  dist = await buildDist('content');
+});
+afterAll(removeBuiltDists);
+
+describe('edge handler under Deno', () => {
+  it('answers representative requests exactly as under Node', async () => {
+    const child = run(process.execPath, [denoBinary(), 'run', `--allow-read=${dist}`, '--allow-env', '--no-prompt', 'test/deno/run-handler.ts', dist], {
+      maxBuffer: 32 * 1024 * 1024,
+    });
+    child.child.stdin!.end(JSON.stringify(REQUESTS));
+    const { stdout } = await child;
+    const underDeno: Answer[] = JSON.parse(stdout);
+
+    const handler = createHandler({
+      assets: createMemoryAssets(readDistFiles(dist)),
+      limiter: createMemoryLimiter({ limit: 1_000_000 }),
+      clock: () => Date.parse('2026-11-20T10:00:00.000Z'),
+      createRequestId: () => 'deno',
+    });
+    const underNode: Answer[] = [];
+    for (const request of REQUESTS) {
+      const response = await handler(new Request(`http://api.test${request.path}`, { method: request.method ?? 'GET', headers: request.headers }), { ip: '192.0.2.1' });
+      underNode.push({ status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() });
+    }
+
+    expect(underDeno.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 400, 404, 400, 404, 405, 200, 204]);
+    expect(underDeno.map(comparable)).toEqual(underNode.map(comparable));
+    const search = JSON.parse(underDeno[8]!.body);
+    expect(search.data.length).toBeGreaterThan(0);
+  }, 60_000);
+});
