@@ -84,3 +84,29 @@ describe('edge handler under Deno', () => {
     expect(search.data.length).toBeGreaterThan(0);
   }, 60_000);
 });
+
+describe('Netlify Edge adapter under Deno', () => {
+  it('reads its data from the site origin and answers through the handler', async () => {
+    const { createServer } = await import('../../generator/server/create-server.ts');
+    const server = createServer({ dist });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      const child = run(process.execPath, [denoBinary(), 'run', '--allow-net=127.0.0.1', '--allow-read=.', '--allow-env', '--no-prompt', 'test/deno/run-adapter.ts', base], {
+        maxBuffer: 8 * 1024 * 1024,
+      });
+      child.child.stdin!.end(JSON.stringify(['/v1/health', '/v1/services/get?id=mcp-server-development', '/v1/search?q=agent%20payments', '/v1/nope', '/v1']));
+      const answers = JSON.parse((await child).stdout);
+      expect(answers.map((answer: { status: number }) => answer.status)).toEqual([200, 200, 200, 404, 200]);
+      expect(answers[0].body.data.status).toBe('healthy');
+      expect(answers[1].body.data.id).toBe('mcp-server-development');
+      expect(answers[2].body.data[0].score).toBeGreaterThan(0);
+      expect(answers[3].body.error.code).toBe('NOT_FOUND');
+      // One isolate, one limiter: the count carries across the requests.
+      expect(answers.map((answer: { ratelimit: string }) => answer.ratelimit)).toEqual([0, 1, 2, 3, 4].map((n) => `"default";r=${99 - n};t=0`));
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  }, 60_000);
+});
