@@ -44,6 +44,17 @@ export function tokenize(text: string): string[] {
   return folded.replace(APOSTROPHE, '').split(SEPARATORS);
 }
 
+// British -ise/-isation and -yse forms meet their American -ize/-yze spellings ("optimisation" finds
+// "optimization"), which stemming alone would keep apart. Only after the endings of such verbs, so that
+// "promise", "advertise" or "expertise" keep their own families.
+const ISE_SPELLING = /(al|an|en|gn|ic|il|im|it|og|om|on|or|rd)is(e|es|ed|er|ers|ing|ation|ations)$/;
+const YSE_SPELLING = /lys(e|es|ed|er|ers|ing)$/;
+
+/** One spelling for words that British and American English write differently (folded to American). */
+export function foldSpelling(word: string): string {
+  return word.replace(ISE_SPELLING, '$1iz$2').replace(YSE_SPELLING, 'lyz$1');
+}
+
 /**
  * Lowercase, drop stop words and stray single letters (left over from "e-commerce" or initials, and a
  * one-letter prefix would match a large part of the vocabulary), then Porter-stem so word forms meet.
@@ -52,7 +63,7 @@ export function processTerm(term: string): string | null {
   const word = term.toLowerCase();
   if (word === '' || STOP_WORDS.has(word)) return null;
   if (word.length === 1 && !/\d/.test(word)) return null;
-  return stemmer(word);
+  return stemmer(foldSpelling(word));
 }
 
 /** The distinct terms a query is searched with, in query order; empty when it holds only stop words. */

@@ -9,6 +9,8 @@ import fg from 'fast-glob';
 import { createMemoryAssets } from '../../generator/edge/assets.ts';
 import { createHandler, type HandlerOptions } from '../../generator/edge/handler.ts';
 import { createServer } from '../../generator/server/create-server.ts';
+import { OPENAPI_PATH } from '../../generator/shared/layout.ts';
+import { createResponseValidator } from './openapi-validator.ts';
 
 export interface ApiRequestInit extends RequestInit {
   /** The client address the request comes from (default 127.0.0.1). */
@@ -66,4 +68,33 @@ export const httpRuntime: Runtime = {
   },
 };
 
-export const runtimes: Runtime[] = [memoryRuntime, httpRuntime];
+/**
+ * Contract tests: every response a suite receives is checked against the build's own OpenAPI document
+ * for its path and status, and a mismatch fails the request that got it.
+ */
+function withContractCheck(runtime: Runtime): Runtime {
+  return {
+    name: runtime.name,
+    async start(dist, options) {
+      const client = await runtime.start(dist, options);
+      const validate = createResponseValidator(JSON.parse(readFileSync(path.join(dist, OPENAPI_PATH), 'utf8')));
+      return {
+        close: () => client.close(),
+        async request(pathAndQuery, init = {}) {
+          const response = await client.request(pathAndQuery, init);
+          const method = init.method ?? 'GET';
+          const pathname = pathAndQuery.split('?')[0]!;
+          // HEAD and a preflight have no body; the document describes GET and the errors of every method.
+          if (method !== 'HEAD' && method !== 'OPTIONS') {
+            const text = await response.clone().text();
+            const errors = validate(pathname, response.status, text ? JSON.parse(text) : undefined);
+            if (errors.length) throw new Error(`${method} ${pathAndQuery} does not match the OpenAPI document:\n${errors.join('\n')}`);
+          }
+          return response;
+        },
+      };
+    },
+  };
+}
+
+export const runtimes: Runtime[] = [memoryRuntime, httpRuntime].map(withContractCheck);

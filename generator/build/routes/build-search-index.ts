@@ -58,7 +58,7 @@ function toDocument(type: SearchType, record: Service | Expertise | Article, ter
 
 /** One document per published service, expertise area and article, in catalogue order (so builds match). */
 export function createSearchDocuments(catalogue: Catalogue): SearchDocument[] {
-  const { categories, industries, topics } = catalogue.names;
+  const { categories, industries } = catalogue.names;
   return [
     ...catalogue.services.map((record) =>
       toDocument('services', record, `${namesOf([record.category], categories)} ${namesOf(record.industries, industries)}`, catalogue),
@@ -66,9 +66,7 @@ export function createSearchDocuments(catalogue: Catalogue): SearchDocument[] {
     ...catalogue.expertise.map((record) =>
       toDocument('expertise', record, `${namesOf([record.category], categories)} ${namesOf(record.industries, industries)}`, catalogue),
     ),
-    ...catalogue.articles.map((record) =>
-      toDocument('intelligence', record, `${namesOf([record.category], categories)} ${namesOf(record.topics, topics)}`, catalogue),
-    ),
+    ...catalogue.articles.map((record) => toDocument('intelligence', record, namesOf([record.category], categories), catalogue)),
   ];
 }
 
@@ -84,7 +82,7 @@ export function buildSearchIndex(
   const size = new TextEncoder().encode(body).byteLength / MB;
   if (size > budgetMb) {
     throw new Error(
-      `search index is ${size.toFixed(1)} MB, over the budget of ${budgetMb} MB (SEARCH_INDEX_BUDGET_MB); ` +
+      `search index is ${size < 0.1 ? size.toPrecision(2) : size.toFixed(1)} MB, over the budget of ${budgetMb} MB (SEARCH_INDEX_BUDGET_MB); ` +
         'the edge parses the whole index on a cold start, so shorten or split very long bodies, unpublish stale ' +
         'records, or raise SEARCH_INDEX_BUDGET_MB if the slower first search is acceptable',
     );

@@ -1,0 +1,125 @@
+/**
+ * The OpenAPI 3.1 document of `/v1/`, generated at build time: paths and parameters from the route table
+ * (shared/operations.ts), schemas from the zod schemas, enumerations and examples from the built content.
+ * Nothing is written per operation by hand, so a new operation is documented as soon as it is routed.
+ */
+import { API_VERSION, operations, type Operation, type Param } from '../../shared/operations.ts';
+import type { Manifest } from '../../shared/manifest.ts';
+import { ID_PATTERN, INTEGER_PATTERN } from '../../shared/params.ts';
+import type { Catalogue } from './catalogue.ts';
+import { buildSchemaComponents, isPaginated, schemaRef, successSchemaName } from './openapi-schemas.ts';
+import { buildErrorResponses, buildHeaderComponents, buildResponseComponents, successHeaders } from './openapi-responses.ts';
+
+export const OPENAPI_VERSION = '3.1.0';
+
+export interface OpenApiInputs {
+  /** The manifest the handler reads: allowed filter values come from it. */
+  manifest: Manifest;
+  /** One example body per operation path (see `collectExamples`). */
+  examples: ReadonlyMap<string, unknown>;
+}
+
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string; description: string };
+  servers: { url: string; description: string }[];
+  tags: { name: string }[];
+  paths: Record<string, { get: Record<string, unknown> }>;
+  components: Record<string, Record<string, unknown>>;
+}
+
+/** The schema of one query parameter: CONTRACT "Parameters", with filter values taken from the content. */
+function describeSchema(param: Param, filters: Manifest['filters']): Record<string, unknown> {
+  switch (param.kind) {
+    case 'integer':
+      return { type: 'integer', minimum: param.min, maximum: param.max, default: param.default, pattern: INTEGER_PATTERN.source };
+    case 'filter':
+      return { type: 'string', enum: filters[param.source] };
+    case 'enum':
+      return { type: 'string', enum: [...param.values], default: param.default };
+    case 'id':
+      return { type: 'string', pattern: ID_PATTERN.source };
+    case 'query':
+      return { type: 'string', minLength: 1, maxLength: param.maxLength };
+  }
+}
+
+const NOTES: Record<Param['kind'], string> = {
+  integer: 'Plain decimal digits; out of range is 400, never clamped.',
+  filter: 'Matched case-insensitively after trimming; an unknown value is 400 listing the allowed ones.',
+  enum: 'Matched case-insensitively after trimming.',
+  id: 'Unknown but well-formed is 404; malformed is 400.',
+  query: 'Trimmed; absent or blank is 400 MISSING_PARAMETER.',
+};
+
+function buildParameter(param: Param, filters: Manifest['filters']): Record<string, unknown> {
+  return {
+    name: param.name,
+    in: 'query',
+    required: param.kind === 'id' || param.kind === 'query',
+    description: `${param.description} ${NOTES[param.kind]}`,
+    schema: describeSchema(param, filters),
+  };
+}
+
+function buildOperation(operation: Operation, inputs: OpenApiInputs, timestamp: string): Record<string, unknown> {
+  const example = inputs.examples.get(operation.path);
+  const description = isPaginated(operation)
+    ? 'Paginated with `limit` and `offset`; `meta.pagination` gives the total. An offset past the end gives an empty `data` with the true total.'
+    : undefined;
+  return {
+    operationId: operation.operationId,
+    summary: operation.summary,
+    ...(description ? { description } : {}),
+    tags: [operation.tag],
+    parameters: operation.params.map((param) => buildParameter(param, inputs.manifest.filters)),
+    responses: {
+      '200': {
+        description: operation.kind === 'openapi' ? 'This OpenAPI document.' : `Success envelope: ${operation.summary.toLowerCase()}.`,
+        headers: successHeaders(),
+        content: { 'application/json': { schema: { $ref: schemaRef(successSchemaName(operation)) }, ...(example === undefined ? {} : { example }) } },
+      },
+      '304': { $ref: '#/components/responses/NotModified' },
+      ...buildErrorResponses(operation, inputs.manifest, timestamp),
+    },
+  };
+}
+
+/** The document's paths: `/v1/services/list` is `/services/list` under the server `{site_url}/v1`. */
+export function toDocumentPath(operation: Operation): string {
+  return `/${operation.path}`;
+}
+
+/** The whole document; build-site writes it to OPENAPI_PATH and to the reference's static copy. */
+export function buildOpenApi(catalogue: Pick<Catalogue, 'site' | 'siteUrl' | 'builtAt'>, inputs: OpenApiInputs): OpenApiDocument {
+  const { site, siteUrl, builtAt } = catalogue;
+  const paths: OpenApiDocument['paths'] = {};
+  for (const operation of operations) paths[toDocumentPath(operation)] = { get: buildOperation(operation, inputs, builtAt) };
+  return {
+    openapi: OPENAPI_VERSION,
+    info: {
+      title: `${site.name} API`,
+      version: API_VERSION,
+      description: [
+        `A read-only, public JSON API over the ${site.name} catalogue: services, expertise areas, industries, AI and agentic-commerce technologies and published articles (intelligence), with natural-language search.`,
+        'No authentication. `GET` and `HEAD` only. Every success is `{ success: true, data, meta }`; every error is `{ success: false, error }` with no `meta`. Clients check `success` before reading `data`.',
+        'Lists paginate with `limit` (1 to 100, default 20) and `offset`. Responses may be cached for an hour; `ETag` and `If-None-Match` give 304 while the data is unchanged.',
+        'Rate limit: 100 requests per rolling minute per IP address, reported in `RateLimit` and `RateLimit-Policy`; back off exponentially after a 429.',
+        `The resource feed is separate and static: ${siteUrl}/api/resources.json.`,
+      ].join('\n\n'),
+    },
+    servers: [{ url: `${siteUrl}/v1`, description: 'The versioned API root.' }],
+    tags: [...new Set(operations.map((operation) => operation.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: buildSchemaComponents(operations),
+      responses: buildResponseComponents(builtAt),
+      headers: buildHeaderComponents(),
+    },
+  };
+}
+
+/** Pretty JSON; the key order is the order the document is built in, so the same content gives the same bytes. */
+export function serializeOpenApi(document: OpenApiDocument): string {
+  return `${JSON.stringify(document, null, 2)}\n`;
+}

@@ -1,0 +1,149 @@
+/**
+ * The resources hub (`/resources/`) and one page per entry (`/resources/<id>/`): plain HTML with every
+ * entry already in the markup, so the hub works without JavaScript; `hub.js` only adds filtering.
+ * Every value from content passes through `escapeHtml` (or `renderMarkdown` for bodies).
+ */
+import { fileURLToPath } from 'node:url';
+import type { Resource } from '../../schemas/registry.ts';
+import { FEED_PATH, sortResources, toFeedEntry } from './build-feed.ts';
+import type { Catalogue } from './catalogue.ts';
+import type { OutputFile } from './output-file.ts';
+import { escapeHtml, renderMarkdown } from './render-markdown.ts';
+
+const ASSETS = ['hub.js', 'resources.css'];
+/**
+ * Cards show every image in the 1.91:1 frame of social preview images (CSS crops any other shape), so
+ * the width and height reserve that space before the image loads and the list never jumps.
+ */
+const IMAGE_SIZE = { width: 1200, height: 630 };
+
+interface PageContext {
+  catalogue: Catalogue;
+  /** Path of the site root on its host ('' at the root), so links work when the site lives in a folder. */
+  base: string;
+  formatDate: (day: string) => string;
+}
+
+/** `research-report` -> `Research report`. */
+const formatType = (type: string) => type.charAt(0).toUpperCase() + type.slice(1).replace(/-/g, ' ');
+
+function createContext(catalogue: Catalogue): PageContext {
+  const dates = new Intl.DateTimeFormat(catalogue.site.language, { dateStyle: 'medium', timeZone: 'UTC' });
+  return {
+    catalogue,
+    base: new URL(catalogue.siteUrl).pathname.replace(/\/+$/, ''),
+    formatDate: (day) => dates.format(new Date(`${day}T00:00:00Z`)),
+  };
+}
+
+/** The empty icon stops browsers asking for a /favicon.ico that the site does not have. */
+function renderDocument(context: PageContext, page: { title: string; description: string; canonical: string; head?: string; main: string }): string {
+  const { catalogue, base } = context;
+  const site = escapeHtml(catalogue.site.name);
+  return `<!doctype html>
+<html lang="${escapeHtml(catalogue.site.language)}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
+<title>${escapeHtml(page.title)} | ${site}</title>
+<meta name="description" content="${escapeHtml(page.description)}">
+<link rel="canonical" href="${escapeHtml(page.canonical)}">
+<link rel="alternate" type="application/json" title="Resource feed" href="${escapeHtml(`${catalogue.siteUrl}/${FEED_PATH}`)}">
+<link rel="stylesheet" href="${base}/resources/resources.css">
+${page.head ?? ''}</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header class="site"><div class="wrap">${site}</div></header>
+<main id="main" class="wrap">
+${page.main}
+</main>
+<footer><div class="wrap">${site} · <a href="${escapeHtml(`${catalogue.siteUrl}/${FEED_PATH}`)}">JSON feed</a></div></footer>
+</body>
+</html>
+`;
+}
+
+function renderTopics(topics: readonly string[]): string {
+  if (!topics.length) return '';
+  return `<ul class="topics" aria-label="Topics">${topics.map((topic) => `<li>${escapeHtml(topic)}</li>`).join('')}</ul>`;
+}
+
+function renderByline(context: PageContext, resource: Resource, readingTime: string, prefix = ''): string {
+  return `<p class="byline">${prefix}<span class="author">${escapeHtml(resource.author)}</span> · <time datetime="${escapeHtml(resource.updated)}">${escapeHtml(context.formatDate(resource.updated))}</time> · ${escapeHtml(readingTime)}</p>`;
+}
+
+function renderCard(context: PageContext, resource: Resource): string {
+  const { catalogue, base } = context;
+  const entry = toFeedEntry(resource, catalogue.siteUrl);
+  const category = catalogue.names.categories.get(resource.category) ?? resource.category;
+  return `<li class="card" data-id="${escapeHtml(resource.id)}" data-category="${escapeHtml(resource.category)}">
+<img src="${escapeHtml(base + resource.image)}" alt="${escapeHtml(`Cover of ${resource.title}`)}" width="${IMAGE_SIZE.width}" height="${IMAGE_SIZE.height}" loading="lazy" decoding="async">
+<div class="card-body">
+<p class="kicker">${escapeHtml(formatType(resource.type))} · ${escapeHtml(category)}</p>
+<h2 class="card-title"><a href="${escapeHtml(`${base}/resources/${resource.id}/`)}">${escapeHtml(resource.title)}</a></h2>
+<p class="excerpt">${escapeHtml(resource.excerpt)}</p>
+${renderTopics(resource.topics)}
+${renderByline(context, resource, entry.reading_time)}
+</div>
+</li>`;
+}
+
+function renderHub(context: PageContext, resources: readonly Resource[]): string {
+  const { catalogue, base } = context;
+  const { hub } = catalogue.site;
+  const options = catalogue.categories.map((term) => `<option value="${escapeHtml(term.id)}">${escapeHtml(term.name)}</option>`).join('');
+  const count = `${resources.length} resource${resources.length === 1 ? '' : 's'}`;
+  const main = `<h1>${escapeHtml(hub.name)}</h1>
+<p class="lede">${escapeHtml(hub.description)}</p>
+<p class="small">New entries: ${escapeHtml(hub.update_frequency)} · <a href="${escapeHtml(`${catalogue.siteUrl}/${FEED_PATH}`)}">JSON feed</a></p>
+<form id="hub-filters" class="filters" role="search" aria-label="Filter resources">
+<div class="field"><label for="hub-category">Category</label><select id="hub-category" name="category"><option value="">All categories</option>${options}</select></div>
+<div class="field grow"><label for="hub-search">Search</label><input id="hub-search" name="search" type="search" autocomplete="off" spellcheck="false" placeholder="Title, topic, author…"></div>
+</form>
+<p id="hub-note" class="note" role="status" hidden></p>
+<p id="hub-count" class="count" aria-live="polite">${count}</p>
+<ul id="results" class="cards">
+${resources.map((resource) => renderCard(context, resource)).join('\n')}
+</ul>
+<div id="hub-empty" class="empty" hidden><p>No resources match these filters.</p><button id="hub-clear" type="button">Clear filters</button></div>`;
+  return renderDocument(context, {
+    title: hub.name,
+    description: hub.description,
+    canonical: `${catalogue.siteUrl}/resources/`,
+    // Without JavaScript the controls could not filter, so they are not shown at all.
+    head: `<script type="module" src="${base}/resources/hub.js"></script>\n<noscript><style>.filters{display:none}</style></noscript>\n`,
+    main,
+  });
+}
+
+function renderEntry(context: PageContext, resource: Resource): string {
+  const { catalogue, base } = context;
+  const entry = toFeedEntry(resource, catalogue.siteUrl);
+  const category = catalogue.names.categories.get(resource.category) ?? resource.category;
+  const main = `<a class="back" href="${base}/resources/">← All resources</a>
+<article class="entry">
+<header>
+<p class="kicker">${escapeHtml(formatType(resource.type))} · <a href="${escapeHtml(`${base}/resources/?category=${encodeURIComponent(resource.category)}`)}">${escapeHtml(category)}</a></p>
+<h1>${escapeHtml(resource.title)}</h1>
+<p class="lede">${escapeHtml(resource.excerpt)}</p>
+${renderByline(context, resource, entry.reading_time, 'By ')}
+${renderTopics(resource.topics)}
+</header>
+<img class="hero" src="${escapeHtml(base + resource.image)}" alt="${escapeHtml(`Cover of ${resource.title}`)}" width="${IMAGE_SIZE.width}" height="${IMAGE_SIZE.height}" fetchpriority="high">
+<div class="prose">
+${renderMarkdown(resource.body)}</div>
+</article>`;
+  return renderDocument(context, { title: resource.title, description: resource.excerpt, canonical: entry.url, main });
+}
+
+/** The hub, one page per entry, and the hub's script and stylesheet (copied as they are, no build step). */
+export function buildResourcePages(catalogue: Catalogue): OutputFile[] {
+  const context = createContext(catalogue);
+  const resources = sortResources(catalogue.resources);
+  return [
+    { path: 'resources/index.html', body: renderHub(context, resources) },
+    ...resources.map((resource) => ({ path: `resources/${resource.id}/index.html`, body: renderEntry(context, resource) })),
+    ...ASSETS.map((name) => ({ path: `resources/${name}`, copyFrom: fileURLToPath(new URL(`../assets/${name}`, import.meta.url)) })),
+  ];
+}

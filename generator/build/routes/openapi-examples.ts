@@ -1,0 +1,106 @@
+/**
+ * One example per operation, read from the files the build has just made, so the reference shows real
+ * responses. Examples stay short: at most two items, and record bodies cut to a preview.
+ */
+import { pagination, type MetaFields } from '../../shared/envelope.ts';
+import { latestPath, pagePath, recordPath, staticPath } from '../../shared/layout.ts';
+import { operations, type Operation } from '../../shared/operations.ts';
+import type { SearchResult } from '../../schemas/api.ts';
+import type { OutputFile } from './output-file.ts';
+
+const MAX_ITEMS = 2;
+const MAX_HTML = 200;
+
+interface Envelope {
+  success: true;
+  data: unknown;
+  meta: MetaFields;
+}
+
+type Item = Record<string, unknown> & { id: string; slug: string; url: string; summary: string };
+
+function createReader(files: readonly OutputFile[]) {
+  const bodies = new Map<string, string>();
+  for (const file of files) if ('body' in file && typeof file.body === 'string') bodies.set(file.path, file.body);
+  return (path: string): Envelope => {
+    const body = bodies.get(path);
+    if (body === undefined) throw new Error(`OpenAPI example: the build made no ${path}; the example would not be a real response`);
+    return JSON.parse(body) as Envelope;
+  };
+}
+
+/** Cuts `content_html` to a preview, wherever it sits. */
+function shortenHtml(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(shortenHtml);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [
+      key,
+      key === 'content_html' && typeof inner === 'string' && inner.length > MAX_HTML ? `${inner.slice(0, MAX_HTML)}…` : shortenHtml(inner),
+    ]),
+  );
+}
+
+/** The first items of a page; a paginated page becomes the true answer to `limit=2`. */
+function shortenPage(page: Envelope): Envelope {
+  if (!Array.isArray(page.data)) return shortenHtml(page) as Envelope;
+  const data = page.data.slice(0, MAX_ITEMS);
+  const total = page.meta.pagination?.total;
+  const meta = total === undefined ? page.meta : { ...page.meta, pagination: pagination(total, MAX_ITEMS, 0, data.length) };
+  return { ...page, data, meta };
+}
+
+const listOf = (collection: Operation['collection']) => operations.find((operation) => operation.kind === 'list' && operation.collection === collection);
+
+const firstItems = (read: ReturnType<typeof createReader>, operation: Operation | undefined): Item[] =>
+  operation ? (read(pagePath(operation.path, [], 0)).data as Item[]) : [];
+
+/**
+ * Search runs per request in the handler, so the build has no search answer to show: the example is
+ * made from the first record of each searched collection, with illustrative scores.
+ */
+function createSearchExample(read: ReturnType<typeof createReader>): Envelope {
+  const data: SearchResult[] = [];
+  for (const type of ['services', 'expertise', 'intelligence'] as const) {
+    const list = listOf(type);
+    const [item] = firstItems(read, list);
+    if (!list || !item || data.length >= MAX_ITEMS) continue;
+    const title = String(item.title ?? item.name);
+    data.push({ type, id: item.id, slug: item.slug, title, summary: item.summary, url: item.url, score: Number((12.3456 / (data.length + 1)).toFixed(4)) });
+  }
+  const { meta } = read(staticPath('health'));
+  return { success: true, data, meta: { ...meta, pagination: pagination(data.length, 20, 0, data.length) } };
+}
+
+/** The example of one operation, or undefined when the content has nothing to show (an empty collection). */
+function selectExample(operation: Operation, read: ReturnType<typeof createReader>): Envelope | undefined {
+  switch (operation.kind) {
+    case 'list':
+      return shortenPage(read(pagePath(operation.path, [], 0)));
+    case 'get': {
+      const [first] = firstItems(read, listOf(operation.collection));
+      return first ? shortenHtml(read(recordPath(operation.path, first.id))) as Envelope : undefined;
+    }
+    case 'latest':
+      return read(latestPath(MAX_ITEMS));
+    case 'index':
+    case 'static':
+      return shortenPage(read(staticPath(operation.path)));
+    case 'search':
+      return createSearchExample(read);
+    case 'openapi':
+      // The document would have to contain itself.
+      return undefined;
+  }
+}
+
+/** Examples by operation path, from the API files `buildApiFiles` returned. */
+export function collectExamples(files: readonly OutputFile[]): Map<string, unknown> {
+  const read = createReader(files);
+  const examples = new Map<string, unknown>();
+  for (const operation of operations) {
+    const example = selectExample(operation, read);
+    if (example !== undefined) examples.set(operation.path, example);
+  }
+  return examples;
+}

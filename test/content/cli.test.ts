@@ -1,0 +1,64 @@
+/** `cli.ts check` as editors and CI run it: a real Node process, its exit code and what it prints. */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fixtureDir, removeFixtureDirs, VALID_FIXTURE } from '../helpers/fixture.ts';
+
+afterAll(removeFixtureDirs);
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `node --import tsx generator/build/cli.ts check --content <dir>` from the project folder. */
+async function runCheck(contentDir: string): Promise<Run> {
+  const args = ['--import', 'tsx', 'generator/build/cli.ts', 'check', '--content', contentDir];
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, args, { cwd: ROOT });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
+    if (typeof failed.code !== 'number') throw error;
+    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
+}
+
+describe('cli.ts check', () => {
+  it('exits 0 on a valid folder and prints a one-line summary with the records of each collection', async () => {
+    const run = await runCheck(VALID_FIXTURE);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toBe(
+      `${VALID_FIXTURE}: ok: 7 categories, 2 industries, 2 platforms, 3 technology categories, 2 topics, ` +
+        '2 services, 2 expertise, 2 technology, 3 intelligence, 2 resources',
+    );
+  });
+
+  it('exits 1 on a folder with problems and lists each as path:line: field: message, grouped by file', async () => {
+    const dir = fixtureDir('several-problems');
+    const run = await runCheck(dir);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    const lines = run.stderr.trimEnd().split('\n');
+    expect(lines.filter((line) => line.startsWith('  '))).toEqual([
+      expect.stringMatching(/^ {2}resources\/rag-evaluation-guide\.md:3: type: must be one of guide, template, checklist, research-report/),
+      expect.stringMatching(/^ {2}services\/seo-audit\.md:5: category: unknown category "seo" \(one of categories\.yaml: /),
+      expect.stringMatching(/^ {2}services\/seo-audit\.md:6: order: must be a whole number/),
+    ]);
+    expect(lines).toContain(`${dir}/resources/rag-evaluation-guide.md`);
+    expect(lines).toContain(`${dir}/services/seo-audit.md`);
+    expect(lines.at(-1)).toBe('3 problems in 2 files; nothing was built.');
+  });
+
+  it('prints no stack trace for content problems', async () => {
+    const run = await runCheck(fixtureDir('several-problems'));
+    expect(run.stderr).not.toMatch(/^ {4}at /m);
+    expect(run.stderr).not.toContain('ContentError');
+  });
+});

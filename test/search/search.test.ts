@@ -1,0 +1,183 @@
+/** The search engine's rules (CONTRACT "Search", "Ordering"), over small hand-made indexes. */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import MiniSearch from 'minisearch';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { buildSite } from '../../generator/build/build-site.ts';
+import { toSearchText } from '../../generator/build/routes/build-search-index.ts';
+import { createSearch, roundScore, type SearchQuery } from '../../generator/edge/search.ts';
+import { MANIFEST_PATH, SEARCH_INDEX_PATH } from '../../generator/shared/layout.ts';
+import { miniSearchOptions, processQuery, type SearchDocument } from '../../generator/shared/search-options.ts';
+import { VALID_FIXTURE } from '../helpers/fixture.ts';
+
+function createDocument(id: string, fields: Partial<Omit<SearchDocument, 'id' | 'stored'>>): SearchDocument {
+  const [, recordId = id] = id.split(':');
+  const title = fields.title ?? '';
+  return {
+    id,
+    title,
+    tags: fields.tags ?? '',
+    terms: fields.terms ?? '',
+    summary: fields.summary ?? '',
+    body: fields.body ?? '',
+    stored: [recordId, title, `About ${title}`, `https://example.com/${id.replace(':', '/')}/`],
+  };
+}
+
+function serialize(documents: SearchDocument[]): string {
+  const index = new MiniSearch<SearchDocument>(miniSearchOptions);
+  index.addAll(documents);
+  return JSON.stringify(index);
+}
+
+// Four documents alike in everything but type and id score the same: only the tie-break orders them.
+const twins = ['services:beta', 'expertise:zeta', 'intelligence:mu', 'expertise:alpha'].map((id) =>
+  createDocument(id, { title: 'Widget pricing', body: 'How widgets are priced.' }),
+);
+const documents = [
+  ...twins,
+  createDocument('intelligence:widget-guide', { title: 'Widget pricing guide for widget sellers', tags: 'widget pricing', summary: 'Widget pricing.' }),
+  createDocument('services:gadgets', { title: 'Gadget repair', body: 'We repair gadgets and sometimes a widget.' }),
+  createDocument('expertise:unrelated', { title: 'Garden design', body: 'Lawns and borders.' }),
+];
+const INDEX_JSON = serialize(documents);
+
+const query = (q: string, more: Partial<SearchQuery> = {}): SearchQuery => ({ q, type: 'all', limit: 20, offset: 0, ...more });
+const keys = (items: { type: string; id: string }[]) => items.map((item) => `${item.type}:${item.id}`);
+
+describe('createSearch', () => {
+  it('orders by score, then type, then id', async () => {
+    const { items } = await createSearch(async () => INDEX_JSON).search(query('widget pricing'));
+    expect(keys(items).slice(0, 5)).toEqual([
+      'intelligence:widget-guide',
+      'expertise:alpha',
+      'expertise:zeta',
+      'intelligence:mu',
+      'services:beta',
+    ]);
+    expect(new Set(items.slice(1, 5).map((item) => item.score)).size).toBe(1);
+    for (let i = 1; i < items.length; i++) expect(items[i]!.score).toBeLessThanOrEqual(items[i - 1]!.score);
+  });
+
+  it('answers items with the stored fields and a score rounded to 4 decimals, above 0', async () => {
+    const { items } = await createSearch(async () => INDEX_JSON).search(query('widget'));
+    expect(items[0]).toEqual({
+      type: 'intelligence',
+      id: 'widget-guide',
+      slug: 'widget-guide',
+      title: 'Widget pricing guide for widget sellers',
+      summary: 'About Widget pricing guide for widget sellers',
+      url: 'https://example.com/intelligence/widget-guide/',
+      score: expect.any(Number),
+    });
+    for (const item of items) {
+      expect(item.score).toBeGreaterThan(0);
+      expect(Math.round(item.score * 10_000) / 10_000).toBe(item.score);
+    }
+  });
+
+  it('rounds scores to 4 decimals and never to 0', () => {
+    expect(roundScore(1.234_56)).toBe(1.2346);
+    expect(roundScore(0.000_01)).toBe(0.0001);
+    expect(roundScore(7)).toBe(7);
+  });
+
+  it('narrows to one collection with `type`, counting only its matches', async () => {
+    const search = createSearch(async () => INDEX_JSON);
+    const all = await search.search(query('widget'));
+    const expertise = await search.search(query('widget', { type: 'expertise' }));
+    expect(keys(expertise.items)).toEqual(['expertise:alpha', 'expertise:zeta']);
+    expect(expertise.total).toBe(2);
+    expect(all.total).toBe(6);
+  });
+
+  it('pages with offset and limit, and gives [] with the true total past the end', async () => {
+    const search = createSearch(async () => INDEX_JSON);
+    const all = await search.search(query('widget'));
+    const pages = await Promise.all([0, 2, 4].map((offset) => search.search(query('widget', { offset, limit: 2 }))));
+    expect(pages.flatMap((page) => keys(page.items))).toEqual(keys(all.items));
+    for (const page of pages) expect(page.total).toBe(all.total);
+    expect(await search.search(query('widget', { offset: 6, limit: 2 }))).toEqual({ total: 6, items: [] });
+    expect(await search.search(query('widget', { offset: 9007199254740991 }))).toEqual({ total: 6, items: [] });
+  });
+
+  it('finds nothing, as a normal answer, for stop words or punctuation only', async () => {
+    const readIndex = vi.fn(async () => INDEX_JSON);
+    const search = createSearch(readIndex);
+    expect(await search.search(query('the and of'))).toEqual({ total: 0, items: [] });
+    expect(await search.search(query('?! -- ...'))).toEqual({ total: 0, items: [] });
+    expect(await search.search(query('zebra'))).toEqual({ total: 0, items: [] });
+  });
+
+  it('processes queries as documents: word forms, American spellings, one typo, a prefix on the last word', async () => {
+    const search = createSearch(async () => INDEX_JSON);
+    for (const q of ['widgets', 'priced', 'pricing', 'widgte pricing', 'widget pri']) {
+      expect(keys((await search.search(query(q))).items)).toContain('intelligence:widget-guide');
+    }
+    expect(processQuery('Optimisation of THE optimization')).toEqual(['optim']);
+    // Prefix only on the last word: "pri" alone in first place matches nothing.
+    expect((await search.search(query('pri gadget'))).total).toBe(1);
+  });
+
+  it('reads the index once, on the first search, however many searches run at once', async () => {
+    const readIndex = vi.fn(async () => INDEX_JSON);
+    const search = createSearch(readIndex);
+    expect(readIndex).not.toHaveBeenCalled();
+    await Promise.all(Array.from({ length: 5 }, () => search.search(query('widget'))));
+    await search.search(query('gadget'));
+    expect(readIndex).toHaveBeenCalledTimes(1);
+  });
+
+  it('tries again on the next search after a failed load', async () => {
+    const readIndex = vi
+      .fn<() => Promise<string | null>>()
+      .mockRejectedValueOnce(new Error('network down'))
+      .mockResolvedValueOnce(null)
+      .mockResolvedValue(INDEX_JSON);
+    const search = createSearch(readIndex);
+    await expect(search.search(query('widget'))).rejects.toThrow('network down');
+    await expect(search.search(query('widget'))).rejects.toThrow('search index not found');
+    expect((await search.search(query('widget'))).total).toBe(6);
+    await search.search(query('widget'));
+    expect(readIndex).toHaveBeenCalledTimes(3);
+  });
+});
+
+describe('toSearchText', () => {
+  it('keeps the words of links and images and drops addresses and HTML', () => {
+    const markdown = '## Setup\n\nSee [the guide](https://example.com/guide) and ![a chart](/img/c.svg).\n<br>Visit https://x.dev now.\n\n[ref]: https://example.com';
+    expect(toSearchText(markdown)).toBe('## Setup See the guide and a chart. Visit now.');
+  });
+});
+
+describe('the build', () => {
+  const outDirs: string[] = [];
+  afterAll(() => outDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  const tempDir = () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'search-build-'));
+    outDirs.push(dir);
+    return dir;
+  };
+
+  it('writes the index and counts its documents in the manifest', async () => {
+    const outDir = tempDir();
+    await buildSite({ contentDir: VALID_FIXTURE, outDir, env: { SOURCE_DATE_EPOCH: '1795000000' } });
+    const manifest = JSON.parse(readFileSync(path.join(outDir, MANIFEST_PATH), 'utf8'));
+    const index = MiniSearch.loadJSON<SearchDocument>(readFileSync(path.join(outDir, SEARCH_INDEX_PATH), 'utf8'), miniSearchOptions);
+    expect(manifest.search_documents).toBe(index.documentCount);
+    expect(index.documentCount).toBeGreaterThan(0);
+  });
+
+  it('fails with the size, the budget and what to do when the index is over SEARCH_INDEX_BUDGET_MB', async () => {
+    const env = { SOURCE_DATE_EPOCH: '1795000000', SEARCH_INDEX_BUDGET_MB: '0.001' };
+    await expect(buildSite({ contentDir: VALID_FIXTURE, outDir: tempDir(), env })).rejects.toThrow(
+      /^search index is [\d.]+ MB, over the budget of 0\.001 MB \(SEARCH_INDEX_BUDGET_MB\); .*raise SEARCH_INDEX_BUDGET_MB/,
+    );
+  });
+
+  it('rejects a budget that is not a positive number', async () => {
+    const env = { SOURCE_DATE_EPOCH: '1795000000', SEARCH_INDEX_BUDGET_MB: 'lots' };
+    await expect(buildSite({ contentDir: VALID_FIXTURE, outDir: tempDir(), env })).rejects.toThrow('SEARCH_INDEX_BUDGET_MB must be a positive number');
+  });
+});
