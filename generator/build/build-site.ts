@@ -21,6 +21,8 @@ export interface BuildOptions {
   contentDir: string;
   outDir: string;
   env?: Record<string, string | undefined>;
+  /** false leaves the search index out, so benchmarks can time the API alone. */
+  searchIndex?: boolean;
 }
 
 export interface BuildResult {
@@ -29,21 +31,38 @@ export interface BuildResult {
   bytes: number;
 }
 
+export interface OutputOptions {
+  contentDir: string;
+  siteUrl: string;
+  builtAt: Date;
+  searchIndexBudgetMb?: number;
+  searchIndex?: boolean;
+}
+
+/** The images published records refer to, copied as they are. */
+function copyImages(published: Content, contentDir: string): OutputFile[] {
+  const images = new Set([...published.intelligence.flatMap((article) => (article.image ? [article.image] : [])), ...published.resources.map((resource) => resource.image)]);
+  return [...images].sort().map((image) => ({ path: image.slice(1), copyFrom: path.join(contentDir, image) }));
+}
+
 /** Every output file, from validated content: a pure function of the content, the address and the time. */
-export function buildOutput(
-  content: Content,
-  options: { contentDir: string; siteUrl: string; builtAt: Date; searchIndexBudgetMb?: number },
-): OutputFile[] {
+export function buildOutput(content: Content, options: OutputOptions): OutputFile[] {
   const builtAt = isoSeconds(options.builtAt);
   const published = selectPublished(content, builtAt.slice(0, 10));
   const catalogue = createCatalogue(published, { siteUrl: options.siteUrl, builtAt });
-  const search = buildSearchIndex(catalogue, options.searchIndexBudgetMb);
-  const api = buildApiFiles(catalogue, search.documents);
+
+  const search = options.searchIndex === false ? undefined : buildSearchIndex(catalogue, options.searchIndexBudgetMb);
+  const api = buildApiFiles(catalogue, search?.documents ?? 0);
   const openApi = serializeOpenApi(buildOpenApi(catalogue, { manifest: api.manifest, examples: collectExamples(api.files) }));
-  const images = [...new Set([...published.intelligence.flatMap((a) => (a.image ? [a.image] : [])), ...published.resources.map((r) => r.image)])]
-    .sort()
-    .map((image) => ({ path: image.slice(1), copyFrom: path.join(options.contentDir, image) }));
-  return [...api.files, { path: OPENAPI_PATH, body: openApi }, ...buildDocsFiles(catalogue, openApi), search.file, ...buildFeedFiles(catalogue), ...buildResourcePages(catalogue), ...images];
+  return [
+    ...api.files,
+    ...(search ? [search.file] : []),
+    { path: OPENAPI_PATH, body: openApi },
+    ...buildDocsFiles(catalogue, openApi),
+    ...buildFeedFiles(catalogue),
+    ...buildResourcePages(catalogue),
+    ...copyImages(published, options.contentDir),
+  ];
 }
 
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
@@ -54,6 +73,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     siteUrl: resolveSiteUrl(env, content.site),
     builtAt: resolveBuildTime(env),
     searchIndexBudgetMb: resolveSearchIndexBudget(env),
+    searchIndex: options.searchIndex,
   });
   const written = await emitFiles(files, options.outDir);
   return { content, ...written };

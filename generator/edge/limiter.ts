@@ -27,55 +27,64 @@ export interface MemoryLimiterOptions {
   maxKeys?: number;
 }
 
-/**
- * Sliding log: each address keeps the times of its counted requests in a ring of `limit` slots, so memory
- * per address is fixed and the whole is bounded by `maxKeys`. The Map's insertion order doubles as an
- * idle order (an address is re-inserted on each hit), so eviction is O(1).
- */
 export interface MemoryLimiter extends RateLimiter {
   hit(key: string, now: number): RateLimitDecision;
   /** Addresses remembered now. */
   size(): number;
 }
 
+/** The counted request times of one address, oldest first, from `times[start]` on. */
+interface Log {
+  times: number[];
+  start: number;
+}
+
+/**
+ * Sliding log: each address keeps the times of its counted requests in the window, at most `limit`, so
+ * memory per address is bounded and the whole by `maxKeys`. The Map's insertion order doubles as an idle
+ * order (an address is re-inserted on each hit), so eviction is O(1).
+ */
 export function createMemoryLimiter(options: MemoryLimiterOptions = {}): MemoryLimiter {
   const limit = options.limit ?? 100;
   const windowMs = options.windowMs ?? 60_000;
   const maxKeys = options.maxKeys ?? 50_000;
-  const windows = new Map<string, { times: Float64Array; start: number; count: number }>();
+  if (!Number.isInteger(limit) || limit < 1) throw new Error(`rate limit must be a whole number of requests >= 1, not ${limit}`);
+  const logs = new Map<string, Log>();
+  const countOf = (log: Log) => log.times.length - log.start;
 
   /** Forgets idle addresses at the idle end of the Map, and the longest-idle ones while over the cap. */
   const sweep = (now: number) => {
-    for (const [key, entry] of windows) {
-      const newest = entry.times[(entry.start + entry.count - 1 + limit) % limit]!;
-      const isActive = entry.count > 0 && newest > now - windowMs;
-      if (isActive && windows.size <= maxKeys) break;
-      windows.delete(key);
+    for (const [key, log] of logs) {
+      const isActive = countOf(log) > 0 && log.times[log.times.length - 1]! > now - windowMs;
+      if (isActive && logs.size <= maxKeys) break;
+      logs.delete(key);
+    }
+  };
+
+  /** Drops the times that have slid out of the window; compacts once the dead prefix is large. */
+  const slide = (log: Log, now: number) => {
+    while (log.start < log.times.length && log.times[log.start]! <= now - windowMs) log.start++;
+    if (log.start > 64 && log.start * 2 > log.times.length) {
+      log.times = log.times.slice(log.start);
+      log.start = 0;
     }
   };
 
   return {
     limit,
     windowSeconds: windowMs / 1000,
-    size: () => windows.size,
+    size: () => logs.size,
     hit(key, now) {
-      let entry = windows.get(key);
-      if (entry) windows.delete(key);
-      else entry = { times: new Float64Array(limit), start: 0, count: 0 };
-      windows.set(key, entry);
-      // Drop the times that have slid out of the window.
-      while (entry.count > 0 && entry.times[entry.start]! <= now - windowMs) {
-        entry.start = (entry.start + 1) % limit;
-        entry.count--;
-      }
-      const oldestExpiry = () => Math.max(1, Math.ceil((entry.times[entry.start]! + windowMs - now) / 1000));
-      if (entry.count >= limit) {
-        return { allowed: false, limit, remaining: 0, retryAfter: oldestExpiry() };
-      }
-      entry.times[(entry.start + entry.count) % limit] = now;
-      entry.count++;
+      let log = logs.get(key);
+      if (log) logs.delete(key);
+      else log = { times: [], start: 0 };
+      logs.set(key, log);
+      slide(log, now);
+      const oldestExpiry = () => Math.max(1, Math.ceil((log.times[log.start]! + windowMs - now) / 1000));
+      if (countOf(log) >= limit) return { allowed: false, limit, remaining: 0, retryAfter: oldestExpiry() };
+      log.times.push(now);
       sweep(now);
-      const remaining = limit - entry.count;
+      const remaining = limit - countOf(log);
       return { allowed: true, limit, remaining, retryAfter: remaining > 0 ? 0 : oldestExpiry() };
     },
   };

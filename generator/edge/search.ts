@@ -4,7 +4,7 @@
  */
 import MiniSearch, { type SearchResult as MiniSearchResult } from 'minisearch';
 import type { SearchResult } from '../schemas/api.ts';
-import { miniSearchOptions, processQuery, type SearchDocument, type SearchType, type StoredResult } from '../shared/search-options.ts';
+import { fuzzyFor, miniSearchOptions, processQuery, type SearchDocument, type SearchType, type StoredResult } from '../shared/search-options.ts';
 
 export interface SearchQuery {
   /** Trimmed and validated by the handler: 1 to 200 characters. */
@@ -24,42 +24,36 @@ export interface Search {
   search(query: SearchQuery): Promise<SearchAnswer>;
 }
 
-/** A match before its item is built: only the window's matches ever become items. */
-interface Ranked {
-  score: number;
-  type: SearchType;
-  id: string;
-  stored: StoredResult;
-}
-
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** CONTRACT "Ordering": score descending, then type, then id; by the score clients see, so ties read as ties. */
-const byRank = (a: Ranked, b: Ranked) => b.score - a.score || compareText(a.type, b.type) || compareText(a.id, b.id);
+/**
+ * CONTRACT "Ordering": score descending, then type, then id. Comparing the whole `<type>:<id>` compares type
+ * then id, as no type name is a prefix of another. By the rounded score clients see, so ties read as ties.
+ */
+const byRank = (a: MiniSearchResult, b: MiniSearchResult) => b.score - a.score || compareText(a.id, b.id);
 
 /** Rounded to 4 decimals and never 0: every match is some match (CONTRACT: `score` > 0). */
 export function roundScore(score: number): number {
   return Math.max(0.0001, Math.round(score * 10_000) / 10_000);
 }
 
-/**
- * MiniSearch's OR already multiplies a score by the number of query terms matched; multiplying again by
- * the share matched puts documents that answer every word of a long question above those that repeat one
- * of its words often.
- */
-function rankResult(result: MiniSearchResult, wanted: number): Ranked {
+function toItem(result: MiniSearchResult): SearchResult {
   const separator = result.id.indexOf(':');
-  return {
-    score: roundScore(result.score * (result.queryTerms.length / wanted)),
-    type: result.id.slice(0, separator) as SearchType,
-    id: result.id.slice(separator + 1),
-    stored: result.stored as StoredResult,
-  };
+  const [slug, title, summary, url] = result.stored as StoredResult;
+  return { type: result.id.slice(0, separator), id: result.id.slice(separator + 1), slug, title, summary, url, score: result.score };
 }
 
-function toItem(ranked: Ranked): SearchResult {
-  const [slug, title, summary, url] = ranked.stored;
-  return { type: ranked.type, id: ranked.id, slug, title, summary, url, score: ranked.score };
+/**
+ * Exact and prefix matches first; typo tolerance only for the words that found nothing. A correctly spelled
+ * word gains only noise from its fuzzy neighbours ("order" would also find "border"), and each neighbour
+ * costs a posting list scan, so this keeps both the results and the latency clean.
+ */
+function runQuery(index: MiniSearch<SearchDocument>, q: string, terms: string[], filter?: (result: MiniSearchResult) => boolean) {
+  const exact = index.search(q, { fuzzy: false, filter });
+  const found = new Set(exact.flatMap((result) => result.queryTerms));
+  const missing = new Set(terms.filter((term) => !found.has(term) && fuzzyFor(term)));
+  if (missing.size === 0) return exact;
+  return index.search(q, { fuzzy: (term) => (missing.has(term) ? fuzzyFor(term) : false), filter });
 }
 
 /**
@@ -85,14 +79,18 @@ export function createSearch(readIndex: () => Promise<string | null>): Search {
 
   return {
     async search({ q, type, limit, offset }) {
-      const wanted = processQuery(q).length;
+      const terms = processQuery(q);
       // Only stop words or punctuation: nothing to look for, and no reason to load the index.
-      if (wanted === 0) return { total: 0, items: [] };
+      if (terms.length === 0) return { total: 0, items: [] };
       const index = await loadIndex();
       const prefix = `${type}:`;
-      const results = index.search(q, type === 'all' ? {} : { filter: (result) => result.id.startsWith(prefix) });
-      const ranked = results.map((result) => rankResult(result, wanted)).sort(byRank);
-      return { total: ranked.length, items: ranked.slice(offset, offset + limit).map(toItem) };
+      const results = runQuery(index, q, terms, type === 'all' ? undefined : (result) => result.id.startsWith(prefix));
+      // MiniSearch's OR already multiplies a score by the number of query terms matched; multiplying again
+      // by the share matched puts documents that answer every word of a long question above those that
+      // repeat one of its words often. Results are MiniSearch's own objects, so they are scored in place.
+      for (const result of results) result.score = roundScore((result.score * result.queryTerms.length) / terms.length);
+      results.sort(byRank);
+      return { total: results.length, items: results.slice(offset, offset + limit).map(toItem) };
     },
   };
 }

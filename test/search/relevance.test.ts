@@ -74,6 +74,13 @@ const judgements: Judgement[] = [
   { q: 'merchant and buyer agents talking', expect: ['intelligence:a2a-merchant-and-buyer-agents'] },
   { q: 'healthcare chatbot privacy', expect: ['intelligence:healthcare-chatbot-privacy', 'expertise:hipaa-conscious-patient-assistants'] },
   { q: 'site search relevance', expect: ['intelligence:internal-site-search-relevance', 'expertise:search-relevance-evaluation-retail'] },
+  // Details that only the body mentions
+  { q: 'idempotency keys for agent checkout retries', expect: ['services:agentic-storefront-build'] },
+  { q: 'DMARC deliverability', expect: ['services:lifecycle-crm-growth'] },
+  { q: "cohen's kappa for llm judges", expect: ['expertise:search-relevance-evaluation-retail'] },
+  { q: 'Walmart Connect', expect: ['services:paid-search-retail-media'] },
+  { q: 'business associate agreement', expect: ['expertise:hipaa-conscious-patient-assistants'] },
+  { q: 'airline NDC offers', expect: ['expertise:conversational-booking-travel'] },
   // One collection only
   { q: 'shopping assistant', type: 'services', expect: ['services:conversational-shopping-assistant'] },
   { q: 'retail media', type: 'expertise', expect: ['expertise:retail-media-consumer-goods'] },

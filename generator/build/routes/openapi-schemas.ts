@@ -135,7 +135,9 @@ export const successSchemaName = (operation: Operation) =>
  */
 export function buildSchemaComponents(operations: readonly Operation[]): Record<string, unknown> {
   const registry = z.registry<{ id: string }>();
-  for (const [name, schema] of Object.entries(Api)) if (schema instanceof z.ZodType) registry.add(schema, { id: pascalCase(name) });
+  // Sorted: a module namespace's key order differs between loaders, and the document must not.
+  const apiSchemas = Object.entries(Api).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [name, schema] of apiSchemas) if (schema instanceof z.ZodType) registry.add(schema, { id: pascalCase(name) });
   registry.add(pagination, { id: 'Pagination' });
   registry.add(meta, { id: 'Meta' });
   registry.add(paginatedMeta, { id: 'PaginatedMeta' });

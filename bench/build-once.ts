@@ -1,0 +1,22 @@
+/**
+ * One build in a fresh process, as `npm run build` runs it; prints its own wall time, CPU time and peak
+ * memory as JSON. Usage: tsx bench/build-once.ts CONTENT OUT [--no-search]
+ */
+import { buildSite } from '../generator/build/build-site.ts';
+
+const [contentDir, outDir, flag] = process.argv.slice(2);
+const cpuBefore = process.cpuUsage();
+const started = performance.now();
+const result = await buildSite({ contentDir: contentDir!, outDir: outDir!, env: { SOURCE_DATE_EPOCH: '1795000000' }, searchIndex: flag !== '--no-search' });
+const cpu = process.cpuUsage(cpuBefore);
+console.log(
+  JSON.stringify({
+    buildMs: performance.now() - started,
+    // From process start: includes Node and TypeScript loading, as a person running the build sees it.
+    processMs: performance.now(),
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+    files: result.files,
+    mb: result.bytes / 1024 / 1024,
+  }),
+);

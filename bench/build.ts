@@ -1,0 +1,56 @@
+/**
+ * Generator benchmark: synthetic corpora of 1,000, 4,000 and 20,000 articles (other collections at
+ * realistic sizes), each built by the real generator in a fresh process, with and without the search index.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { writeSyntheticContent } from './synthesize-content.ts';
+
+interface Run {
+  buildMs: number;
+  processMs: number;
+  cpuMs: number;
+  peakRssMb: number;
+  files: number;
+  mb: number;
+}
+
+function buildOnce(content: string, out: string, search: boolean): Run {
+  const args = ['--import', 'tsx', 'bench/build-once.ts', content, out, ...(search ? [] : ['--no-search'])];
+  const wallStart = performance.now();
+  const output = execFileSync(process.execPath, args, { encoding: 'utf8' });
+  return { ...JSON.parse(output), processMs: performance.now() - wallStart };
+}
+
+/** The best of `runs`: the figure least disturbed by whatever else the machine is doing. */
+function best(runs: Run[]): Run {
+  return runs.reduce((a, b) => (b.buildMs < a.buildMs ? b : a));
+}
+
+export async function benchBuild(sizes = [1000, 4000, 20000], runs = 3): Promise<void> {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'bench-build-'));
+  console.log('\n## Build (fresh process per build, best of %d)\n', runs);
+  console.log('| articles | search index | build wall | whole command wall | CPU | peak RSS | files | output |');
+  console.log('|---:|:---:|---:|---:|---:|---:|---:|---:|');
+  try {
+    for (const articles of sizes) {
+      const content = path.join(root, `content-${articles}`);
+      await writeSyntheticContent(content, { articles });
+      for (const search of [false, true]) {
+        const n = articles >= 20000 ? 1 : runs;
+        const run = best(Array.from({ length: n }, () => buildOnce(content, path.join(root, 'dist'), search)));
+        console.log(
+          `| ${articles} | ${search ? 'yes' : 'no'} | ${run.buildMs.toFixed(0)} ms | ${run.processMs.toFixed(0)} ms | ${run.cpuMs.toFixed(0)} ms | ${run.peakRssMb.toFixed(0)} MB | ${run.files} | ${run.mb.toFixed(1)} MB |`,
+        );
+      }
+      rmSync(content, { recursive: true, force: true });
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+  console.log('\nGoals: 4,000 articles without the index under 1.2 s wall, 20,000 under 6 s, peak memory under 500 MB; with the index, 4,000 under 2 s.');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchBuild();

@@ -1,0 +1,237 @@
+/**
+ * `buildSite` on the valid fixture, file by file against CONTRACT.md: every `/v1/` data file is a complete
+ * success envelope, the health data and the manifest say what the files hold, and the site address comes
+ * from SITE_URL, then Netlify's variables, then site.yaml.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveSiteUrl } from '../../generator/build/build-options.ts';
+import { operations } from '../../generator/shared/operations.ts';
+import { VALID_FIXTURE } from '../helpers/fixture.ts';
+import {
+  BUILD_ENV,
+  BUILD_TIME,
+  buildInto,
+  listFiles,
+  readEnvelope,
+  readChunk,
+  readJson,
+  readListFolders,
+  readManifest,
+  removeBuildDirs,
+  SITE_URL,
+  V1,
+  type Envelope,
+} from '../helpers/build-output.ts';
+
+const LIST_ROUTES = ['services/list', 'expertise/list', 'technology/list', 'intelligence/list'];
+const GET_ROUTES = ['services/get', 'expertise/get', 'technology/get', 'intelligence/get'];
+
+/** The list route a data file belongs to, when it is a default page of one. */
+function listRouteOf(file: string): string | undefined {
+  return LIST_ROUTES.find((route) => file.startsWith(`${V1}/${route}/`) && /\/page-\d+\.json$/.test(file));
+}
+
+let out: string;
+
+beforeAll(async () => {
+  out = await buildInto(VALID_FIXTURE);
+});
+
+afterAll(() => {
+  removeBuildDirs();
+});
+
+describe('buildSite envelopes', () => {
+  it('writes every /v1/ data file, except the OpenAPI document, as a complete success envelope', () => {
+    const files = listFiles(out).filter((file) => file.startsWith(`${V1}/`) && file.endsWith('.json') && file !== `${V1}/openapi.json`);
+    expect(files.length).toBeGreaterThan(50);
+    for (const file of files) {
+      const envelope = readJson<Envelope>(out, file);
+      expect(Object.keys(envelope).sort(), file).toEqual(['data', 'meta', 'success']);
+      expect(envelope.success, file).toBe(true);
+      expect(envelope.data, file).not.toBeNull();
+      expect(typeof envelope.data, file).toBe('object');
+      const { meta } = envelope;
+      const paginated = listRouteOf(file) !== undefined;
+      const keys = ['language', 'processing_time_ms', 'request_id', 'timestamp', ...(paginated ? ['pagination'] : [])].sort();
+      expect(Object.keys(meta).sort(), file).toEqual(keys);
+      expect(meta.timestamp, file).toBe(BUILD_TIME);
+      expect(meta.request_id, file).toMatch(/\S/);
+      expect(Number.isInteger(meta.processing_time_ms) && meta.processing_time_ms >= 0, file).toBe(true);
+      expect(meta.language, file).toBe('en-GB');
+    }
+  });
+
+  it('puts consistent pagination on every list page and nowhere else', () => {
+    let pages = 0;
+    for (const file of listFiles(out).filter((name) => listRouteOf(name) !== undefined)) {
+      const { data, meta } = readJson<Envelope<unknown[]>>(out, file);
+      const offset = Number(/page-(\d+)\.json$/.exec(file)![1]);
+      expect(Array.isArray(data), file).toBe(true);
+      expect(meta.pagination, file).toEqual({
+        total: meta.pagination!.total,
+        limit: 20,
+        offset,
+        has_more: offset + data.length < meta.pagination!.total,
+      });
+      expect(data.length, file).toBe(Math.max(0, Math.min(20, meta.pagination!.total - offset)));
+      pages++;
+    }
+    expect(pages).toBeGreaterThan(20);
+  });
+
+  it('makes data an object on get records, health and the index, and an array everywhere else', () => {
+    const objectFiles = new Set([`${V1}/health.json`, `${V1}/index.json`]);
+    for (const file of listFiles(out).filter((name) => name.startsWith(`${V1}/`) && name.endsWith('.json') && name !== `${V1}/openapi.json`)) {
+      const { data } = readJson<Envelope>(out, file);
+      const isObject = objectFiles.has(file) || GET_ROUTES.some((route) => file.startsWith(`${V1}/${route}/`));
+      expect(Array.isArray(data), file).toBe(!isObject);
+    }
+  });
+
+  it('writes a file for every operation that does not depend on the request', () => {
+    for (const operation of operations) {
+      if (operation.kind === 'static' || operation.kind === 'index') {
+        expect(existsSync(path.join(out, V1, `${operation.path || 'index'}.json`)), operation.path).toBe(true);
+      }
+      if (operation.kind === 'list') expect(existsSync(path.join(out, V1, operation.path, 'all', 'page-0.json')), operation.path).toBe(true);
+    }
+    for (let count = 1; count <= 20; count++) expect(existsSync(path.join(out, V1, `intelligence/latest/${count}.json`))).toBe(true);
+    expect(existsSync(path.join(out, V1, 'intelligence/latest/21.json'))).toBe(false);
+    expect(existsSync(path.join(out, V1, 'intelligence/latest/0.json'))).toBe(false);
+  });
+
+  it('writes the OpenAPI document as a plain OpenAPI 3.1 document, not an envelope', () => {
+    const document = readJson<{ openapi: string; success?: unknown }>(out, `${V1}/openapi.json`);
+    expect(document.openapi).toMatch(/^3\.1\./);
+    expect(document.success).toBeUndefined();
+  });
+});
+
+describe('buildSite health', () => {
+  it('reports healthy, version 1.3.0 and exactly the four resource groups', () => {
+    const { data } = readEnvelope<{ status: string; version: string; resources: string[]; built_at: string; records: Record<string, number> }>(out, 'health.json');
+    expect(data.status).toBe('healthy');
+    expect(data.version).toBe('1.3.0');
+    expect(data.resources).toEqual(['services', 'expertise', 'technology', 'intelligence']);
+    expect(data.built_at).toBe(BUILD_TIME);
+  });
+
+  it('counts the published records of each group', () => {
+    const { data } = readEnvelope<{ records: Record<string, number> }>(out, 'health.json');
+    expect(data.records).toEqual({ services: 2, expertise: 2, technology: 2, intelligence: 2 });
+  });
+});
+
+describe('buildSite manifest', () => {
+  it('records the version, language, site address and build time', () => {
+    const manifest = readManifest(out);
+    expect(manifest.api_version).toBe('1.3.0');
+    expect(manifest.language).toBe('en-GB');
+    expect(manifest.site_url).toBe(SITE_URL);
+    expect(manifest.built_at).toBe(BUILD_TIME);
+  });
+
+  it('lists the filter values the taxonomy routes publish', () => {
+    const { filters } = readManifest(out);
+    const ids = (route: string) => readEnvelope<{ id: string }[]>(out, route).data.map((term) => term.id);
+    expect(filters.categories).toEqual(ids('services/categories.json'));
+    expect(filters.industries).toEqual(ids('expertise/industries.json'));
+    expect(filters.technologyCategories).toEqual(ids('technology/categories.json'));
+    expect(new Set(filters.articleTopics)).toEqual(new Set([...ids('intelligence/topics.json'), ...ids('services/categories.json')]));
+    expect(filters.articleTopics).toHaveLength(new Set(filters.articleTopics).size);
+  });
+
+  it('has a total for every filter folder of every list, equal to what its pages and chunks hold', () => {
+    const { totals } = readManifest(out);
+    expect(Object.keys(totals).sort()).toEqual([...LIST_ROUTES].sort());
+    for (const route of LIST_ROUTES) {
+      const folders = readListFolders(out, route);
+      expect(Object.keys(totals[route]!).sort(), route).toEqual([...folders.keys()].sort());
+      for (const [key, folder] of folders) {
+        const total = totals[route]![key]!;
+        const first = readJson<Envelope<unknown[]>>(out, folder.pages[0]!.file);
+        expect(first.meta.pagination!.total, `${route} ${key}`).toBe(total);
+        const lines = folder.chunks.reduce((sum, chunk) => sum + readChunk(out, chunk.file).length, 0);
+        expect(lines, `${route} ${key}`).toBe(total);
+      }
+    }
+  });
+
+  it('matches the health record counts and counts the search documents', () => {
+    const manifest = readManifest(out);
+    const { data } = readEnvelope<{ records: Record<string, number> }>(out, 'health.json');
+    expect(manifest.totals['services/list']!.all).toBe(data.records.services);
+    expect(manifest.totals['expertise/list']!.all).toBe(data.records.expertise);
+    expect(manifest.totals['technology/list']!.all).toBe(data.records.technology);
+    expect(manifest.totals['intelligence/list']!.all).toBe(data.records.intelligence);
+    // Search covers services, expertise and articles (CONTRACT "Search").
+    expect(manifest.search_documents).toBe(2 + 2 + 2);
+  });
+});
+
+describe('buildSite site address', () => {
+  /** Every absolute address the build writes about its own records and routes. */
+  function addressesOf(root: string): string[] {
+    const items = LIST_ROUTES.flatMap((route) => readEnvelope<{ url: string }[]>(root, `${route}/all/page-0.json`).data.map((item) => item.url));
+    const article = readEnvelope<{ image: string; related: { articles: { url: string }[] } }>(root, 'intelligence/get/rag-evaluation.json').data;
+    const index = readEnvelope<{ documentation: string; openapi: string; resource_feed: string; operations: { url: string }[] }>(root, 'index.json').data;
+    const feed = readJson<{ result: { resources_hub: { url: string; entry_schema: string; feeds: { json: string } }; resources: { url: string }[] } }>(root, 'api/resources.json').result;
+    return [
+      ...items,
+      article.image,
+      ...article.related.articles.map((ref) => ref.url),
+      index.documentation,
+      index.openapi,
+      index.resource_feed,
+      ...index.operations.map((operation) => operation.url),
+      feed.resources_hub.url,
+      feed.resources_hub.entry_schema,
+      feed.resources_hub.feeds.json,
+      ...feed.resources.map((entry) => entry.url),
+      readManifest(root).site_url,
+    ];
+  }
+
+  async function expectSiteUrl(env: Record<string, string>, expected: string) {
+    const root = await buildInto(VALID_FIXTURE, { SOURCE_DATE_EPOCH: BUILD_ENV.SOURCE_DATE_EPOCH, ...env });
+    const addresses = addressesOf(root);
+    expect(addresses.length).toBeGreaterThan(20);
+    for (const address of addresses) expect(address.startsWith(`${expected}/`) || address === expected, address).toBe(true);
+    expect(readManifest(root).site_url).toBe(expected);
+    expect(readEnvelope<{ url: string }[]>(root, 'services/list/all/page-0.json').data[1]!.url).toBe(`${expected}/services/seo-audit/`);
+  }
+
+  it('takes SITE_URL first, over every Netlify variable', async () => {
+    await expectSiteUrl(
+      { SITE_URL: 'https://api.example.test', CONTEXT: 'production', URL: 'https://prod.example.net', DEPLOY_PRIME_URL: 'https://preview.example.net' },
+      'https://api.example.test',
+    );
+  });
+
+  it('takes URL on a Netlify production build', async () => {
+    await expectSiteUrl({ CONTEXT: 'production', URL: 'https://prod.example.net', DEPLOY_PRIME_URL: 'https://preview.example.net' }, 'https://prod.example.net');
+  });
+
+  it('takes DEPLOY_PRIME_URL on a Netlify deploy preview', async () => {
+    await expectSiteUrl(
+      { CONTEXT: 'deploy-preview', URL: 'https://prod.example.net', DEPLOY_PRIME_URL: 'https://deploy-preview-42--site.netlify.app' },
+      'https://deploy-preview-42--site.netlify.app',
+    );
+  });
+
+  it('falls back to site_url from site.yaml without any of them', async () => {
+    await expectSiteUrl({}, 'https://fixture.example');
+  });
+
+  it('takes DEPLOY_PRIME_URL on a branch deploy and drops a trailing slash (resolveSiteUrl, as buildSite calls it)', () => {
+    const site = { site_url: 'https://fixture.example' } as Parameters<typeof resolveSiteUrl>[1];
+    expect(resolveSiteUrl({ CONTEXT: 'branch-deploy', URL: 'https://prod.example.net', DEPLOY_PRIME_URL: 'https://next--site.netlify.app' }, site)).toBe(
+      'https://next--site.netlify.app',
+    );
+    expect(resolveSiteUrl({ SITE_URL: 'https://api.example.test/' }, site)).toBe('https://api.example.test');
+    expect(resolveSiteUrl({ CONTEXT: 'production', URL: '' }, site)).toBe('https://fixture.example');
+  });
+});

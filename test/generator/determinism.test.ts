@@ -1,0 +1,89 @@
+/**
+ * CONTRACT "Ordering and determinism": the same content gives byte-identical output, and the build time
+ * (SOURCE_DATE_EPOCH) shows only in the fields that record it.
+ */
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { writeSyntheticContent } from '../../bench/synthesize-content.ts';
+import { fixtureDir, removeFixtureDirs, VALID_FIXTURE } from '../helpers/fixture.ts';
+import { BUILD_ENV, BUILD_TIME, buildInto, readEnvelope, readJson, readManifest, readTree, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+afterAll(() => {
+  removeBuildDirs();
+  removeFixtureDirs();
+});
+
+/** Expects two output folders to hold the same files with the same bytes. */
+function expectIdentical(a: string, b: string): void {
+  const left = readTree(a);
+  const right = readTree(b);
+  expect([...right.keys()]).toEqual([...left.keys()]);
+  for (const [file, bytes] of left) expect(bytes.equals(right.get(file)!), `${file} differs`).toBe(true);
+}
+
+/** Paths (`a.b[2].c`) of every leaf where two parsed JSON values differ. */
+function differences(left: unknown, right: unknown, at = ''): string[] {
+  if (typeof left !== 'object' || typeof right !== 'object' || left === null || right === null) return Object.is(left, right) ? [] : [at];
+  if (Array.isArray(left) !== Array.isArray(right)) return [at];
+  const keys = new Set([...Object.keys(left), ...Object.keys(right)]);
+  return [...keys].flatMap((key) =>
+    differences((left as Record<string, unknown>)[key], (right as Record<string, unknown>)[key], Array.isArray(left) ? `${at}[${key}]` : `${at}.${key}`),
+  );
+}
+
+describe('buildSite determinism', () => {
+  it('writes byte-identical output for the same content built twice from two copies', async () => {
+    const first = await buildInto(VALID_FIXTURE);
+    const second = await buildInto(fixtureDir('valid'));
+    expectIdentical(first, second);
+  });
+
+  it('writes byte-identical output for a larger synthetic collection built twice', async () => {
+    const content = tempDir('synthetic');
+    await writeSyntheticContent(content, { articles: 60, services: 6, expertise: 6, technology: 4, resources: 4 });
+    const [first, second] = await Promise.all([buildInto(content), buildInto(content)]);
+    expectIdentical(first, second);
+  });
+
+  it('changes only the time fields when SOURCE_DATE_EPOCH changes', async () => {
+    const first = await buildInto(VALID_FIXTURE);
+    const second = await buildInto(VALID_FIXTURE, { ...BUILD_ENV, SOURCE_DATE_EPOCH: String(Number(BUILD_ENV.SOURCE_DATE_EPOCH) + 3600) });
+    const left = readTree(first);
+    const right = readTree(second);
+    expect([...right.keys()]).toEqual([...left.keys()]);
+    const changed = new Set<string>();
+    for (const [file, bytes] of left) {
+      const other = right.get(file)!;
+      if (!file.endsWith('.json')) {
+        expect(bytes.equals(other), `${file} differs`).toBe(true);
+        continue;
+      }
+      for (const at of differences(JSON.parse(bytes.toString('utf8')), JSON.parse(other.toString('utf8')))) {
+        expect(at, `${file}: ${at}`).toMatch(/\.(timestamp|built_at)$/);
+        changed.add(file);
+      }
+    }
+    expect(readEnvelope(first, 'health.json').meta.timestamp).toBe(BUILD_TIME);
+    expect(readEnvelope(second, 'health.json').meta.timestamp).toBe('2026-11-18T12:06:40Z');
+    expect(readManifest(second).built_at).toBe('2026-11-18T12:06:40Z');
+    expect(changed).toContain('_api/manifest.json');
+    expect(changed).toContain('_api/v1/services/list/all/page-0.json');
+  });
+
+  it('writes the same bytes from the CLI as from buildSite in this process', async () => {
+    const inProcess = await buildInto(VALID_FIXTURE);
+    const fromCli = path.join(tempDir('cli'), 'dist');
+    const args = ['--import', 'tsx', 'generator/build/cli.ts', 'build', '--content', VALID_FIXTURE, '--out', fromCli];
+    await promisify(execFile)(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...BUILD_ENV } });
+    // The same values first, so that a failure below is about order or formatting, not content.
+    for (const [file, bytes] of readTree(inProcess)) {
+      if (file.endsWith('.json')) expect(readJson(fromCli, file), file).toEqual(JSON.parse(bytes.toString('utf8')));
+    }
+    expectIdentical(inProcess, fromCli);
+  });
+});

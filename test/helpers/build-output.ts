@@ -1,0 +1,117 @@
+/**
+ * Builds content folders into temporary output folders and reads the result back: the file tree, parsed
+ * envelopes, list pages and chunks. Shared by the generator suites, which all assert on parsed JSON.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildSite } from '../../generator/build/build-site.ts';
+import type { Manifest } from '../../generator/shared/manifest.ts';
+import type { MetaFields } from '../../generator/shared/envelope.ts';
+
+/** The build environment of every suite: a fixed build time and a site address of our own. */
+export const BUILD_ENV = { SOURCE_DATE_EPOCH: '1795000000', SITE_URL: 'https://api.example.test' } as const;
+/** SOURCE_DATE_EPOCH 1795000000 as the API writes times. */
+export const BUILD_TIME = '2026-11-18T11:06:40Z';
+export const SITE_URL = 'https://api.example.test';
+/** The data folder of the `/v1/` routes inside the build output. */
+export const V1 = '_api/v1';
+
+export interface Envelope<T = unknown> {
+  success: boolean;
+  data: T;
+  meta: MetaFields;
+}
+
+const created: string[] = [];
+
+/** A fresh empty temporary folder, deleted by `removeBuildDirs`. */
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
+  created.push(dir);
+  return dir;
+}
+
+/** Deletes every folder `tempDir` and `buildInto` made in this process; call it from `afterAll`. */
+export function removeBuildDirs(): void {
+  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/** Builds `contentDir` into a new folder (`<temp>/dist`, so that siblings can be inspected) and returns it. */
+export async function buildInto(contentDir: string, env: Record<string, string | undefined> = BUILD_ENV): Promise<string> {
+  const outDir = path.join(tempDir('build'), 'dist');
+  await buildSite({ contentDir, outDir, env });
+  return outDir;
+}
+
+/** Every file under `root`, as sorted `/`-separated relative paths. */
+export function listFiles(root: string): string[] {
+  const files: string[] = [];
+  const walk = (dir: string, prefix: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) walk(path.join(dir, entry.name), relative);
+      else files.push(relative);
+    }
+  };
+  walk(root, '');
+  return files.sort();
+}
+
+/** Every file under `root` with its bytes, keyed by relative path in sorted order. */
+export function readTree(root: string): Map<string, Buffer> {
+  return new Map(listFiles(root).map((file) => [file, readFileSync(path.join(root, file))]));
+}
+
+export function readJson<T = unknown>(root: string, file: string): T {
+  return JSON.parse(readFileSync(path.join(root, file), 'utf8')) as T;
+}
+
+/** The envelope of a `/v1/` data file, `route` relative to `_api/v1/`, e.g. `health.json`. */
+export function readEnvelope<T = unknown>(root: string, route: string): Envelope<T> {
+  return readJson<Envelope<T>>(root, `${V1}/${route}`);
+}
+
+export function readManifest(root: string): Manifest {
+  return readJson<Manifest>(root, '_api/manifest.json');
+}
+
+/** The items of one NDJSON chunk, in order. */
+export function readChunk<T = unknown>(root: string, file: string): T[] {
+  const text = readFileSync(path.join(root, file), 'utf8');
+  return text === '' ? [] : text.split('\n').map((line) => JSON.parse(line) as T);
+}
+
+/** One list route and filter folder: its default pages and its chunks, by number, in order. */
+export interface ListFolder {
+  pages: { offset: number; file: string }[];
+  chunks: { index: number; file: string }[];
+}
+
+/**
+ * Every filter folder of a list route (`services/list` -> `all`, `category=seo`, ...), with the files it
+ * holds. Anything else in a folder fails the parse, so a stray file is noticed.
+ */
+export function readListFolders(root: string, route: string): Map<string, ListFolder> {
+  const prefix = `${V1}/${route}/`;
+  const folders = new Map<string, ListFolder>();
+  for (const file of listFiles(root)) {
+    if (!file.startsWith(prefix)) continue;
+    const rest = file.slice(prefix.length);
+    const slash = rest.lastIndexOf('/');
+    const key = rest.slice(0, slash);
+    const name = rest.slice(slash + 1);
+    const folder = folders.get(key) ?? { pages: [], chunks: [] };
+    folders.set(key, folder);
+    const page = /^page-(0|[1-9]\d*)\.json$/.exec(name);
+    const chunk = /^chunk-(0|[1-9]\d*)\.ndjson$/.exec(name);
+    if (page) folder.pages.push({ offset: Number(page[1]), file });
+    else if (chunk) folder.chunks.push({ index: Number(chunk[1]), file });
+    else throw new Error(`unexpected file in a list folder: ${file}`);
+  }
+  for (const folder of folders.values()) {
+    folder.pages.sort((a, b) => a.offset - b.offset);
+    folder.chunks.sort((a, b) => a.index - b.index);
+  }
+  return folders;
+}
