@@ -40,7 +40,7 @@ export function roundScore(score: number): number {
 function toItem(result: MiniSearchResult): SearchResult {
   const separator = result.id.indexOf(':');
   const [slug, title, summary, url] = result.stored as StoredResult;
-  return { type: result.id.slice(0, separator), id: result.id.slice(separator + 1), slug, title, summary, url, score: result.score };
+  return { type: result.id.slice(0, separator) as SearchType, id: result.id.slice(separator + 1), slug, title, summary, url, score: result.score };
 }
 
 /**

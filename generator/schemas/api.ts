@@ -17,17 +17,20 @@ export const termRef = z.object({ id, name: z.string() });
 /** A related record: enough to show a link. */
 export const recordRef = z.object({ id, title: z.string(), url });
 
-export const serviceItem = z.object({
+/** Services and expertise areas list the same summary fields. */
+const practiceItemFields = {
   id,
   slug,
   title: z.string(),
   summary: z.string(),
   category: z.string().meta({ description: 'Category id (see services/categories).' }),
-  industries: ids,
+  industries: ids.meta({ description: 'Industry ids (see expertise/industries).' }),
   tags: ids,
   url,
   updated: day,
-});
+};
+
+export const serviceItem = z.object(practiceItemFields);
 
 export const serviceRecord = serviceItem.extend({
   technologies: ids.meta({ description: 'Ids of technologies and platforms used.' }),
@@ -43,17 +46,7 @@ export const serviceRecord = serviceItem.extend({
   }),
 });
 
-export const expertiseItem = z.object({
-  id,
-  slug,
-  title: z.string(),
-  summary: z.string(),
-  category: z.string(),
-  industries: ids.meta({ description: 'Industry ids (see expertise/industries).' }),
-  tags: ids,
-  url,
-  updated: day,
-});
+export const expertiseItem = z.object(practiceItemFields);
 
 export const expertiseRecord = expertiseItem.extend({
   technologies: ids,

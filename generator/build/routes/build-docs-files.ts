@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Catalogue } from './catalogue.ts';
 import type { OutputFile } from './output-file.ts';
+import { basePathOf, escapeHtml } from './render-markdown.ts';
 
 /** The files of swagger-ui-dist the page loads (the license travels with the bundle it covers). */
 const SWAGGER_FILES = ['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-bundle.js.LICENSE.txt'];
@@ -32,10 +33,7 @@ const DOCS_SCRIPT = `// Renders the API reference from the static copy of the Op
 })();
 `;
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
-/** Site-absolute links that still work when the site lives under a path (`https://host/base`). */
-const basePathOf = (siteUrl: string) => new URL(siteUrl).pathname.replace(/\/+$/, '');
 
 function renderDocsPage(catalogue: Pick<Catalogue, 'site' | 'siteUrl'>): string {
   const base = basePathOf(catalogue.siteUrl);

@@ -8,7 +8,7 @@ import type { Resource } from '../../schemas/registry.ts';
 import { FEED_PATH, sortResources, toFeedEntry } from './build-feed.ts';
 import type { Catalogue } from './catalogue.ts';
 import type { OutputFile } from './output-file.ts';
-import { escapeHtml, renderMarkdown } from './render-markdown.ts';
+import { basePathOf, escapeHtml, renderMarkdown } from './render-markdown.ts';
 
 const ASSETS = ['hub.js', 'resources.css'];
 /**
@@ -31,7 +31,7 @@ function createContext(catalogue: Catalogue): PageContext {
   const dates = new Intl.DateTimeFormat(catalogue.site.language, { dateStyle: 'medium', timeZone: 'UTC' });
   return {
     catalogue,
-    base: new URL(catalogue.siteUrl).pathname.replace(/\/+$/, ''),
+    base: basePathOf(catalogue.siteUrl),
     formatDate: (day) => dates.format(new Date(`${day}T00:00:00Z`)),
   };
 }

@@ -3,6 +3,11 @@ import { Marked, type Tokens } from 'marked';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
+/** The path part of the site address (`https://host/base` -> `/base`), so site-absolute links still work under it. */
+export function basePathOf(siteUrl: string): string {
+  return new URL(siteUrl).pathname.replace(/\/+$/, '');
+}
+
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => ESCAPES[char]!);
 }

@@ -27,18 +27,23 @@ function recordRefs(records: readonly (Service | Expertise | Article)[], collect
   return refs;
 }
 
-export function toServiceItem(service: Service, catalogue: Catalogue): Api.ServiceItem {
+/** Services and expertise areas share their list item's shape (schemas/api.ts). */
+function toPracticeItem(record: Service | Expertise, collection: 'services' | 'expertise', catalogue: Catalogue): Api.ServiceItem {
   return {
-    id: service.id,
-    slug: service.slug,
-    title: service.title,
-    summary: service.summary,
-    category: service.category,
-    industries: service.industries,
-    tags: service.tags,
-    url: recordUrl(catalogue, 'services', service.slug),
-    updated: service.updated,
+    id: record.id,
+    slug: record.slug,
+    title: record.title,
+    summary: record.summary,
+    category: record.category,
+    industries: record.industries,
+    tags: record.tags,
+    url: recordUrl(catalogue, collection, record.slug),
+    updated: record.updated,
   };
+}
+
+export function toServiceItem(service: Service, catalogue: Catalogue): Api.ServiceItem {
+  return toPracticeItem(service, 'services', catalogue);
 }
 
 /** `item` is the list item when the caller has it already, so shared fields are shaped once. */
@@ -61,17 +66,7 @@ export function toServiceRecord(service: Service, catalogue: Catalogue, item = t
 }
 
 export function toExpertiseItem(area: Expertise, catalogue: Catalogue): Api.ExpertiseItem {
-  return {
-    id: area.id,
-    slug: area.slug,
-    title: area.title,
-    summary: area.summary,
-    category: area.category,
-    industries: area.industries,
-    tags: area.tags,
-    url: recordUrl(catalogue, 'expertise', area.slug),
-    updated: area.updated,
-  };
+  return toPracticeItem(area, 'expertise', catalogue);
 }
 
 /** `item` is the list item when the caller has it already, so shared fields are shaped once. */

@@ -72,12 +72,11 @@ export function checkReferences(content: CheckedContent, images: Set<string>): P
   const technologies = new Set([...ids('technology'), ...ids('platforms')]);
   const resourceTypes = new Set(content.site.value.resource_types);
 
-  checkField(all.services, 'category', categories, 'category', 'categories.yaml', problems);
-  checkField(all.services, 'industries', industries, 'industry', 'industries.yaml', problems);
-  checkField(all.services, 'technologies', technologies, 'technology or platform', 'technology/*.md and platforms.yaml', problems);
-  checkField(all.expertise, 'category', categories, 'category', 'categories.yaml', problems);
-  checkField(all.expertise, 'industries', industries, 'industry', 'industries.yaml', problems);
-  checkField(all.expertise, 'technologies', technologies, 'technology or platform', 'technology/*.md and platforms.yaml', problems);
+  for (const records of [all.services, all.expertise]) {
+    checkField(records, 'category', categories, 'category', 'categories.yaml', problems);
+    checkField(records, 'industries', industries, 'industry', 'industries.yaml', problems);
+    checkField(records, 'technologies', technologies, 'technology or platform', 'technology/*.md and platforms.yaml', problems);
+  }
   checkField(all.intelligence, 'topics', topics, 'topic', 'intelligence/topics.yaml', problems);
   checkField(all.intelligence, 'category', categories, 'category', 'categories.yaml', problems);
   checkField(all.intelligence, 'image', images, 'image', 'images/ in the content folder', problems);
