@@ -3,6 +3,7 @@
  * TRUST_PROXY=1 takes the client address from X-Forwarded-For.
  */
 import { existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { createServer } from './create-server.ts';
 
@@ -15,7 +16,10 @@ if (!existsSync(`${dist}/_api/manifest.json`)) {
 
 const port = Number(process.env.PORT ?? 8080);
 const server = createServer({ dist, trustProxy: process.env.TRUST_PROXY === '1', log: (line) => console.log(line) });
-server.listen(port, () => console.log(`Serving ${dist} at http://localhost:${port}/ (API at /v1/)`));
+server.listen(port, () => {
+  const { port: actual } = server.address() as AddressInfo;
+  console.log(`Serving ${dist} at http://localhost:${actual}/ (API at /v1/)`);
+});
 
 let closing = false;
 function shutdown(signal: string) {
