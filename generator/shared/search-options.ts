@@ -89,6 +89,7 @@ export function prefixFor(term: string, index: number, terms: string[]): boolean
 export const searchOptions: SearchOptions = {
   // CONTRACT "Search": title above tags above summary above body.
   boost: { title: 4, tags: 2.5, terms: 1.5, summary: 1.5, body: 1 },
+  // The edge's query applies this to the short fields only, not to bodies (see `createQuery` there).
   fuzzy: fuzzyFor,
   prefix: prefixFor,
   maxFuzzy: 2,

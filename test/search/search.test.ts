@@ -110,12 +110,15 @@ describe('createSearch', () => {
     expect(await search.search(query('zebra'))).toEqual({ total: 0, items: [] });
   });
 
-  it('processes queries as documents: word forms, American spellings, one typo, a prefix on the last word', async () => {
+  it('processes queries as documents: word forms, American spellings, typos, a prefix on the last word', async () => {
     const search = createSearch(async () => INDEX_JSON);
     for (const q of ['widgets', 'priced', 'pricing', 'widgte pricing', 'widget pri']) {
       expect(keys((await search.search(query(q))).items)).toContain('intelligence:widget-guide');
     }
     expect(processQuery('Optimisation of THE optimization')).toEqual(['optim']);
+    // Typos are forgiven in titles, tags and summaries, not in bodies: "sometimes" is only in a body.
+    expect((await search.search(query('sometimes'))).total).toBe(1);
+    expect((await search.search(query('sometimse'))).total).toBe(0);
     // Prefix only on the last word: "pri" alone in first place matches nothing.
     expect((await search.search(query('pri gadget'))).total).toBe(1);
   });

@@ -6,8 +6,10 @@ import MiniSearch from 'minisearch';
 import { SEARCH_INDEX_PATH } from '../../shared/layout.ts';
 import { miniSearchOptions, type SearchDocument, type SearchType } from '../../shared/search-options.ts';
 import type { Article, Expertise, Service } from '../../schemas/registry.ts';
+import type { RecordRef } from '../../schemas/api.ts';
 import type { Catalogue } from './catalogue.ts';
 import type { OutputFile } from './output-file.ts';
+import * as shape from './shape-records.ts';
 
 /** Default budget for the serialized index. The edge parses it on a cold start, so size is latency. */
 export const DEFAULT_SEARCH_INDEX_BUDGET_MB = 20;
@@ -41,9 +43,8 @@ export function toSearchText(markdown: string): string {
 const namesOf = (ids: readonly (string | null | undefined)[], names: Map<string, string>) =>
   ids.flatMap((id) => (id ? [names.get(id) ?? id] : [])).join(' ');
 
-const recordUrl = (catalogue: Catalogue, type: SearchType, slug: string) => `${catalogue.siteUrl}/${type}/${slug}/`;
-
-function toDocument(type: SearchType, record: Service | Expertise | Article, terms: string, catalogue: Catalogue): SearchDocument {
+/** `item` is the record as its list answers it, so a result's url and summary match the list's exactly. */
+function toDocument(type: SearchType, record: Service | Expertise | Article, item: RecordRef & { slug: string; summary: string }, terms: string): SearchDocument {
   const tags = 'topics' in record ? [...record.tags, ...record.topics] : record.tags;
   return {
     id: `${type}:${record.id}`,
@@ -52,21 +53,20 @@ function toDocument(type: SearchType, record: Service | Expertise | Article, ter
     terms,
     summary: record.summary,
     body: toSearchText(record.body),
-    stored: [record.slug, record.title, record.summary, recordUrl(catalogue, type, record.slug)],
+    stored: [item.slug, item.title, item.summary, item.url],
   };
 }
 
 /** One document per published service, expertise area and article, in catalogue order (so builds match). */
 export function createSearchDocuments(catalogue: Catalogue): SearchDocument[] {
   const { categories, industries } = catalogue.names;
+  const termsOf = (record: Service | Expertise) => `${namesOf([record.category], categories)} ${namesOf(record.industries, industries)}`;
   return [
-    ...catalogue.services.map((record) =>
-      toDocument('services', record, `${namesOf([record.category], categories)} ${namesOf(record.industries, industries)}`, catalogue),
+    ...catalogue.services.map((record) => toDocument('services', record, shape.toServiceItem(record, catalogue), termsOf(record))),
+    ...catalogue.expertise.map((record) => toDocument('expertise', record, shape.toExpertiseItem(record, catalogue), termsOf(record))),
+    ...catalogue.articles.map((record) =>
+      toDocument('intelligence', record, shape.toArticleItem(record, catalogue), namesOf([record.category], categories)),
     ),
-    ...catalogue.expertise.map((record) =>
-      toDocument('expertise', record, `${namesOf([record.category], categories)} ${namesOf(record.industries, industries)}`, catalogue),
-    ),
-    ...catalogue.articles.map((record) => toDocument('intelligence', record, namesOf([record.category], categories), catalogue)),
   ];
 }
 

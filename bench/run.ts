@@ -1,0 +1,12 @@
+/**
+ * `npm run bench`: every benchmark in one run, printing figures (not pass/fail). Run on an otherwise idle
+ * machine; each section states its goals beside its figures.
+ */
+import { benchBuild } from './build.ts';
+import { benchHandler } from './handler.ts';
+import { benchSearch } from './search.ts';
+
+console.log(`# Benchmarks (Node ${process.version}, ${(await import('node:os')).cpus().length} cores)`);
+await benchBuild();
+await benchHandler();
+await benchSearch();
