@@ -1,8 +1,9 @@
 /**
  * Search at scale: synthetic article-like documents (a real vocabulary drawn from content/, Zipf-Mandelbrot
- * word frequencies, stop words as in prose) indexed with the site's options and with a plain default MiniSearch,
- * measured side by side: build time, size raw and gzipped, cold start in a fresh process, warm latency.
- * Run alone with `npx tsx bench/search.ts [docs...] [--body-words=N,M]`.
+ * word frequencies, stop words as in prose) indexed as the build indexes them (serializeSearchIndex: the site's
+ * options, bodies pruned), without the pruning, and with a plain default MiniSearch, measured side by side:
+ * build time, size raw and gzipped, cold start in a fresh process, warm latency.
+ * Run alone with `npx tsx bench/search.ts [docs...] [--body-terms=N,M]`.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,15 +15,17 @@ import { gzipSync } from 'node:zlib';
 import MiniSearch from 'minisearch';
 // @ts-expect-error -- stopword ships no type declarations.
 import { eng } from 'stopword';
+import { serializeSearchIndex } from '../generator/build/routes/build-search-index.ts';
+import { BODY_PRUNING, type BodyPruning } from '../generator/build/routes/prune-search-body.ts';
 import { createSearch } from '../generator/edge/search.ts';
-import { miniSearchOptions, type SearchDocument } from '../generator/shared/search-options.ts';
+import type { SearchDocument } from '../generator/shared/search-options.ts';
 
 type Loader = 'site' | 'plain';
-/** An index to measure: the site's options or MiniSearch's defaults, optionally over the first words of bodies. */
+/** An index to measure: the site's (with the given body pruning, none when null) or MiniSearch's defaults. */
 interface Variant {
   name: string;
   loader: Loader;
-  bodyWords?: number;
+  pruning?: BodyPruning | null;
 }
 
 const CONTENT_DIR = fileURLToPath(new URL('../content/', import.meta.url));
@@ -38,10 +41,14 @@ const STOP_SHARE = 0.35;
 const ZIPF_OFFSET = 10;
 const REPEAT_SHARE = 0.3;
 
-/** The site's index, the same over only the first words of each body (one variant per count), and plain. */
-const createVariants = (bodyWords: number[]): Variant[] => [
-  { name: 'site', loader: 'site' },
-  ...bodyWords.map((words): Variant => ({ name: `site, body ${words} words`, loader: 'site', bodyWords: words })),
+/**
+ * The site's index as the build writes it, the same keeping other numbers of body terms per document (one
+ * variant per count), the same without pruning, and plain.
+ */
+const createVariants = (bodyTerms: number[]): Variant[] => [
+  { name: 'site', loader: 'site', pruning: BODY_PRUNING },
+  ...bodyTerms.map((terms): Variant => ({ name: `site, body ${terms} terms`, loader: 'site', pruning: { ...BODY_PRUNING, termsPerDocument: terms } })),
+  { name: 'site, unpruned', loader: 'site', pruning: null },
   { name: 'plain', loader: 'plain' },
 ];
 
@@ -156,10 +163,11 @@ export function createQueries(count: number): string[] {
   });
 }
 
+/** The site's variants through the build's own function, so the bench measures what the build writes. */
 function buildIndex(variant: Variant, documents: SearchDocument[]): string {
-  const index = new MiniSearch<SearchDocument>(variant.loader === 'site' ? miniSearchOptions : PLAIN_OPTIONS);
-  const words = variant.bodyWords;
-  index.addAll(words ? documents.map((doc) => ({ ...doc, body: doc.body.split(' ', words).join(' ') })) : documents);
+  if (variant.loader === 'site') return serializeSearchIndex(documents, variant.pruning ?? null);
+  const index = new MiniSearch<SearchDocument>(PLAIN_OPTIONS);
+  index.addAll(documents);
   return JSON.stringify(index);
 }
 
@@ -233,9 +241,9 @@ async function measureVariant(variant: Variant, docs: number, documents: SearchD
   };
 }
 
-/** `bodyWords`: also measure the site's index over only the first N words of each body, for each N. */
-export async function benchSearch(sizes: number[] = [1000, 10_000], bodyWords: number[] = [100]): Promise<SearchBenchRow[]> {
-  const variants = createVariants(bodyWords);
+/** `bodyTerms`: also measure the site's index keeping N body terms per document, for each N. */
+export async function benchSearch(sizes: number[] = [1000, 10_000], bodyTerms: number[] = []): Promise<SearchBenchRow[]> {
+  const variants = createVariants(bodyTerms);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-search-'));
   const queries = createQueries(QUERIES);
   const rows: SearchBenchRow[] = [];
@@ -286,6 +294,7 @@ function printReport(rows: SearchBenchRow[], floor: { cpuMs: number; wallMs: num
   const widths = lines[0]!.map((_, column) => Math.max(...lines.map((line) => line[column]!.length)));
   console.log(lines.map((line) => line.map((cell, column) => (column === 1 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ')).join('\n'));
   console.log(`cold start floor (10 documents): ${floor.cpuMs.toFixed(0)} ms CPU, ${floor.wallMs.toFixed(0)} ms wall; load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} CPUs`);
+  console.log(`body pruning: ${BODY_PRUNING.termsPerDocument} terms per document, none in more than max(${BODY_PRUNING.cutShare * 100}% of documents, ${BODY_PRUNING.cutMinDocuments})`);
   for (const row of rows.filter((row) => row.variant !== 'plain' && GOALS[row.docs])) {
     const goal = GOALS[row.docs]!;
     const check = (label: string, value: number, max: number, unit: string) =>
@@ -300,9 +309,9 @@ if (process.argv[2] === '--cold') {
   const [, , , loader, file, q] = process.argv;
   console.log(JSON.stringify(await answerCold(loader as Loader, file!, q!)));
 } else if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  // npx tsx bench/search.ts [docs...] [--body-words=N,M]
+  // npx tsx bench/search.ts [docs...] [--body-terms=N,M]
   const args = process.argv.slice(2);
   const sizes = args.map(Number).filter((n) => n > 0);
-  const words = args.find((arg) => arg.startsWith('--body-words='))?.slice('--body-words='.length).split(',').map(Number);
-  await benchSearch(sizes.length ? sizes : undefined, words);
+  const terms = args.find((arg) => arg.startsWith('--body-terms='))?.slice('--body-terms='.length).split(',').map(Number);
+  await benchSearch(sizes.length ? sizes : undefined, terms);
 }

@@ -1,14 +1,16 @@
 /** The search engine's rules (CONTRACT "Search", "Ordering"), over small hand-made indexes. */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import MiniSearch from 'minisearch';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { buildSite } from '../../generator/build/build-site.ts';
-import { toSearchText } from '../../generator/build/routes/build-search-index.ts';
+import { serializeSearchIndex, toSearchText } from '../../generator/build/routes/build-search-index.ts';
+import { BODY_PRUNING, BODY_TERM_REPEAT, BODY_TERMS_PER_DOCUMENT, bodyTerms, pruneSearchBodies } from '../../generator/build/routes/prune-search-body.ts';
 import { createSearch, roundScore, type SearchQuery } from '../../generator/edge/search.ts';
 import { MANIFEST_PATH, SEARCH_INDEX_PATH } from '../../generator/shared/layout.ts';
-import { miniSearchOptions, processQuery, type SearchDocument } from '../../generator/shared/search-options.ts';
+import { miniSearchOptions, processQuery, processTerm, tokenize, type SearchDocument } from '../../generator/shared/search-options.ts';
 import { VALID_FIXTURE } from '../helpers/fixture.ts';
 
 function createDocument(id: string, fields: Partial<Omit<SearchDocument, 'id' | 'stored'>>): SearchDocument {
@@ -151,6 +153,88 @@ describe('toSearchText', () => {
   it('keeps the words of links and images and drops addresses and HTML', () => {
     const markdown = '## Setup\n\nSee [the guide](https://example.com/guide) and ![a chart](/img/c.svg).\n<br>Visit https://x.dev now.\n\n[ref]: https://example.com';
     expect(toSearchText(markdown)).toBe('## Setup See the guide and a chart. Visit now.');
+  });
+});
+
+/** Made-up words, letters only, none a stop word: "qab", "qac", ... */
+const madeUpWords = (count: number, prefix = 'q') =>
+  Array.from({ length: count }, (_, i) => prefix + [...(i + 26 * 26).toString(26)].map((digit) => String.fromCharCode(97 + parseInt(digit, 26))).join(''));
+
+/** The body terms the serialized index holds for each document id, read from MiniSearch's own format. */
+function indexedBodyTerms(json: string): Map<string, string[]> {
+  const index = JSON.parse(json) as { documentIds: Record<string, string>; fieldIds: Record<string, number>; index: [string, Record<string, Record<string, number>>][] };
+  const terms = new Map<string, string[]>(Object.values(index.documentIds).map((id) => [id, []]));
+  for (const [term, fields] of index.index) {
+    for (const shortId of Object.keys(fields[index.fieldIds.body!] ?? {})) terms.get(index.documentIds[shortId]!)!.push(term);
+  }
+  return terms;
+}
+
+describe('body pruning', () => {
+  // Twenty documents sharing a vocabulary, one of them with a 2,000-word body, and one whose body alone
+  // mentions DMARC among words all the others use.
+  const shared = madeUpWords(120);
+  const long = madeUpWords(2000, 'z');
+  const corpus = [
+    createDocument('intelligence:long', { title: 'Everything', body: long.join(' ') }),
+    createDocument('services:lifecycle', { title: 'Lifecycle email', summary: 'Email flows.', body: `${shared.join(' ')} SPF and DMARC alignment.` }),
+    ...Array.from({ length: 18 }, (_, i) => createDocument(`expertise:filler-${i}`, { title: `Filler ${i}`, body: shared.join(' ') })),
+  ];
+  const json = serializeSearchIndex(corpus);
+
+  it(`keeps at most ${BODY_TERMS_PER_DOCUMENT} terms of a body in the index, whatever its length`, () => {
+    expect(bodyTerms(corpus[0]!.body).frequency.size).toBeGreaterThan(1900);
+    const indexed = indexedBodyTerms(json);
+    expect(indexed.get('intelligence:long')).toHaveLength(BODY_TERMS_PER_DOCUMENT);
+    for (const terms of indexed.values()) expect(terms.length).toBeLessThanOrEqual(BODY_TERMS_PER_DOCUMENT);
+    // The index of the same documents unpruned holds them all.
+    expect(indexedBodyTerms(serializeSearchIndex(corpus, null)).get('intelligence:long')!.length).toBeGreaterThan(1900);
+  });
+
+  it('still finds a rare word that only one body holds', async () => {
+    const { items } = await createSearch(async () => json).search(query('dmarc'));
+    expect(keys(items)).toEqual(['services:lifecycle']);
+    expect(indexedBodyTerms(json).get('services:lifecycle')).toContain('dmarc');
+  });
+
+  it('changes bodies only, and cuts no term from the bodies of a small corpus however common', async () => {
+    const pruned = pruneSearchBodies(corpus);
+    pruned.forEach((document, i) => expect({ ...document, body: '' }).toEqual({ ...corpus[i], body: '' }));
+    // 20 documents: a word in 19 of them stays in their bodies (the cut needs more than max(20%, 100)).
+    expect(BODY_PRUNING.cutMinDocuments).toBeGreaterThan(corpus.length);
+    expect(indexedBodyTerms(json).get('expertise:filler-0')).toHaveLength(BODY_TERMS_PER_DOCUMENT);
+    expect((await createSearch(async () => json).search(query(shared[0]!))).total).toBe(19);
+  });
+
+  it('writes bodies the index reads back as the same terms (processTerm is stable on the words it keeps)', () => {
+    // Real bodies (content/) and the awkward cases: accents, apostrophes, British spellings, digits, capitals.
+    const contentDir = fileURLToPath(new URL('../../content/', import.meta.url));
+    const markdown = readdirSync(contentDir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.md'));
+    const bodies = [
+      "Café CAFÉ naïve merchant's don't Optimisation optimising analysed GA4 x402 e-commerce 3-D Señor Zürich it’s",
+      ...markdown.map((file) => toSearchText(readFileSync(path.join(contentDir, file), 'utf8'))),
+    ];
+    const documents = bodies.map((body, i) => createDocument(`intelligence:doc-${i}`, { body }));
+    const keepAll = { termsPerDocument: Infinity, cutShare: 1, cutMinDocuments: Infinity };
+    for (const [pruning, bound] of [[keepAll, Infinity], [BODY_PRUNING, BODY_TERMS_PER_DOCUMENT]] as const) {
+      pruneSearchBodies(documents, pruning).forEach((document, i) => {
+        const original = bodyTerms(documents[i]!.body).frequency;
+        const rewritten = bodyTerms(document.body);
+        for (const [term, tf] of rewritten.frequency) {
+          expect(tf).toBe(Math.min(original.get(term)!, BODY_TERM_REPEAT));
+          const word = rewritten.word.get(term)!;
+          expect(tokenize(word)).toEqual([word]);
+          expect(processTerm(word)).toBe(term);
+        }
+        if (bound === Infinity) expect([...rewritten.frequency.keys()].sort()).toEqual([...original.keys()].sort());
+        else expect(rewritten.frequency.size).toBe(Math.min(bound, original.size));
+      });
+    }
+    // And the index itself holds exactly the terms chosen for each body.
+    const indexed = indexedBodyTerms(serializeSearchIndex(documents));
+    for (const document of pruneSearchBodies(documents)) {
+      expect(indexed.get(document.id)!.sort()).toEqual([...bodyTerms(document.body).frequency.keys()].sort());
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 /**
  * The search index: published services, expertise and articles in one MiniSearch index, serialized to
- * SEARCH_INDEX_PATH for the edge handler to load. A pure function of the catalogue, like the other routes.
+ * SEARCH_INDEX_PATH for the edge handler to load, bodies pruned to their most distinctive terms
+ * (prune-search-body.ts). A pure function of the catalogue, like the other routes.
  */
 import MiniSearch from 'minisearch';
 import { SEARCH_INDEX_PATH } from '../../shared/layout.ts';
@@ -9,6 +10,7 @@ import type { Article, Expertise, Service } from '../../schemas/registry.ts';
 import type { RecordRef } from '../../schemas/api.ts';
 import type { Catalogue } from './catalogue.ts';
 import type { OutputFile } from './output-file.ts';
+import { BODY_PRUNING, pruneSearchBodies, type BodyPruning } from './prune-search-body.ts';
 import * as shape from './shape-records.ts';
 
 /** Default budget for the serialized index. The edge parses it on a cold start, so size is latency. */
@@ -70,21 +72,31 @@ export function createSearchDocuments(catalogue: Catalogue): SearchDocument[] {
   ];
 }
 
+/**
+ * The serialized index of `documents`, bodies pruned (see prune-search-body.ts): what the build writes, and
+ * what bench/search.ts measures. `pruning` is for measuring other settings (null: whole bodies); the build
+ * uses the default.
+ */
+export function serializeSearchIndex(documents: readonly SearchDocument[], pruning: BodyPruning | null = BODY_PRUNING): string {
+  const index = new MiniSearch<SearchDocument>(miniSearchOptions);
+  index.addAll(pruning ? pruneSearchBodies(documents, pruning) : documents);
+  return JSON.stringify(index);
+}
+
 /** Builds and serializes the index; throws when it is larger than the budget (in megabytes). */
 export function buildSearchIndex(
   catalogue: Catalogue,
   budgetMb = DEFAULT_SEARCH_INDEX_BUDGET_MB,
 ): { file: OutputFile; documents: number } {
   const documents = createSearchDocuments(catalogue);
-  const index = new MiniSearch<SearchDocument>(miniSearchOptions);
-  index.addAll(documents);
-  const body = JSON.stringify(index);
+  const body = serializeSearchIndex(documents);
   const size = new TextEncoder().encode(body).byteLength / MB;
   if (size > budgetMb) {
     throw new Error(
       `search index is ${size < 0.1 ? size.toPrecision(2) : size.toFixed(1)} MB, over the budget of ${budgetMb} MB (SEARCH_INDEX_BUDGET_MB); ` +
-        'the edge parses the whole index on a cold start, so shorten or split very long bodies, unpublish stale ' +
-        'records, or raise SEARCH_INDEX_BUDGET_MB if the slower first search is acceptable',
+        'the edge parses the whole index on a cold start, so unpublish stale records, shorten long titles, tags or ' +
+        'summaries (bodies are already cut to their most distinctive terms), or raise SEARCH_INDEX_BUDGET_MB if the ' +
+        'slower first search is acceptable',
     );
   }
   return { file: { path: SEARCH_INDEX_PATH, body }, documents: documents.length };
