@@ -10,7 +10,7 @@ import type { Article, Expertise, Service } from '../../schemas/registry.ts';
 import type { RecordRef } from '../../schemas/api.ts';
 import type { Catalogue } from './catalogue.ts';
 import type { OutputFile } from './output-file.ts';
-import { BODY_PRUNING, pruneSearchBodies, type BodyPruning } from './prune-search-body.ts';
+import { BODY_PRUNING, createTermCache, pruneSearchBodies, type BodyPruning } from './prune-search-body.ts';
 import * as shape from './shape-records.ts';
 
 /** Default budget for the serialized index. The edge parses it on a cold start, so size is latency. */
@@ -78,7 +78,8 @@ export function createSearchDocuments(catalogue: Catalogue): SearchDocument[] {
  * uses the default.
  */
 export function serializeSearchIndex(documents: readonly SearchDocument[], pruning: BodyPruning | null = BODY_PRUNING): string {
-  const index = new MiniSearch<SearchDocument>(miniSearchOptions);
+  // The cache changes no term, only how often the stemmer runs: the edge loads the index with the plain options.
+  const index = new MiniSearch<SearchDocument>({ ...miniSearchOptions, processTerm: createTermCache() });
   index.addAll(pruning ? pruneSearchBodies(documents, pruning) : documents);
   return JSON.stringify(index);
 }

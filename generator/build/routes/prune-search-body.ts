@@ -52,12 +52,25 @@ interface BodyTerms {
   word: Map<string, string>;
 }
 
+/**
+ * processTerm with a memory of the words it has seen: a corpus repeats its vocabulary, and the stemmer was
+ * most of the index build's time. Same results as processTerm, so the index is the same.
+ */
+export function createTermCache(): (token: string) => string | null {
+  const cache = new Map<string, string | null>();
+  return (token) => {
+    let term = cache.get(token);
+    if (term === undefined) cache.set(token, (term = processTerm(token)));
+    return term;
+  };
+}
+
 /** The same tokenize and processTerm the index uses, so that a term here is a term there. */
-export function bodyTerms(body: string): BodyTerms {
+export function bodyTerms(body: string, process: (token: string) => string | null = processTerm): BodyTerms {
   const frequency = new Map<string, number>();
   const word = new Map<string, string>();
   for (const token of tokenize(body)) {
-    const term = processTerm(token);
+    const term = process(token);
     if (!term) continue;
     const count = frequency.get(term);
     if (count === undefined) {
@@ -100,7 +113,8 @@ const byDistinctiveness = (a: Candidate, b: Candidate) => a.df - b.df || b.tf - 
 
 /** The documents with pruned bodies, in the same order; the other fields are untouched. A pure function of the documents. */
 export function pruneSearchBodies(documents: readonly SearchDocument[], pruning: BodyPruning = BODY_PRUNING): SearchDocument[] {
-  const bodies = documents.map((document) => bodyTerms(document.body));
+  const process = createTermCache();
+  const bodies = documents.map((document) => bodyTerms(document.body, process));
   const documentFrequency = new Map<string, number>();
   for (const { frequency } of bodies) {
     for (const term of frequency.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
