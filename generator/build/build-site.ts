@@ -10,7 +10,7 @@ import { buildFeedFiles } from './routes/build-feed.ts';
 import { buildResourcePages } from './routes/build-resource-pages.ts';
 import { buildSearchIndex, resolveSearchIndexBudget } from './routes/build-search-index.ts';
 import { buildOpenApi, serializeOpenApi } from './routes/build-openapi.ts';
-import { collectExamples } from './routes/openapi-examples.ts';
+import { createExampleCollector } from './routes/openapi-examples.ts';
 import { buildDocsFiles } from './routes/build-docs-files.ts';
 import type { OutputFile } from './routes/output-file.ts';
 import { OPENAPI_PATH } from '../shared/layout.ts';
@@ -45,30 +45,40 @@ function copyImages(published: Content, contentDir: string): OutputFile[] {
   return [...images].sort().map((image) => ({ path: image.slice(1), copyFrom: path.join(contentDir, image) }));
 }
 
-/** Every output file, from validated content: a pure function of the content, the address and the time. */
-export function buildOutput(content: Content, options: OutputOptions): OutputFile[] {
+/**
+ * Every output file, from validated content: a pure function of the content, the address and the time.
+ * A generator, so the emit step writes each file as it is made and the whole site never sits in memory.
+ */
+export function* generateOutput(content: Content, options: OutputOptions): Generator<OutputFile> {
   const builtAt = isoSeconds(options.builtAt);
   const published = selectPublished(content, builtAt.slice(0, 10));
   const catalogue = createCatalogue(published, { siteUrl: options.siteUrl, builtAt });
 
   const search = options.searchIndex === false ? undefined : buildSearchIndex(catalogue, options.searchIndexBudgetMb);
+  if (search) yield search.file;
   const api = buildApiFiles(catalogue, search?.documents ?? 0);
-  const openApi = serializeOpenApi(buildOpenApi(catalogue, { manifest: api.manifest, examples: collectExamples(api.files) }));
-  return [
-    ...api.files,
-    ...(search ? [search.file] : []),
-    { path: OPENAPI_PATH, body: openApi },
-    ...buildDocsFiles(catalogue, openApi),
-    ...buildFeedFiles(catalogue),
-    ...buildResourcePages(catalogue),
-    ...copyImages(published, options.contentDir),
-  ];
+  const examples = createExampleCollector();
+  for (const file of api.files) {
+    examples.offer(file);
+    yield file;
+  }
+  const openApi = serializeOpenApi(buildOpenApi(catalogue, { manifest: api.manifest, examples: examples.collect() }));
+  yield { path: OPENAPI_PATH, body: openApi };
+  yield* buildDocsFiles(catalogue, openApi);
+  yield* buildFeedFiles(catalogue);
+  yield* buildResourcePages(catalogue);
+  yield* copyImages(published, options.contentDir);
+}
+
+/** The same files as a list, for callers that want them all at once. */
+export function buildOutput(content: Content, options: OutputOptions): OutputFile[] {
+  return [...generateOutput(content, options)];
 }
 
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const env = options.env ?? process.env;
   const content = validateContent(await loadContent(options.contentDir));
-  const files = buildOutput(content, {
+  const files = generateOutput(content, {
     contentDir: options.contentDir,
     siteUrl: resolveSiteUrl(env, content.site),
     builtAt: resolveBuildTime(env),

@@ -9,22 +9,30 @@ import type { OutputFile } from '../routes/output-file.ts';
 /** Enough parallel writes to keep the disk busy without running out of file handles. */
 const PARALLEL_WRITES = 64;
 
-async function writeAll(files: OutputFile[], root: string): Promise<number> {
+/**
+ * Writes files as the iterable yields them: PARALLEL_WRITES workers pull the next file, so making a file
+ * (CPU) overlaps writing others (disk), and each file's text can be freed once written.
+ */
+async function writeAll(files: Iterable<OutputFile>, root: string): Promise<{ files: number; bytes: number }> {
+  const iterator = files[Symbol.iterator]();
   const seen = new Set<string>();
-  const dirs = new Set<string>();
-  for (const file of files) {
-    if (seen.has(file.path)) throw new Error(`two outputs claim ${file.path}`);
-    seen.add(file.path);
-    dirs.add(path.dirname(path.join(root, file.path)));
-  }
-  // Shallow first, so each mkdir finds its parent already there.
-  for (const dir of [...dirs].sort((a, b) => a.length - b.length)) await mkdir(dir, { recursive: true });
+  const dirs = new Map<string, Promise<unknown>>();
+  const ensureDir = (dir: string) => {
+    let made = dirs.get(dir);
+    if (!made) dirs.set(dir, (made = mkdir(dir, { recursive: true })));
+    return made;
+  };
   let bytes = 0;
-  let next = 0;
+  let failed = false;
   const worker = async () => {
-    while (next < files.length) {
-      const file = files[next++]!;
+    while (!failed) {
+      const next = iterator.next();
+      if (next.done) return;
+      const file = next.value;
+      if (seen.has(file.path)) throw new Error(`two outputs claim ${file.path}`);
+      seen.add(file.path);
       const target = path.join(root, file.path);
+      await ensureDir(path.dirname(target));
       if ('body' in file) {
         await writeFile(target, file.body);
         bytes += typeof file.body === 'string' ? Buffer.byteLength(file.body) : file.body.byteLength;
@@ -33,19 +41,30 @@ async function writeAll(files: OutputFile[], root: string): Promise<number> {
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL_WRITES, files.length) }, worker));
-  return bytes;
+  // The first failure stops every worker from taking more files; waiting for those already writing means
+  // nothing lands in the staging folder after the caller removes it.
+  const results = await Promise.allSettled(
+    Array.from({ length: PARALLEL_WRITES }, () =>
+      worker().catch((error: unknown) => {
+        failed = true;
+        throw error;
+      }),
+    ),
+  );
+  const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failure) throw failure.reason;
+  return { files: seen.size, bytes };
 }
 
-export async function emitFiles(files: OutputFile[], outDir: string): Promise<{ files: number; bytes: number }> {
+export async function emitFiles(files: Iterable<OutputFile>, outDir: string): Promise<{ files: number; bytes: number }> {
   const target = path.resolve(outDir);
   const stamp = `${process.pid}-${Date.now()}`;
   const staging = `${target}.tmp-${stamp}`;
   const previous = `${target}.old-${stamp}`;
   await mkdir(path.dirname(target), { recursive: true });
-  let bytes: number;
+  let written: { files: number; bytes: number };
   try {
-    bytes = await writeAll(files, staging);
+    written = await writeAll(files, staging);
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
     throw error;
@@ -65,5 +84,5 @@ export async function emitFiles(files: OutputFile[], outDir: string): Promise<{ 
     throw error;
   }
   if (hadPrevious) await rm(previous, { recursive: true, force: true });
-  return { files: files.length, bytes };
+  return written;
 }

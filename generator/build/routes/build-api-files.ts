@@ -37,12 +37,16 @@ function articleTopicValues(catalogue: Catalogue): string[] {
   return [...topics, ...catalogue.categories.map((category) => category.id).filter((id) => !topics.includes(id))];
 }
 
-/** `searchDocuments`: how many documents the search index holds, for the manifest. */
-export function buildApiFiles(catalogue: Catalogue, searchDocuments = 0): { files: OutputFile[]; manifest: Manifest } {
+/**
+ * `searchDocuments`: how many documents the search index holds, for the manifest. The manifest is ready at
+ * once; `files` makes the list pages and records as it is iterated (lists first), so the emit step can
+ * write them as they come instead of holding the whole API in memory.
+ */
+export function buildApiFiles(catalogue: Catalogue, searchDocuments = 0): { files: Iterable<OutputFile>; manifest: Manifest } {
   const { site, siteUrl, builtAt } = catalogue;
   const meta: MetaFields = { timestamp: builtAt, request_id: 'build', processing_time_ms: 0, language: site.language };
-  const files: OutputFile[] = [];
-  const emit = (path: string, data: unknown) => files.push({ path, body: serializeEnvelope(JSON.stringify(data), meta) });
+  const small: OutputFile[] = [];
+  const emit = (path: string, data: unknown) => small.push({ path, body: serializeEnvelope(JSON.stringify(data), meta) });
 
   const filters: Record<FilterSource, string[]> = {
     categories: catalogue.categories.map((term) => term.id),
@@ -88,23 +92,19 @@ export function buildApiFiles(catalogue: Catalogue, searchDocuments = 0): { file
     },
   ];
   const totals: Record<string, Record<string, number>> = {};
-  for (const list of lists) {
+  const listFiles = lists.map((list) => {
     const built = buildListFiles(list, meta);
-    files.push(...built.files);
     totals[list.operation.path] = built.totals;
-  }
+    return built.files;
+  });
 
-  const emitRecords = <R extends { id: string; slug: string }, I>(route: string, records: R[], items: I[], toRecord: (record: R, item: I) => unknown) => {
-    records.forEach((record, index) => {
+  function* recordFiles<R extends { id: string; slug: string }, I>(route: string, records: R[], items: I[], toRecord: (record: R, item: I) => unknown) {
+    for (const [index, record] of records.entries()) {
       const body = serializeEnvelope(JSON.stringify(toRecord(record, items[index]!)), meta);
-      files.push({ path: recordPath(route, record.id), body });
-      if (record.slug !== record.id) files.push({ path: recordPath(route, record.slug), body });
-    });
-  };
-  emitRecords('services/get', catalogue.services, services, (record, item) => shape.toServiceRecord(record, catalogue, item));
-  emitRecords('expertise/get', catalogue.expertise, expertise, (record, item) => shape.toExpertiseRecord(record, catalogue, item));
-  emitRecords('technology/get', catalogue.technology, technology, (record, item) => shape.toTechnologyRecord(record, catalogue, item));
-  emitRecords('intelligence/get', catalogue.articles, articles, (record, item) => shape.toArticleRecord(record, catalogue, item));
+      yield { path: recordPath(route, record.id), body };
+      if (record.slug !== record.id) yield { path: recordPath(route, record.slug), body };
+    }
+  }
 
   emit(staticPath('services/categories'), termItems(catalogue.categories, countBy(catalogue.services.map((item) => item.category))));
   emit(staticPath('expertise/industries'), termItems(catalogue.industries, countBy(catalogue.expertise.flatMap((item) => item.industries))));
@@ -119,7 +119,7 @@ export function buildApiFiles(catalogue: Catalogue, searchDocuments = 0): { file
   emit(staticPath('technology/protocols'), technology.filter((item) => item.category === 'protocols' && item.open_protocol));
   emit(staticPath('intelligence/topics'), termItems(catalogue.topics, countBy(catalogue.articles.flatMap((item) => item.topics))));
   for (let count = 1; count <= LATEST_MAX; count++) {
-    files.push({ path: latestPath(count), body: serializeEnvelope(`[${articleJson.slice(0, count).join(',')}]`, meta) });
+    small.push({ path: latestPath(count), body: serializeEnvelope(`[${articleJson.slice(0, count).join(',')}]`, meta) });
   }
 
   const records = { services: services.length, expertise: expertise.length, technology: technology.length, intelligence: articles.length };
@@ -148,6 +148,15 @@ export function buildApiFiles(catalogue: Catalogue, searchDocuments = 0): { file
     totals,
     search_documents: searchDocuments,
   };
-  files.push({ path: MANIFEST_PATH, body: JSON.stringify(manifest) });
-  return { files, manifest };
+  small.push({ path: MANIFEST_PATH, body: JSON.stringify(manifest) });
+
+  function* files(): Generator<OutputFile> {
+    for (const list of listFiles) yield* list();
+    yield* recordFiles('services/get', catalogue.services, services, (record, item) => shape.toServiceRecord(record, catalogue, item));
+    yield* recordFiles('expertise/get', catalogue.expertise, expertise, (record, item) => shape.toExpertiseRecord(record, catalogue, item));
+    yield* recordFiles('technology/get', catalogue.technology, technology, (record, item) => shape.toTechnologyRecord(record, catalogue, item));
+    yield* recordFiles('intelligence/get', catalogue.articles, articles, (record, item) => shape.toArticleRecord(record, catalogue, item));
+    yield* small;
+  }
+  return { files: files(), manifest };
 }

@@ -32,25 +32,37 @@ function filterCombinations(names: string[], values: Record<string, readonly str
   return combinations;
 }
 
+/**
+ * Selects each combination's items now (their totals go into the manifest) and writes the files only when
+ * `files()` is iterated, so a large list never sits in memory as text all at once.
+ */
 export function buildListFiles<T>(source: ListSource<T>, baseMeta: Omit<MetaFields, 'pagination'>) {
-  const files: OutputFile[] = [];
-  const totals: Record<string, number> = {};
   const route = source.operation.path;
   const names = filterParams(source.operation).map((param) => param.name);
+  const totals: Record<string, number> = {};
+  const selections: { filters: FilterValues; indexes: number[] }[] = [];
   for (const filters of filterCombinations(names, source.values)) {
-    const selected: string[] = [];
+    const indexes: number[] = [];
     source.items.forEach((item, index) => {
-      if (filters.every(([name, value]) => source.matches(item, name, value))) selected.push(source.json[index]!);
+      if (filters.every(([name, value]) => source.matches(item, name, value))) indexes.push(index);
     });
-    totals[filterKey(filters)] = selected.length;
-    for (let offset = 0; offset === 0 || offset < selected.length; offset += DEFAULT_LIMIT) {
-      const page = selected.slice(offset, offset + DEFAULT_LIMIT);
-      const meta = { ...baseMeta, pagination: pagination(selected.length, DEFAULT_LIMIT, offset, page.length) };
-      files.push({ path: pagePath(route, filters, offset), body: serializeEnvelope(`[${page.join(',')}]`, meta) });
-    }
-    for (let chunk = 0; chunk * CHUNK_SIZE < selected.length; chunk++) {
-      files.push({ path: chunkPath(route, filters, chunk), body: selected.slice(chunk * CHUNK_SIZE, (chunk + 1) * CHUNK_SIZE).join('\n') });
+    totals[filterKey(filters)] = indexes.length;
+    selections.push({ filters, indexes });
+  }
+
+  function* files(): Generator<OutputFile> {
+    for (const { filters, indexes } of selections) {
+      const selected = indexes.map((index) => source.json[index]!);
+      for (let offset = 0; offset === 0 || offset < selected.length; offset += DEFAULT_LIMIT) {
+        const page = selected.slice(offset, offset + DEFAULT_LIMIT);
+        const meta = { ...baseMeta, pagination: pagination(selected.length, DEFAULT_LIMIT, offset, page.length) };
+        yield { path: pagePath(route, filters, offset), body: serializeEnvelope(`[${page.join(',')}]`, meta) };
+      }
+      for (let chunk = 0; chunk * CHUNK_SIZE < selected.length; chunk++) {
+        yield { path: chunkPath(route, filters, chunk), body: selected.slice(chunk * CHUNK_SIZE, (chunk + 1) * CHUNK_SIZE).join('\n') };
+      }
     }
   }
-  return { files, totals };
+
+  return { totals, files };
 }

@@ -19,9 +19,7 @@ interface Envelope {
 
 type Item = Record<string, unknown> & { id: string; slug: string; url: string; summary: string };
 
-function createReader(files: readonly OutputFile[]) {
-  const bodies = new Map<string, string>();
-  for (const file of files) if ('body' in file && typeof file.body === 'string') bodies.set(file.path, file.body);
+function createReader(bodies: ReadonlyMap<string, string>) {
   return (path: string): Envelope => {
     const body = bodies.get(path);
     if (body === undefined) throw new Error(`OpenAPI example: the build made no ${path}; the example would not be a real response`);
@@ -94,13 +92,43 @@ function selectExample(operation: Operation, read: ReturnType<typeof createReade
   }
 }
 
-/** Examples by operation path, from the API files `buildApiFiles` returned. */
-export function collectExamples(files: readonly OutputFile[]): Map<string, unknown> {
-  const read = createReader(files);
-  const examples = new Map<string, unknown>();
+const getRouteOf = (collection: Operation['collection']) => operations.find((operation) => operation.kind === 'get' && operation.collection === collection);
+
+/**
+ * Keeps, from the API files as they stream past to the emit step, the few bodies the examples are made of:
+ * each list's first page (then the record of its first item, which comes later), the static routes and
+ * `latest/2`. `collect()` then gives the examples by operation path.
+ */
+export function createExampleCollector() {
+  const wanted = new Set<string>([latestPath(MAX_ITEMS)]);
+  const recordRouteOfPage = new Map<string, string>();
   for (const operation of operations) {
-    const example = selectExample(operation, read);
-    if (example !== undefined) examples.set(operation.path, example);
+    if (operation.kind === 'list') {
+      const page = pagePath(operation.path, [], 0);
+      wanted.add(page);
+      const getRoute = getRouteOf(operation.collection);
+      if (getRoute) recordRouteOfPage.set(page, getRoute.path);
+    } else if (operation.kind === 'static' || operation.kind === 'index') {
+      wanted.add(staticPath(operation.path));
+    }
   }
-  return examples;
+  const bodies = new Map<string, string>();
+  return {
+    offer(file: OutputFile): void {
+      if (!('body' in file) || typeof file.body !== 'string' || !wanted.has(file.path)) return;
+      bodies.set(file.path, file.body);
+      const getRoute = recordRouteOfPage.get(file.path);
+      const [first] = getRoute ? ((JSON.parse(file.body) as Envelope).data as Item[]) : [];
+      if (getRoute && first) wanted.add(recordPath(getRoute, first.id));
+    },
+    collect(): Map<string, unknown> {
+      const read = createReader(bodies);
+      const examples = new Map<string, unknown>();
+      for (const operation of operations) {
+        const example = selectExample(operation, read);
+        if (example !== undefined) examples.set(operation.path, example);
+      }
+      return examples;
+    },
+  };
 }
