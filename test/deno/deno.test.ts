@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryAssets } from '../../generator/edge/assets.ts';
 import { createHandler } from '../../generator/edge/handler.ts';
 import { createMemoryLimiter } from '../../generator/edge/limiter.ts';
-import { buildDist, removeBuiltDists } from '../helpers/build-dist.ts';
+import { buildInto, removeBuildDirs } from '../helpers/build-output.ts';
 import { readDistFiles } from '../helpers/api-runtimes.ts';
 
 const run = promisify(execFile);
@@ -53,9 +53,9 @@ function comparable(answer: Answer) {
 
 let dist: string;
 beforeAll(async () => {
-  dist = await buildDist('content');
+  dist = await buildInto('content');
 });
-afterAll(removeBuiltDists);
+afterAll(removeBuildDirs);
 
 describe('edge handler under Deno', () => {
   it('answers representative requests exactly as under Node', async () => {

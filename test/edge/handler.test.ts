@@ -6,14 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../../generator/shared/operations.ts';
 import { createMemoryLimiter } from '../../generator/edge/limiter.ts';
 import { VALID_FIXTURE } from '../helpers/fixture.ts';
-import { buildDist, removeBuiltDists } from '../helpers/build-dist.ts';
+import { buildInto, removeBuildDirs } from '../helpers/build-output.ts';
 import { runtimes, type ApiClient } from '../helpers/api-runtimes.ts';
 
 let dist: string;
 beforeAll(async () => {
-  dist = await buildDist(VALID_FIXTURE);
+  dist = await buildInto(VALID_FIXTURE);
 });
-afterAll(removeBuiltDists);
+afterAll(removeBuildDirs);
 
 type Json = any;
 

@@ -10,14 +10,14 @@ import { createMemoryLimiter } from '../../generator/edge/limiter.ts';
 import { DATA_DIR } from '../../generator/shared/layout.ts';
 import { operations } from '../../generator/shared/operations.ts';
 import { VALID_FIXTURE } from '../helpers/fixture.ts';
-import { buildDist, removeBuiltDists } from '../helpers/build-dist.ts';
+import { buildInto, removeBuildDirs } from '../helpers/build-output.ts';
 import { readDistFiles } from '../helpers/api-runtimes.ts';
 
 let files: Map<string, string>;
 beforeAll(async () => {
-  files = readDistFiles(await buildDist(VALID_FIXTURE));
+  files = readDistFiles(await buildInto(VALID_FIXTURE));
 });
-afterAll(removeBuiltDists);
+afterAll(removeBuildDirs);
 
 const segment = fc.oneof(
   fc.constantFrom('v1', 'services', 'list', 'get', 'search', '..', '.', '%2e%2e', '%2F', '%00', '_api', 'manifest.json', '', 'índice', 'openapi.json'),

@@ -7,7 +7,7 @@ import { createMemoryAssets } from '../../generator/edge/assets.ts';
 import { createHandler } from '../../generator/edge/handler.ts';
 import { createMemoryLimiter } from '../../generator/edge/limiter.ts';
 import { writeSyntheticContent } from '../../bench/synthesize-content.ts';
-import { buildDist, removeBuiltDists } from '../helpers/build-dist.ts';
+import { buildInto, removeBuildDirs } from '../helpers/build-output.ts';
 import { readDistFiles } from '../helpers/api-runtimes.ts';
 
 const ARTICLES = 250;
@@ -30,11 +30,11 @@ async function fetchJson(path: string, reads?: string[]) {
 beforeAll(async () => {
   const content = path.join(mkdtempSync(path.join(os.tmpdir(), 'content-windows-')), 'content');
   await writeSyntheticContent(content, { articles: ARTICLES, services: 3, expertise: 3, technology: 3, resources: 2 });
-  files = readDistFiles(await buildDist(content));
+  files = readDistFiles(await buildInto(content));
   all = [];
   for (let offset = 0; offset < ARTICLES; offset += 100) all.push(...(await fetchJson(`/v1/intelligence/list?limit=100&offset=${offset}`)).body.data);
 }, 60_000);
-afterAll(removeBuiltDists);
+afterAll(removeBuildDirs);
 
 describe('list windows', () => {
   it('pages through the whole list in contract order', () => {

@@ -3,13 +3,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VALID_FIXTURE } from '../helpers/fixture.ts';
-import { buildDist, removeBuiltDists } from '../helpers/build-dist.ts';
+import { buildInto, removeBuildDirs } from '../helpers/build-output.ts';
 
 let dist: string;
 beforeAll(async () => {
-  dist = await buildDist(VALID_FIXTURE);
+  dist = await buildInto(VALID_FIXTURE);
 });
-afterAll(removeBuiltDists);
+afterAll(removeBuildDirs);
 
 interface Running {
   child: ChildProcess;
