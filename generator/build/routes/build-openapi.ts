@@ -15,7 +15,7 @@ export const OPENAPI_VERSION = '3.1.0';
 export interface OpenApiInputs {
   /** The manifest the handler reads: allowed filter values come from it. */
   manifest: Manifest;
-  /** One example body per operation path (see `collectExamples`). */
+  /** One example body per operation path (see `createExampleCollector`). */
   examples: ReadonlyMap<string, unknown>;
 }
 
