@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import { id } from '../../schemas/fields.ts';
-import { collections, type CollectionKey, type Content, type MarkdownKey } from '../../schemas/registry.ts';
+import { collections, type CollectionKey, type Content } from '../../schemas/registry.ts';
 import type { RawContent, RawRecord } from '../load/load-content.ts';
 import { ContentError, type Problem } from '../problems.ts';
 import { checkReferences } from './check-references.ts';
@@ -43,7 +43,7 @@ const isObject = (data: unknown): data is Record<string, unknown> => data !== nu
 /** Identifies the field a problem is about, so one field is not reported twice for one mistake. */
 const fieldKey = (problem: Problem) => `${problem.file}\n${problem.field}`;
 
-function addEntryMeta(key: MarkdownKey, raw: RawRecord, value: Record<string, unknown>): Record<string, unknown> {
+function addEntryMeta(raw: RawRecord, value: Record<string, unknown>): Record<string, unknown> {
   return {
     ...value,
     id: value.id ?? raw.slug,
@@ -72,7 +72,7 @@ export function validateContent(raw: RawContent): Content {
         if (collection.kind === 'document' || !isObject(record.data)) continue;
       }
       const data = (result.success ? result.data : record.data) as Record<string, unknown>;
-      const value = collection.kind === 'markdown' ? addEntryMeta(key as MarkdownKey, record, data) : data;
+      const value = collection.kind === 'markdown' ? addEntryMeta(record, data) : data;
       checked[key].push({ value, raw: record });
     }
   }
