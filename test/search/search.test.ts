@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { buildSite } from '../../generator/build/build-site.ts';
 import { serializeSearchIndex, toSearchText } from '../../generator/build/routes/build-search-index.ts';
 import { BODY_PRUNING, BODY_TERM_REPEAT, BODY_TERMS_PER_DOCUMENT, bodyTerms, pruneSearchBodies } from '../../generator/build/routes/prune-search-body.ts';
-import { createSearch, roundScore, type SearchQuery } from '../../generator/edge/search.ts';
+import { createSearch, loadSearchIndex, roundScore, type SearchQuery } from '../../generator/edge/search.ts';
 import { MANIFEST_PATH, SEARCH_INDEX_PATH } from '../../generator/shared/layout.ts';
 import { miniSearchOptions, processQuery, processTerm, tokenize, type SearchDocument } from '../../generator/shared/search-options.ts';
 import { VALID_FIXTURE } from '../helpers/fixture.ts';
@@ -27,11 +27,8 @@ function createDocument(id: string, fields: Partial<Omit<SearchDocument, 'id' | 
   };
 }
 
-function serialize(documents: SearchDocument[]): string {
-  const index = new MiniSearch<SearchDocument>(miniSearchOptions);
-  index.addAll(documents);
-  return JSON.stringify(index);
-}
+/** The index of whole (unpruned) documents, in the format the build writes. */
+const serialize = (documents: SearchDocument[]): string => serializeSearchIndex(documents, null);
 
 // Four documents alike in everything but type and id score the same: only the tie-break orders them.
 const twins = ['services:beta', 'expertise:zeta', 'intelligence:mu', 'expertise:alpha'].map((id) =>
@@ -160,15 +157,54 @@ describe('toSearchText', () => {
 const madeUpWords = (count: number, prefix = 'q') =>
   Array.from({ length: count }, (_, i) => prefix + [...(i + 26 * 26).toString(26)].map((digit) => String.fromCharCode(97 + parseInt(digit, 26))).join(''));
 
-/** The body terms the serialized index holds for each document id, read from MiniSearch's own format. */
+/** The body terms the serialized index holds for each document id, read from MiniSearch's own JSON of it. */
 function indexedBodyTerms(json: string): Map<string, string[]> {
-  const index = JSON.parse(json) as { documentIds: Record<string, string>; fieldIds: Record<string, number>; index: [string, Record<string, Record<string, number>>][] };
+  const index = loadSearchIndex(json).toJSON() as { documentIds: Record<string, string>; fieldIds: Record<string, number>; index: [string, Record<string, Record<string, number>>][] };
   const terms = new Map<string, string[]>(Object.values(index.documentIds).map((id) => [id, []]));
   for (const [term, fields] of index.index) {
     for (const shortId of Object.keys(fields[index.fieldIds.body!] ?? {})) terms.get(index.documentIds[shortId]!)!.push(term);
   }
   return terms;
 }
+
+describe('the index format', () => {
+  // Term frequencies above 1 in several fields, a slug other than the id, a url elsewhere, accents.
+  const corpus = [
+    ...documents,
+    createDocument('services:renamed', { title: 'Widget widget widget', tags: 'widget widget', body: 'widget '.repeat(7) }),
+    createDocument('intelligence:moved', { title: 'Moved page', summary: 'Elsewhere.', body: 'Café naïve don’t' }),
+  ];
+  corpus.at(-2)!.stored[0] = 'renamed-slug';
+  corpus.at(-2)!.stored[3] = 'https://example.com/services/renamed-slug/';
+  corpus.at(-1)!.stored[3] = 'https://elsewhere.example/moved';
+
+  it('loads exactly the index MiniSearch builds and loads from its own JSON, stored fields included', () => {
+    for (const pruning of [null, BODY_PRUNING]) {
+      const reference = new MiniSearch<SearchDocument>(miniSearchOptions);
+      reference.addAll(pruning ? pruneSearchBodies(corpus, pruning) : corpus);
+      const viaMiniSearch = MiniSearch.loadJSON<SearchDocument>(JSON.stringify(reference), miniSearchOptions);
+      const loaded = loadSearchIndex(serializeSearchIndex(corpus, pruning));
+      expect(JSON.stringify(loaded)).toBe(JSON.stringify(viaMiniSearch));
+      // The same terms, postings and documents as the index built in memory (loadJSON orders terms otherwise).
+      expect(loaded.toJSON().index.sort(([a], [b]) => (a < b ? -1 : 1))).toEqual(reference.toJSON().index.sort(([a], [b]) => (a < b ? -1 : 1)));
+    }
+  });
+
+  it('answers items with the slug, title, summary and url each document stores', async () => {
+    const { items } = await createSearch(async () => serializeSearchIndex(corpus)).search(query('widget moved', { limit: 100 }));
+    const byKey = new Map(corpus.map((document) => [document.id, document.stored]));
+    // Every document but "Garden design".
+    expect(items.length).toBe(corpus.length - 1);
+    for (const item of items) {
+      const [slug, title, summary, url] = byKey.get(`${item.type}:${item.id}`)!;
+      expect(item).toEqual({ type: item.type, id: item.id, slug, title, summary, url, score: item.score });
+    }
+  });
+
+  it('refuses an index in another format', async () => {
+    await expect(createSearch(async () => JSON.stringify(new MiniSearch(miniSearchOptions))).search(query('widget'))).rejects.toThrow(/format/);
+  });
+});
 
 describe('body pruning', () => {
   // Twenty documents sharing a vocabulary, one of them with a 2,000-word body, and one whose body alone
@@ -251,7 +287,7 @@ describe('the build', () => {
     const outDir = tempDir();
     await buildSite({ contentDir: VALID_FIXTURE, outDir, env: { SOURCE_DATE_EPOCH: '1795000000' } });
     const manifest = JSON.parse(readFileSync(path.join(outDir, MANIFEST_PATH), 'utf8'));
-    const index = MiniSearch.loadJSON<SearchDocument>(readFileSync(path.join(outDir, SEARCH_INDEX_PATH), 'utf8'), miniSearchOptions);
+    const index = loadSearchIndex(readFileSync(path.join(outDir, SEARCH_INDEX_PATH), 'utf8'));
     expect(manifest.search_documents).toBe(index.documentCount);
     expect(index.documentCount).toBeGreaterThan(0);
   });

@@ -3,9 +3,18 @@
  * SEARCH_INDEX_PATH for the edge handler to load, bodies pruned to their most distinctive terms
  * (prune-search-body.ts). A pure function of the catalogue, like the other routes.
  */
-import MiniSearch from 'minisearch';
+import MiniSearch, { type AsPlainObject } from 'minisearch';
 import { SEARCH_INDEX_PATH } from '../../shared/layout.ts';
-import { miniSearchOptions, type SearchDocument, type SearchType } from '../../shared/search-options.ts';
+import {
+  miniSearchOptions,
+  SEARCH_INDEX_FORMAT,
+  type SearchDocument,
+  type SearchType,
+  type SerializedDocument,
+  type SerializedSearchIndex,
+  type SerializedTerm,
+  type StoredResult,
+} from '../../shared/search-options.ts';
 import type { Article, Expertise, Service } from '../../schemas/registry.ts';
 import type { RecordRef } from '../../schemas/api.ts';
 import type { Catalogue } from './catalogue.ts';
@@ -72,16 +81,47 @@ export function createSearchDocuments(catalogue: Catalogue): SearchDocument[] {
   ];
 }
 
+/** MiniSearch's postings of one term in one field, `{ shortId: tf }`, as SerializedTerm's gaps. */
+function toPostings(entry: Record<string, number>): number[] {
+  const postings: number[] = [];
+  let previous = -1;
+  // Integer keys enumerate in ascending order.
+  for (const key of Object.keys(entry)) {
+    const shortId = Number(key);
+    postings.push(shortId - previous);
+    if (entry[key] !== 1) postings.push(-entry[key]!);
+    previous = shortId;
+  }
+  return postings;
+}
+
+/** MiniSearch's JSON of a freshly built index (short ids 0 to n - 1, nothing removed) in the site's format. */
+export function toSerializedSearchIndex(index: AsPlainObject): SerializedSearchIndex {
+  const documents: SerializedDocument[] = [];
+  for (let shortId = 0; shortId < index.nextId; shortId++) {
+    const id = index.documentIds[shortId] as string | undefined;
+    if (id === undefined || index.dirtCount !== 0) throw new Error('search index: short ids must run from 0 without gaps');
+    const { stored } = index.storedFields[shortId] as { stored: StoredResult };
+    documents.push([id, index.fieldLength[shortId]!, stored]);
+  }
+  const terms = index.index.map(([term, fields]): SerializedTerm => {
+    const row: SerializedTerm = [term];
+    for (const fieldId of Object.keys(fields)) row.push(Number(fieldId), toPostings(fields[fieldId]!));
+    return row;
+  });
+  return { format: SEARCH_INDEX_FORMAT, fieldIds: index.fieldIds, averageFieldLength: index.averageFieldLength, documents, terms };
+}
+
 /**
- * The serialized index of `documents`, bodies pruned (see prune-search-body.ts): what the build writes, and
- * what bench/search.ts measures. `pruning` is for measuring other settings (null: whole bodies); the build
- * uses the default.
+ * The serialized index of `documents` (SerializedSearchIndex), bodies pruned (see prune-search-body.ts): what
+ * the build writes, and what bench/search.ts measures. `pruning` is for measuring other settings (null: whole
+ * bodies); the build uses the default.
  */
 export function serializeSearchIndex(documents: readonly SearchDocument[], pruning: BodyPruning | null = BODY_PRUNING): string {
   // The cache changes no term, only how often the stemmer runs: the edge loads the index with the plain options.
   const index = new MiniSearch<SearchDocument>({ ...miniSearchOptions, processTerm: createTermCache() });
   index.addAll(pruning ? pruneSearchBodies(documents, pruning) : documents);
-  return JSON.stringify(index);
+  return JSON.stringify(toSerializedSearchIndex(index.toJSON()));
 }
 
 /** Builds and serializes the index; throws when it is larger than the budget (in megabytes). */
