@@ -277,6 +277,53 @@ describe.each(runtimes)('edge handler ($name)', (runtime) => {
     });
   });
 
+  describe('search', () => {
+    it('answers result items ordered by score, then type, then id, with pagination', async () => {
+      const { response, body } = await get('/v1/search?q=model%20context%20protocol%20server');
+      expect(response.status).toBe(200);
+      expect(body.data.length).toBeGreaterThan(0);
+      for (const item of body.data) {
+        expect(Object.keys(item).sort()).toEqual(['id', 'score', 'slug', 'summary', 'title', 'type', 'url']);
+        expect(['services', 'expertise', 'intelligence']).toContain(item.type);
+        expect(item.score).toBeGreaterThan(0);
+        expect(Math.round(item.score * 10_000) / 10_000).toBe(item.score);
+        expect(item.url).toMatch(/^https:\/\/api\.example\.test\//);
+      }
+      for (let i = 1; i < body.data.length; i++) {
+        const [a, b] = [body.data[i - 1], body.data[i]];
+        expect(a.score > b.score || (a.score === b.score && (a.type < b.type || (a.type === b.type && a.id < b.id)))).toBe(true);
+      }
+      expect(body.meta.pagination).toEqual({ total: body.data.length, limit: 20, offset: 0, has_more: false });
+    });
+
+    it('narrows to one collection with type, matched case-insensitively', async () => {
+      const { body } = await get('/v1/search?q=protocol&type=%20SERVICES%20');
+      expect(body.data.length).toBeGreaterThan(0);
+      expect(body.data.every((item: Json) => item.type === 'services')).toBe(true);
+    });
+
+    it('pages with limit and offset like every list', async () => {
+      const all = await get('/v1/search?q=agent');
+      const second = await get('/v1/search?q=agent&limit=1&offset=1');
+      expect(second.body.data).toEqual(all.body.data.slice(1, 2));
+      expect(second.body.meta.pagination).toEqual({ total: all.body.meta.pagination.total, limit: 1, offset: 1, has_more: all.body.meta.pagination.total > 2 });
+      for (const query of ['limit=0', 'limit=101', 'offset=-1']) {
+        const { response, body } = await get(`/v1/search?q=agent&${query}`);
+        expect(response.status, query).toBe(400);
+        expectErrorEnvelope(body, 'INVALID_PARAMETER', query.split('=')[0]);
+      }
+    });
+
+    it('answers a query that matches nothing with an empty success', async () => {
+      for (const q of ['zebra%20quantum%20banjo', 'the%20and%20of', '%3F%21']) {
+        const { response, body } = await get(`/v1/search?q=${q}`);
+        expect(response.status, q).toBe(200);
+        expect(body.data).toEqual([]);
+        expect(body.meta.pagination).toEqual({ total: 0, limit: 20, offset: 0, has_more: false });
+      }
+    });
+  });
+
   describe('errors', () => {
     it('answers an unexpected failure with a bare 500 INTERNAL_ERROR', async () => {
       const broken = await runtime.start(dist, {
