@@ -12,7 +12,7 @@ import { buildSite } from '../../generator/build/build-site.ts';
 import { readingTime } from '../../generator/build/routes/render-markdown.ts';
 import { feedSchema, type Feed, type FeedEntry } from '../../generator/schemas/feed.ts';
 import type { Content } from '../../generator/schemas/registry.ts';
-import { startStaticServer, type StaticServer } from '../helpers/static-server.ts';
+import { startSiteServer, type SiteServer } from '../helpers/site-server.ts';
 
 const SITE_URL = 'https://example.test';
 const ENV = { SOURCE_DATE_EPOCH: '1795000000', SITE_URL };
@@ -223,9 +223,9 @@ describe('api/resources-entry.schema.json', () => {
 });
 
 describe('feed addresses over HTTP', () => {
-  let server: StaticServer;
+  let server: SiteServer;
   beforeAll(async () => {
-    server = await startStaticServer(dist);
+    server = await startSiteServer(dist);
   });
   afterAll(async () => {
     await server?.close();

@@ -12,13 +12,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../generator/build/build-site.ts';
 import type { Feed, FeedEntry } from '../../generator/schemas/feed.ts';
 import { launchBrowser } from '../helpers/browser.ts';
-import { startStaticServer, type StaticServer } from '../helpers/static-server.ts';
+import { startSiteServer, type SiteServer } from '../helpers/site-server.ts';
 
 const SCREENSHOT = fileURLToPath(new URL('../../docs/resources-page.png', import.meta.url));
 const PAGE_BUDGET_BYTES = 50 * 1024;
 
 let dist: string;
-let server: StaticServer;
+let server: SiteServer;
 let browser: Browser;
 let entries: FeedEntry[];
 let language: string;
@@ -30,7 +30,7 @@ beforeAll(async () => {
   const { content } = await buildSite({ contentDir: 'content', outDir: dist, env: { SOURCE_DATE_EPOCH: '1795000000', SITE_URL: 'https://example.test' } });
   language = content.site.language;
   entries = (JSON.parse(readFileSync(path.join(dist, 'api/resources.json'), 'utf8')) as Feed).result.resources;
-  server = await startStaticServer(dist);
+  server = await startSiteServer(dist);
   browser = await launchBrowser();
 });
 

@@ -10,16 +10,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../generator/build/build-site.ts';
 import { operations } from '../../generator/shared/operations.ts';
 import { launchBrowser } from '../helpers/browser.ts';
-import { startStaticServer, type StaticServer } from '../helpers/static-server.ts';
+import { startSiteServer, type SiteServer } from '../helpers/site-server.ts';
 
 let dist: string;
-let server: StaticServer;
+let server: SiteServer;
 let browser: Browser;
 
 beforeAll(async () => {
   dist = mkdtempSync(path.join(os.tmpdir(), 'docs-page-'));
   await buildSite({ contentDir: 'content', outDir: dist, env: { SOURCE_DATE_EPOCH: '1795000000' } });
-  server = await startStaticServer(dist);
+  server = await startSiteServer(dist);
   browser = await launchBrowser();
 });
 

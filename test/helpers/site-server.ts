@@ -1,21 +1,15 @@
-/** Serves a built `dist/` folder over real HTTP, as static hosting would, on a free local port. */
-import http from 'node:http';
+/** The local server (`npm run serve`) on a built `dist/`, on a free local port: the API and the static site. */
 import type { AddressInfo } from 'node:net';
-import handler from 'serve-handler';
+import { createServer } from '../../generator/server/create-server.ts';
 
-export interface StaticServer {
+export interface SiteServer {
   /** Origin of the server, without a trailing slash, e.g. `http://127.0.0.1:40123`. */
   url: string;
   close(): Promise<void>;
 }
 
-export async function startStaticServer(dir: string): Promise<StaticServer> {
-  const server = http.createServer((request, response) => {
-    handler(request, response, { public: dir }).catch((error: unknown) => {
-      response.statusCode = 500;
-      response.end(String(error));
-    });
-  });
+export async function startSiteServer(dist: string): Promise<SiteServer> {
+  const server = createServer({ dist });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
