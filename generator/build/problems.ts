@@ -1,4 +1,5 @@
 /** A problem in the content, reported to an editor as `file:line: field: what is wrong (what is allowed)`. */
+import { compareText } from '../shared/compare-text.ts';
 
 export interface Problem {
   /** Path relative to the content folder, with `/`. */
@@ -17,7 +18,7 @@ export function formatProblem(problem: Problem): string {
 /** Sorts problems by file, then line, so a report reads top to bottom like the files do. */
 export function sortProblems(problems: Problem[]): Problem[] {
   return [...problems].sort(
-    (a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || (a.field < b.field ? -1 : a.field > b.field ? 1 : 0)),
+    (a, b) => compareText(a.file, b.file) || a.line - b.line || compareText(a.field, b.field),
   );
 }
 

@@ -4,6 +4,7 @@
  */
 import MiniSearch, { type Query, type SearchResult as MiniSearchResult } from 'minisearch';
 import type { SearchResult } from '../schemas/api.ts';
+import { compareText } from '../shared/compare-text.ts';
 import {
   miniSearchOptions,
   processQuery,
@@ -33,7 +34,6 @@ export interface Search {
   search(query: SearchQuery): Promise<SearchAnswer>;
 }
 
-const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * CONTRACT "Ordering": score descending, then type, then id. Comparing the whole `<type>:<id>` compares type

@@ -21,8 +21,8 @@ export const order = z.number({ error: 'must be a whole number' }).int({ error: 
 
 export const url = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) address' });
 
-/** True when `value` names a real calendar day (2025-02-30 is not one). */
-function isCalendarDay(value: string): boolean {
+/** True when `value` (YYYY-MM-DD) names a real calendar day (2025-02-30 is not one). */
+export function isCalendarDay(value: string): boolean {
   const day = new Date(`${value}T00:00:00Z`);
   return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(value);
 }

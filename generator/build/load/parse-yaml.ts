@@ -1,6 +1,7 @@
 /** YAML helpers that know where each field stands, so a problem can name its line. */
 import jsYaml from 'js-yaml';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type ScalarTag } from 'yaml';
+import { isCalendarDay } from '../../schemas/fields.ts';
 
 export type FieldPath = readonly (string | number)[];
 
@@ -26,10 +27,7 @@ const calendarDate: ScalarTag = {
   default: true,
   tag: 'tag:yaml.org,2002:timestamp',
   test: /^\d{4}-\d{2}-\d{2}$/,
-  resolve: (source) => {
-    const day = new Date(`${source}T00:00:00Z`);
-    return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(source) ? day : source;
-  },
+  resolve: (source) => (isCalendarDay(source) ? new Date(`${source}T00:00:00Z`) : source),
   stringify: ({ value }) => (value instanceof Date ? value.toISOString().slice(0, 10) : String(value)),
 };
 

@@ -8,6 +8,7 @@ import * as Api from '../../schemas/api.ts';
 import { ERROR_STATUS, type ErrorBody, type ErrorCode } from '../../shared/errors.ts';
 import type { MetaFields, Pagination } from '../../shared/envelope.ts';
 import { MAX_LIMIT, MAX_OFFSET, type CollectionName, type Operation } from '../../shared/operations.ts';
+import { compareText } from '../../shared/compare-text.ts';
 
 /** Where a generated schema is referenced from elsewhere in the document. */
 export const schemaRef = (name: string) => `#/components/schemas/${name}`;
@@ -136,7 +137,7 @@ export const successSchemaName = (operation: Operation) =>
 export function buildSchemaComponents(operations: readonly Operation[]): Record<string, unknown> {
   const registry = z.registry<{ id: string }>();
   // Sorted: a module namespace's key order differs between loaders, and the document must not.
-  const apiSchemas = Object.entries(Api).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const apiSchemas = Object.entries(Api).sort(([a], [b]) => compareText(a, b));
   for (const [name, schema] of apiSchemas) if (schema instanceof z.ZodType) registry.add(schema, { id: pascalCase(name) });
   registry.add(pagination, { id: 'Pagination' });
   registry.add(meta, { id: 'Meta' });

@@ -2,7 +2,7 @@
  * CONTRACT "Ordering and determinism". Comparisons are by code unit, never locale, so every machine
  * sorts the same way.
  */
-const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+import { compareText } from '../../shared/compare-text.ts';
 
 /** Services, expertise, categories, topics, industries: `order`, then title or name. */
 export const byOrderThen =
