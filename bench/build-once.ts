@@ -2,7 +2,7 @@
  * One build in a fresh process, as `npm run build` runs it; prints its own wall time, CPU time and peak
  * memory as JSON. Usage: tsx bench/build-once.ts CONTENT OUT [--no-search]
  */
-import { buildSite } from '../generator/build/build-site.ts';
+import { buildSite } from '../generator/pipeline/build-site.ts';
 
 const [contentDir, outDir, flag] = process.argv.slice(2);
 const cpuBefore = process.cpuUsage();

@@ -8,11 +8,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { buildSite } from '../generator/build/build-site.ts';
+import { buildSite } from '../generator/pipeline/build-site.ts';
 import { createMemoryAssets } from '../generator/edge/assets.ts';
 import { createHandler } from '../generator/edge/handler.ts';
 import { createMemoryLimiter } from '../generator/edge/limiter.ts';
-import { pagePath } from '../generator/shared/layout.ts';
+import { pagePath } from '../generator/shared/data-paths.ts';
 import { readDistFiles } from '../test/helpers/api-runtimes.ts';
 import { writeSyntheticContent } from './synthesize-content.ts';
 

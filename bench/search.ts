@@ -15,10 +15,10 @@ import { gzipSync } from 'node:zlib';
 import MiniSearch from 'minisearch';
 // @ts-expect-error -- stopword ships no type declarations.
 import { eng } from 'stopword';
-import { serializeSearchIndex } from '../generator/build/routes/build-search-index.ts';
-import { BODY_PRUNING, type BodyPruning } from '../generator/build/routes/prune-search-body.ts';
-import { createSearch } from '../generator/edge/search.ts';
-import type { SearchDocument } from '../generator/shared/search-options.ts';
+import { serializeSearchIndex } from '../generator/pipeline/outputs/search/search-file.ts';
+import { BODY_PRUNING, type BodyPruning } from '../generator/search/body-pruning.ts';
+import { createSearch } from '../generator/search/search.ts';
+import type { SearchDocument } from '../generator/search/search-options.ts';
 
 type Loader = 'site' | 'plain';
 /** An index to measure: the site's (with the given body pruning, none when null) or MiniSearch's defaults. */
@@ -28,7 +28,7 @@ interface Variant {
   pruning?: BodyPruning | null;
 }
 
-const CONTENT_DIR = fileURLToPath(new URL('../content/', import.meta.url));
+const CONTENT_DIR = fileURLToPath(new URL('../content', import.meta.url));
 const PLAIN_OPTIONS = { fields: ['title', 'summary', 'body'] };
 const STOP_WORDS = eng as string[];
 const VOCABULARY_SIZE = 5000;

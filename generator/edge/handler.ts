@@ -5,14 +5,14 @@
 import { ApiError } from '../shared/errors.ts';
 import { serializeEnvelope, extractData, pagination, type MetaFields } from '../shared/envelope.ts';
 import { filterParams, operationsByPath, type CollectionName, type Operation } from '../shared/operations.ts';
-import { latestPath, MANIFEST_PATH, OPENAPI_PATH, recordPath, SEARCH_INDEX_PATH, staticPath, filterKey } from '../shared/layout.ts';
+import { latestPath, MANIFEST_PATH, OPENAPI_PATH, recordPath, SEARCH_INDEX_PATH, staticPath, filterKey } from '../shared/data-paths.ts';
 import type { Manifest } from '../shared/manifest.ts';
 import { parseParams, type ParsedParams } from '../shared/params.ts';
 import type { Assets } from './assets.ts';
 import { createEtag, matchesEtag } from './etag.ts';
 import { createMemoryLimiter, type RateLimitDecision, type RateLimiter } from './limiter.ts';
 import { readWindow } from './read-window.ts';
-import { createSearch, type Search, type SearchQuery } from './search.ts';
+import { createSearch, type Search, type SearchQuery } from '../search/search.ts';
 import { ALLOW, baseHeaders, errorResponse, jsonResponse, withoutBody } from './respond.ts';
 
 export interface HandlerOptions {

@@ -4,7 +4,7 @@
  */
 import { extractData } from '../shared/envelope.ts';
 import { DEFAULT_LIMIT } from '../shared/operations.ts';
-import { CHUNK_SIZE, chunkPath, pagePath, type FilterValues } from '../shared/layout.ts';
+import { CHUNK_SIZE, chunkPath, pagePath, type FilterValues } from '../shared/data-paths.ts';
 import type { Assets } from './assets.ts';
 
 export interface Window {

@@ -7,7 +7,7 @@ import { fixtureDir, removeFixtureDirs, VALID_FIXTURE } from '../helpers/fixture
 
 afterAll(removeFixtureDirs);
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 interface Run {
   code: number;
@@ -15,9 +15,9 @@ interface Run {
   stderr: string;
 }
 
-/** Runs `node --import tsx generator/build/cli.ts check --content <dir>` from the project folder. */
+/** Runs `node --import tsx generator/pipeline/cli.ts check --content <dir>` from the project folder. */
 async function runCheck(contentDir: string): Promise<Run> {
-  const args = ['--import', 'tsx', 'generator/build/cli.ts', 'check', '--content', contentDir];
+  const args = ['--import', 'tsx', 'generator/pipeline/cli.ts', 'check', '--content', contentDir];
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, args, { cwd: ROOT });
     return { code: 0, stdout, stderr };

@@ -1,7 +1,7 @@
 /** The shared field schemas, starting with the date every collection uses. */
 import { describe, expect, it } from 'vitest';
 import { date } from '../../generator/schemas/fields.ts';
-import { parseYaml } from '../../generator/build/load/parse-yaml.ts';
+import { parseYaml } from '../../generator/pipeline/load/parse-yaml.ts';
 
 const DATE_MESSAGE = 'must be a date written YYYY-MM-DD';
 

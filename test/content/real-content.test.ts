@@ -4,12 +4,12 @@
  */
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { loadContent } from '../../generator/build/load/load-content.ts';
-import { validateContent } from '../../generator/build/validate/validate-content.ts';
-import { ContentError, formatProblem } from '../../generator/build/problems.ts';
-import type { Content } from '../../generator/schemas/registry.ts';
+import { loadContent } from '../../generator/pipeline/load/load-content.ts';
+import { validateContent } from '../../generator/pipeline/validate/validate-content.ts';
+import { ContentError, formatProblem } from '../../generator/pipeline/problems.ts';
+import type { Content } from '../../generator/schemas/collections.ts';
 
-const CONTENT_DIR = fileURLToPath(new URL('../../content/', import.meta.url));
+const CONTENT_DIR = fileURLToPath(new URL('../../content', import.meta.url));
 
 describe('content/', () => {
   let content: Content;

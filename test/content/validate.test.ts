@@ -1,9 +1,9 @@
 /** validateContent on the fixture folders: what a valid folder yields, and what each mistake reports. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContent } from '../../generator/build/load/load-content.ts';
-import { validateContent } from '../../generator/build/validate/validate-content.ts';
-import { ContentError, formatReport, type Problem } from '../../generator/build/problems.ts';
-import type { Content } from '../../generator/schemas/registry.ts';
+import { loadContent } from '../../generator/pipeline/load/load-content.ts';
+import { validateContent } from '../../generator/pipeline/validate/validate-content.ts';
+import { ContentError, formatReport, type Problem } from '../../generator/pipeline/problems.ts';
+import type { Content } from '../../generator/schemas/collections.ts';
 import { fixtureDir, removeFixtureDirs, VALID_FIXTURE } from '../helpers/fixture.ts';
 
 afterAll(removeFixtureDirs);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryAssets } from '../../generator/edge/assets.ts';
 import { createHandler } from '../../generator/edge/handler.ts';
 import { createMemoryLimiter } from '../../generator/edge/limiter.ts';
-import { DATA_DIR } from '../../generator/shared/layout.ts';
+import { DATA_DIR } from '../../generator/shared/data-paths.ts';
 import { operations } from '../../generator/shared/operations.ts';
 import { VALID_FIXTURE } from '../helpers/fixture.ts';
 import { buildInto, removeBuildDirs } from '../helpers/build-output.ts';

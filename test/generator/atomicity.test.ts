@@ -9,13 +9,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildSite } from '../../generator/build/build-site.ts';
-import { emitFiles } from '../../generator/build/emit/emit-files.ts';
-import { ContentError } from '../../generator/build/problems.ts';
+import { buildSite } from '../../generator/pipeline/build-site.ts';
+import { emitFiles } from '../../generator/pipeline/emit/emit-files.ts';
+import { ContentError } from '../../generator/pipeline/problems.ts';
 import { fixtureDir, removeFixtureDirs, VALID_FIXTURE } from '../helpers/fixture.ts';
 import { BUILD_ENV, buildInto, listFiles, readTree, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 afterAll(() => {
   removeBuildDirs();
@@ -101,7 +101,7 @@ describe('emitFiles atomicity', () => {
 
 describe('cli.ts build', () => {
   async function runBuild(contentDir: string, outDir: string) {
-    const args = ['--import', 'tsx', 'generator/build/cli.ts', 'build', '--content', contentDir, '--out', outDir];
+    const args = ['--import', 'tsx', 'generator/pipeline/cli.ts', 'build', '--content', contentDir, '--out', outDir];
     const env = { ...process.env, ...BUILD_ENV };
     try {
       const { stdout, stderr } = await promisify(execFile)(process.execPath, args, { cwd: ROOT, env });

@@ -11,7 +11,7 @@ import { writeSyntheticContent } from '../../bench/synthesize-content.ts';
 import { fixtureDir, removeFixtureDirs, VALID_FIXTURE } from '../helpers/fixture.ts';
 import { BUILD_ENV, BUILD_TIME, buildInto, readEnvelope, readJson, readManifest, readTree, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 afterAll(() => {
   removeBuildDirs();
@@ -78,7 +78,7 @@ describe('buildSite determinism', () => {
   it('writes the same bytes from the CLI as from buildSite in this process', async () => {
     const inProcess = await buildInto(VALID_FIXTURE);
     const fromCli = path.join(tempDir('cli'), 'dist');
-    const args = ['--import', 'tsx', 'generator/build/cli.ts', 'build', '--content', VALID_FIXTURE, '--out', fromCli];
+    const args = ['--import', 'tsx', 'generator/pipeline/cli.ts', 'build', '--content', VALID_FIXTURE, '--out', fromCli];
     await promisify(execFile)(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...BUILD_ENV } });
     // The same values first, so that a failure below is about order or formatting, not content.
     for (const [file, bytes] of readTree(inProcess)) {

@@ -9,7 +9,7 @@ import fg from 'fast-glob';
 import { createMemoryAssets } from '../../generator/edge/assets.ts';
 import { createHandler, type HandlerOptions } from '../../generator/edge/handler.ts';
 import { createServer } from '../../generator/server/create-server.ts';
-import { OPENAPI_PATH } from '../../generator/shared/layout.ts';
+import { OPENAPI_PATH } from '../../generator/shared/data-paths.ts';
 import { createResponseValidator } from './openapi-validator.ts';
 
 export interface ApiRequestInit extends RequestInit {

@@ -5,7 +5,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildSite } from '../../generator/build/build-site.ts';
+import { buildSite } from '../../generator/pipeline/build-site.ts';
 import type { Manifest } from '../../generator/shared/manifest.ts';
 import type { MetaFields } from '../../generator/shared/envelope.ts';
 

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const FIXTURES_DIR = fileURLToPath(new URL('../fixtures/', import.meta.url));
+export const FIXTURES_DIR = fileURLToPath(new URL('../fixtures', import.meta.url));
 
 /** The valid fixture itself; read it, never write to it (use `fixtureDir('valid')` for a copy). */
 export const VALID_FIXTURE = path.join(FIXTURES_DIR, 'valid');

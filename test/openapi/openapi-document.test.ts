@@ -8,11 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite } from '../../generator/build/build-site.ts';
-import { DATA_DIR, MANIFEST_PATH, OPENAPI_PATH } from '../../generator/shared/layout.ts';
+import { buildSite } from '../../generator/pipeline/build-site.ts';
+import { DATA_DIR, MANIFEST_PATH, OPENAPI_PATH } from '../../generator/shared/data-paths.ts';
 import { ERROR_STATUS } from '../../generator/shared/errors.ts';
 import { isObjectData, operations, SEARCH_TYPES, type Operation } from '../../generator/shared/operations.ts';
-import type { Content } from '../../generator/schemas/registry.ts';
+import type { Content } from '../../generator/schemas/collections.ts';
 import { createAjv, createResponseValidator, type ResponseValidate } from '../helpers/openapi-validator.ts';
 
 const ENV = { SOURCE_DATE_EPOCH: '1795000000' };

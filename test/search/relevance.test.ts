@@ -7,9 +7,9 @@ import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite } from '../../generator/build/build-site.ts';
-import { createSearch, type Search, type SearchQuery } from '../../generator/edge/search.ts';
-import { SEARCH_INDEX_PATH } from '../../generator/shared/layout.ts';
+import { buildSite } from '../../generator/pipeline/build-site.ts';
+import { createSearch, type Search, type SearchQuery } from '../../generator/search/search.ts';
+import { SEARCH_INDEX_PATH } from '../../generator/shared/data-paths.ts';
 
 interface Judgement {
   q: string;

@@ -5,12 +5,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import MiniSearch from 'minisearch';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { buildSite } from '../../generator/build/build-site.ts';
-import { serializeSearchIndex, toSearchText } from '../../generator/build/routes/build-search-index.ts';
-import { BODY_PRUNING, BODY_TERM_REPEAT, BODY_TERMS_PER_DOCUMENT, bodyTerms, pruneSearchBodies } from '../../generator/build/routes/prune-search-body.ts';
-import { createSearch, loadSearchIndex, roundScore, type SearchQuery } from '../../generator/edge/search.ts';
-import { MANIFEST_PATH, SEARCH_INDEX_PATH } from '../../generator/shared/layout.ts';
-import { miniSearchOptions, processQuery, processTerm, tokenize, type SearchDocument } from '../../generator/shared/search-options.ts';
+import { buildSite } from '../../generator/pipeline/build-site.ts';
+import { serializeSearchIndex, toSearchText } from '../../generator/pipeline/outputs/search/search-file.ts';
+import { BODY_PRUNING, BODY_TERM_REPEAT, BODY_TERMS_PER_DOCUMENT, bodyTerms, pruneSearchBodies } from '../../generator/search/body-pruning.ts';
+import { createSearch, loadSearchIndex, roundScore, type SearchQuery } from '../../generator/search/search.ts';
+import { MANIFEST_PATH, SEARCH_INDEX_PATH } from '../../generator/shared/data-paths.ts';
+import { miniSearchOptions, processQuery, processTerm, tokenize, type SearchDocument } from '../../generator/search/search-options.ts';
 import { VALID_FIXTURE } from '../helpers/fixture.ts';
 
 function createDocument(id: string, fields: Partial<Omit<SearchDocument, 'id' | 'stored'>>): SearchDocument {
@@ -244,7 +244,7 @@ describe('body pruning', () => {
 
   it('writes bodies the index reads back as the same terms (processTerm is stable on the words it keeps)', () => {
     // Real bodies (content/) and the awkward cases: accents, apostrophes, British spellings, digits, capitals.
-    const contentDir = fileURLToPath(new URL('../../content/', import.meta.url));
+    const contentDir = fileURLToPath(new URL('../../content', import.meta.url));
     const markdown = readdirSync(contentDir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.md'));
     const bodies = [
       "Café CAFÉ naïve merchant's don't Optimisation optimising analysed GA4 x402 e-commerce 3-D Señor Zürich it’s",

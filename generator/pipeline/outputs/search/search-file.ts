@@ -4,7 +4,7 @@
  * (prune-search-body.ts). A pure function of the catalogue, like the other routes.
  */
 import MiniSearch, { type AsPlainObject } from 'minisearch';
-import { SEARCH_INDEX_PATH } from '../../shared/layout.ts';
+import { SEARCH_INDEX_PATH } from '../../../shared/data-paths.ts';
 import {
   miniSearchOptions,
   SEARCH_INDEX_FORMAT,
@@ -14,13 +14,13 @@ import {
   type SerializedSearchIndex,
   type SerializedTerm,
   type StoredResult,
-} from '../../shared/search-options.ts';
-import type { Article, Expertise, Service } from '../../schemas/registry.ts';
-import type { RecordRef } from '../../schemas/api.ts';
-import type { Catalogue } from './catalogue.ts';
-import type { OutputFile } from './output-file.ts';
-import { BODY_PRUNING, createTermCache, pruneSearchBodies, type BodyPruning } from './prune-search-body.ts';
-import * as shape from './shape-records.ts';
+} from '../../../search/search-options.ts';
+import type { Article, Expertise, Service } from '../../../schemas/collections.ts';
+import type { RecordRef } from '../../../schemas/api.ts';
+import type { Catalogue } from '../../catalogue/catalogue.ts';
+import type { OutputFile } from '../output-file.ts';
+import { BODY_PRUNING, createTermCache, pruneSearchBodies, type BodyPruning } from '../../../search/body-pruning.ts';
+import * as shape from '../api/shape-records.ts';
 
 /** Default budget for the serialized index. The edge parses it on a cold start, so size is latency. */
 export const DEFAULT_SEARCH_INDEX_BUDGET_MB = 20;

@@ -2,15 +2,15 @@
  * Every `/v1/` response that does not depend on the request, as complete envelopes, plus the manifest
  * the handler reads. A pure function: records in, `{ path, body }` files out.
  */
-import { API_VERSION, operationsByPath, type FilterSource } from '../../shared/operations.ts';
-import { serializeEnvelope, type MetaFields } from '../../shared/envelope.ts';
-import { latestPath, MANIFEST_PATH, recordPath, staticPath } from '../../shared/layout.ts';
-import type { Manifest } from '../../shared/manifest.ts';
-import type * as Api from '../../schemas/api.ts';
-import type { Term } from '../../schemas/taxonomies.ts';
-import type { Catalogue } from './catalogue.ts';
-import { buildListFiles, type ListSource } from './build-list-files.ts';
-import type { OutputFile } from './output-file.ts';
+import { API_VERSION, operationsByPath, type FilterSource } from '../../../shared/operations.ts';
+import { serializeEnvelope, type MetaFields } from '../../../shared/envelope.ts';
+import { latestPath, MANIFEST_PATH, recordPath, staticPath } from '../../../shared/data-paths.ts';
+import type { Manifest } from '../../../shared/manifest.ts';
+import type * as Api from '../../../schemas/api.ts';
+import type { Term } from '../../../schemas/taxonomies.ts';
+import type { Catalogue } from '../../catalogue/catalogue.ts';
+import { buildListFiles, type ListSource } from './list-files.ts';
+import type { OutputFile } from '../output-file.ts';
 import * as shape from './shape-records.ts';
 
 const LATEST_MAX = 20;

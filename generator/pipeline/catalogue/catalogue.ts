@@ -2,7 +2,7 @@
  * The published content, sorted once in contract order and indexed for the lookups the route builders
  * need (names by id, records by category, topic or technology), so shaping a record never scans.
  */
-import type { Article, Content, Expertise, Service, Technology } from '../../schemas/registry.ts';
+import type { Article, Content, Expertise, Service, Technology } from '../../schemas/collections.ts';
 import type { Term } from '../../schemas/taxonomies.ts';
 import { byNewest, byOrderThen } from './order.ts';
 

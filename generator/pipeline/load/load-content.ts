@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
 import matter from 'gray-matter';
-import { collections, type CollectionKey } from '../../schemas/registry.ts';
+import { collections, type CollectionKey } from '../../schemas/collections.ts';
 import type { Problem } from '../problems.ts';
 import { createLazyLocate, parseFrontMatter, parseYaml, YamlSyntaxError, type FieldPath, type Locate } from './parse-yaml.ts';
 

@@ -1,5 +1,5 @@
 /** What is published: no drafts anywhere, and no article dated after the build. */
-import type { Content } from '../../schemas/registry.ts';
+import type { Content } from '../../schemas/collections.ts';
 
 export type Published = Content;
 

@@ -1,8 +1,8 @@
 /** Shapes content records into what the API answers: summaries for lists, full records for get routes. */
-import type * as Api from '../../schemas/api.ts';
-import type { Article, Expertise, Service, Technology } from '../../schemas/registry.ts';
-import type { Catalogue } from './catalogue.ts';
-import { readingTime, renderMarkdown } from './render-markdown.ts';
+import type * as Api from '../../../schemas/api.ts';
+import type { Article, Expertise, Service, Technology } from '../../../schemas/collections.ts';
+import type { Catalogue } from '../../catalogue/catalogue.ts';
+import { readingTime, renderMarkdown } from '../render-markdown.ts';
 
 const recordUrl = (catalogue: Catalogue, collection: string, slug: string) => `${catalogue.siteUrl}/${collection}/${slug}/`;
 

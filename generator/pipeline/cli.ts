@@ -1,9 +1,9 @@
 /**
  * `check` validates the content folder; `build` validates it and writes the site.
- * Usage: tsx generator/build/cli.ts check|build [--content DIR] [--out DIR]
+ * Usage: tsx generator/pipeline/cli.ts check|build [--content DIR] [--out DIR]
  */
 import { parseArgs } from 'node:util';
-import { collections, type CollectionKey } from '../schemas/registry.ts';
+import { collections, type CollectionKey } from '../schemas/collections.ts';
 import { ContentError, formatReport } from './problems.ts';
 import { loadContent } from './load/load-content.ts';
 import { validateContent } from './validate/validate-content.ts';

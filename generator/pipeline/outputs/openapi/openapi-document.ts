@@ -3,10 +3,10 @@
  * (shared/operations.ts), schemas from the zod schemas, enumerations and examples from the built content.
  * Nothing is written per operation by hand, so a new operation is documented as soon as it is routed.
  */
-import { API_VERSION, operations, type Operation, type Param } from '../../shared/operations.ts';
-import type { Manifest } from '../../shared/manifest.ts';
-import { ID_PATTERN, INTEGER_PATTERN } from '../../shared/params.ts';
-import type { Catalogue } from './catalogue.ts';
+import { API_VERSION, operations, type Operation, type Param } from '../../../shared/operations.ts';
+import type { Manifest } from '../../../shared/manifest.ts';
+import { ID_PATTERN, INTEGER_PATTERN } from '../../../shared/params.ts';
+import type { Catalogue } from '../../catalogue/catalogue.ts';
 import { buildSchemaComponents, isPaginated, schemaRef, successSchemaName } from './openapi-schemas.ts';
 import { buildErrorResponses, buildHeaderComponents, buildResponseComponents, successHeaders } from './openapi-responses.ts';
 

@@ -3,10 +3,10 @@
  * examples. Which error can come from which operation is decided per error code, so a new code in
  * shared/errors.ts does not compile until it is placed here.
  */
-import { ApiError, type ErrorBody, type ErrorCode } from '../../shared/errors.ts';
-import type { Manifest } from '../../shared/manifest.ts';
-import type { Operation, Param } from '../../shared/operations.ts';
-import { parseParams } from '../../shared/params.ts';
+import { ApiError, type ErrorBody, type ErrorCode } from '../../../shared/errors.ts';
+import type { Manifest } from '../../../shared/manifest.ts';
+import type { Operation, Param } from '../../../shared/operations.ts';
+import { parseParams } from '../../../shared/params.ts';
 import { errorSchemaName, listErrorStatuses, schemaRef } from './openapi-schemas.ts';
 
 type Json = Record<string, unknown>;

@@ -1,5 +1,5 @@
 /** Checks across collections: every referenced id exists, ids and slugs are unique, images are there. */
-import { collections, type CollectionKey } from '../../schemas/registry.ts';
+import { collections, type CollectionKey } from '../../schemas/collections.ts';
 import { TECHNOLOGY_CATEGORY_IDS } from '../../schemas/taxonomies.ts';
 import type { FieldPath } from '../load/parse-yaml.ts';
 import type { Problem } from '../problems.ts';

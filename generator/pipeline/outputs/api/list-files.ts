@@ -2,10 +2,10 @@
  * The files behind one list operation: for every combination of its filters, a complete envelope per
  * default page and the chunks any other window is cut from (see shared/layout.ts).
  */
-import { DEFAULT_LIMIT, filterParams, type Operation } from '../../shared/operations.ts';
-import { serializeEnvelope, pagination, type MetaFields } from '../../shared/envelope.ts';
-import { CHUNK_SIZE, chunkPath, filterKey, pagePath, type FilterValues } from '../../shared/layout.ts';
-import type { OutputFile } from './output-file.ts';
+import { DEFAULT_LIMIT, filterParams, type Operation } from '../../../shared/operations.ts';
+import { serializeEnvelope, pagination, type MetaFields } from '../../../shared/envelope.ts';
+import { CHUNK_SIZE, chunkPath, filterKey, pagePath, type FilterValues } from '../../../shared/data-paths.ts';
+import type { OutputFile } from '../output-file.ts';
 
 export interface ListSource<T> {
   operation: Operation;

@@ -4,11 +4,11 @@
  * hand-written JSON Schema, so the document cannot drift from what the generator builds.
  */
 import { z } from 'zod';
-import * as Api from '../../schemas/api.ts';
-import { ERROR_STATUS, type ErrorBody, type ErrorCode } from '../../shared/errors.ts';
-import type { MetaFields, Pagination } from '../../shared/envelope.ts';
-import { MAX_LIMIT, MAX_OFFSET, type CollectionName, type Operation } from '../../shared/operations.ts';
-import { compareText } from '../../shared/compare-text.ts';
+import * as Api from '../../../schemas/api.ts';
+import { ERROR_STATUS, type ErrorBody, type ErrorCode } from '../../../shared/errors.ts';
+import type { MetaFields, Pagination } from '../../../shared/envelope.ts';
+import { MAX_LIMIT, MAX_OFFSET, type CollectionName, type Operation } from '../../../shared/operations.ts';
+import { compareText } from '../../../shared/compare-text.ts';
 
 /** Where a generated schema is referenced from elsewhere in the document. */
 export const schemaRef = (name: string) => `#/components/schemas/${name}`;

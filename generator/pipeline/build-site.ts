@@ -1,19 +1,19 @@
 /** The build, top to bottom: load -> validate -> build routes -> emit. Only the emit step writes. */
 import path from 'node:path';
-import type { Content } from '../schemas/registry.ts';
+import type { Content } from '../schemas/collections.ts';
 import { loadContent } from './load/load-content.ts';
 import { validateContent } from './validate/validate-content.ts';
-import { selectPublished } from './routes/publish.ts';
-import { createCatalogue } from './routes/catalogue.ts';
-import { buildApiFiles } from './routes/build-api-files.ts';
-import { buildFeedFiles } from './routes/build-feed.ts';
-import { buildResourcePages } from './routes/build-resource-pages.ts';
-import { buildSearchIndex, resolveSearchIndexBudget } from './routes/build-search-index.ts';
-import { buildOpenApi, serializeOpenApi } from './routes/build-openapi.ts';
-import { createExampleCollector } from './routes/openapi-examples.ts';
-import { buildDocsFiles } from './routes/build-docs-files.ts';
-import type { OutputFile } from './routes/output-file.ts';
-import { OPENAPI_PATH } from '../shared/layout.ts';
+import { selectPublished } from './catalogue/publish.ts';
+import { createCatalogue } from './catalogue/catalogue.ts';
+import { buildApiFiles } from './outputs/api/api-files.ts';
+import { buildFeedFiles } from './outputs/feed/feed-files.ts';
+import { buildResourcePages } from './outputs/pages/resource-pages.ts';
+import { buildSearchIndex, resolveSearchIndexBudget } from './outputs/search/search-file.ts';
+import { buildOpenApi, serializeOpenApi } from './outputs/openapi/openapi-document.ts';
+import { createExampleCollector } from './outputs/openapi/openapi-examples.ts';
+import { buildDocsFiles } from './outputs/pages/docs-pages.ts';
+import type { OutputFile } from './outputs/output-file.ts';
+import { OPENAPI_PATH } from '../shared/data-paths.ts';
 import { emitFiles } from './emit/emit-files.ts';
 import { isoSeconds, resolveBuildTime, resolveSiteUrl } from './build-options.ts';
 

@@ -4,11 +4,11 @@
  * Every value from content passes through `escapeHtml` (or `renderMarkdown` for bodies).
  */
 import { fileURLToPath } from 'node:url';
-import type { Resource } from '../../schemas/registry.ts';
-import { FEED_PATH, sortResources, toFeedEntry } from './build-feed.ts';
-import type { Catalogue } from './catalogue.ts';
-import type { OutputFile } from './output-file.ts';
-import { basePathOf, escapeHtml, renderMarkdown } from './render-markdown.ts';
+import type { Resource } from '../../../schemas/collections.ts';
+import { FEED_PATH, sortResources, toFeedEntry } from '../feed/feed-files.ts';
+import type { Catalogue } from '../../catalogue/catalogue.ts';
+import type { OutputFile } from '../output-file.ts';
+import { basePathOf, escapeHtml, renderMarkdown } from '../render-markdown.ts';
 
 const ASSETS = ['hub.js', 'resources.css'];
 /**
@@ -144,6 +144,6 @@ export function buildResourcePages(catalogue: Catalogue): OutputFile[] {
   return [
     { path: 'resources/index.html', body: renderHub(context, resources) },
     ...resources.map((resource) => ({ path: `resources/${resource.id}/index.html`, body: renderEntry(context, resource) })),
-    ...ASSETS.map((name) => ({ path: `resources/${name}`, copyFrom: fileURLToPath(new URL(`../assets/${name}`, import.meta.url)) })),
+    ...ASSETS.map((name) => ({ path: `resources/${name}`, copyFrom: fileURLToPath(new URL(`./assets/${name}`, import.meta.url)) })),
   ];
 }

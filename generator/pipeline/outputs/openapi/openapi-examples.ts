@@ -2,11 +2,11 @@
  * One example per operation, read from the files the build has just made, so the reference shows real
  * responses. Examples stay short: at most two items, and record bodies cut to a preview.
  */
-import { pagination, type MetaFields } from '../../shared/envelope.ts';
-import { latestPath, pagePath, recordPath, staticPath } from '../../shared/layout.ts';
-import { operations, type Operation } from '../../shared/operations.ts';
-import type { SearchResult } from '../../schemas/api.ts';
-import type { OutputFile } from './output-file.ts';
+import { pagination, type MetaFields } from '../../../shared/envelope.ts';
+import { latestPath, pagePath, recordPath, staticPath } from '../../../shared/data-paths.ts';
+import { operations, type Operation } from '../../../shared/operations.ts';
+import type { SearchResult } from '../../../schemas/api.ts';
+import type { OutputFile } from '../output-file.ts';
 
 const MAX_ITEMS = 2;
 const MAX_HTML = 200;

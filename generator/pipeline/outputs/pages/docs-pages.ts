@@ -5,9 +5,9 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Catalogue } from './catalogue.ts';
-import type { OutputFile } from './output-file.ts';
-import { basePathOf, escapeHtml } from './render-markdown.ts';
+import type { Catalogue } from '../../catalogue/catalogue.ts';
+import type { OutputFile } from '../output-file.ts';
+import { basePathOf, escapeHtml } from '../render-markdown.ts';
 
 /** The files of swagger-ui-dist the page loads (the license travels with the bundle it covers). */
 const SWAGGER_FILES = ['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-bundle.js.LICENSE.txt'];

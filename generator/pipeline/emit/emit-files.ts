@@ -4,7 +4,7 @@
  */
 import { copyFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { OutputFile } from '../routes/output-file.ts';
+import type { OutputFile } from '../outputs/output-file.ts';
 
 /** Enough parallel writes to keep the disk busy without running out of file handles. */
 const PARALLEL_WRITES = 64;

@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import { id } from '../../schemas/fields.ts';
-import { collections, type CollectionKey, type Content } from '../../schemas/registry.ts';
+import { collections, type CollectionKey, type Content } from '../../schemas/collections.ts';
 import type { RawContent, RawRecord } from '../load/load-content.ts';
 import { ContentError, type Problem } from '../problems.ts';
 import { checkReferences } from './check-references.ts';

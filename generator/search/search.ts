@@ -14,7 +14,7 @@ import {
   type SearchType,
   type SerializedSearchIndex,
   type StoredResult,
-} from '../shared/search-options.ts';
+} from './search-options.ts';
 
 export interface SearchQuery {
   /** Trimmed and validated by the handler: 1 to 200 characters. */

@@ -3,12 +3,12 @@
  * (`api/resources-entry.schema.json`), both addressed on the site URL (CONTRACT "Addresses").
  */
 import { z } from 'zod';
-import { feedEntrySchema, type Feed, type FeedEntry } from '../../schemas/feed.ts';
-import type { Resource } from '../../schemas/registry.ts';
-import type { Catalogue } from './catalogue.ts';
-import { byNewestUpdate } from './order.ts';
-import type { OutputFile } from './output-file.ts';
-import { readingTime } from './render-markdown.ts';
+import { feedEntrySchema, type Feed, type FeedEntry } from '../../../schemas/feed.ts';
+import type { Resource } from '../../../schemas/collections.ts';
+import type { Catalogue } from '../../catalogue/catalogue.ts';
+import { byNewestUpdate } from '../../catalogue/order.ts';
+import type { OutputFile } from '../output-file.ts';
+import { readingTime } from '../render-markdown.ts';
 
 export const FEED_PATH = 'api/resources.json';
 export const ENTRY_SCHEMA_PATH = 'api/resources-entry.schema.json';
