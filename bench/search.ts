@@ -15,10 +15,10 @@ import { gzipSync } from 'node:zlib';
 import MiniSearch from 'minisearch';
 // @ts-expect-error -- stopword ships no type declarations.
 import { eng } from 'stopword';
-import { serializeSearchIndex } from '../generator/pipeline/outputs/search/search-file.ts';
+import { serializeSearchIndex } from '../generator/search/index-writer.ts';
 import { BODY_PRUNING, type BodyPruning } from '../generator/search/body-pruning.ts';
 import { createSearch } from '../generator/search/search.ts';
-import type { SearchDocument } from '../generator/search/search-options.ts';
+import type { SearchDocument } from '../generator/search/index-format.ts';
 
 type Loader = 'site' | 'plain';
 /** An index to measure: the site's (with the given body pruning, none when null) or MiniSearch's defaults. */

@@ -3,6 +3,7 @@
  * count can plug in a shared store. The default is an exact sliding window in memory: one server, or one
  * edge isolate.
  */
+import { RATE_LIMIT } from '../shared/policy.ts';
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -45,8 +46,8 @@ interface Log {
  * order (an address is re-inserted on each hit), so eviction is O(1).
  */
 export function createMemoryLimiter(options: MemoryLimiterOptions = {}): MemoryLimiter {
-  const limit = options.limit ?? 100;
-  const windowMs = options.windowMs ?? 60_000;
+  const limit = options.limit ?? RATE_LIMIT.requests;
+  const windowMs = options.windowMs ?? RATE_LIMIT.windowSeconds * 1000;
   const maxKeys = options.maxKeys ?? 50_000;
   if (!Number.isInteger(limit) || limit < 1) throw new Error(`rate limit must be a whole number of requests >= 1, not ${limit}`);
   const logs = new Map<string, Log>();

@@ -1,9 +1,9 @@
 /** Builds every response of the API: the headers CONTRACT.md asks for, success envelopes and errors. */
 import { ApiError, type ErrorBody } from '../shared/errors.ts';
+import { CACHE_CONTROL } from '../shared/policy.ts';
 import type { RateLimitDecision } from './limiter.ts';
 
 const EXPOSED = 'X-Request-Id, ETag, RateLimit, RateLimit-Policy, Retry-After';
-export const ALLOW = 'GET, HEAD';
 
 /** Headers every `/v1/` response carries. */
 export function baseHeaders(requestId: string, rate: RateLimitDecision | undefined, windowSeconds: number): Headers {
@@ -31,7 +31,7 @@ export function errorResponse(error: ApiError, timestamp: string, headers: Heade
     error: { code: error.code, message: error.message, timestamp, ...(error.parameter ? { parameter: error.parameter } : {}) },
   };
   for (const [name, value] of Object.entries(error.headers)) headers.set(name, value);
-  headers.set('Cache-Control', 'no-store');
+  headers.set('Cache-Control', CACHE_CONTROL.error);
   return jsonResponse(JSON.stringify(body), error.status, headers);
 }
 

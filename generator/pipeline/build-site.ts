@@ -1,10 +1,10 @@
 /** The build, top to bottom: load -> validate -> build routes -> emit. Only the emit step writes. */
 import path from 'node:path';
-import type { Content } from '../schemas/collections.ts';
+import { collections as siteCollections, markdownCollections, type CollectionTable, type Content } from '../schemas/collections.ts';
 import { loadContent } from './load/load-content.ts';
 import { validateContent } from './validate/validate-content.ts';
 import { selectPublished } from './catalogue/publish.ts';
-import { createCatalogue } from './catalogue/catalogue.ts';
+import { createCatalogue, type Catalogue } from './catalogue/catalogue.ts';
 import { buildApiFiles } from './outputs/api/api-files.ts';
 import { buildFeedFiles } from './outputs/feed/feed-files.ts';
 import { buildResourcePages } from './outputs/pages/resource-pages.ts';
@@ -23,6 +23,8 @@ export interface BuildOptions {
   env?: Record<string, string | undefined>;
   /** false leaves the search index out, so benchmarks can time the API alone. */
   searchIndex?: boolean;
+  /** The collections table; the site's own unless a test registers another. */
+  collections?: CollectionTable;
 }
 
 export interface BuildResult {
@@ -37,11 +39,18 @@ export interface OutputOptions {
   builtAt: Date;
   searchIndexBudgetMb?: number;
   searchIndex?: boolean;
+  collections?: CollectionTable;
 }
 
-/** The images published records refer to, copied as they are. */
-function copyImages(published: Content, contentDir: string): OutputFile[] {
-  const images = new Set([...published.intelligence.flatMap((article) => (article.image ? [article.image] : [])), ...published.resources.map((resource) => resource.image)]);
+/** The images published records refer to (the fields the collections table marks as images), copied as they are. */
+function copyImages(catalogue: Catalogue, contentDir: string): OutputFile[] {
+  const images = new Set<string>();
+  for (const [key, collection] of markdownCollections(catalogue.collections)) {
+    for (const [field, reference] of Object.entries(collection.references ?? {})) {
+      if (reference !== 'images') continue;
+      for (const record of catalogue.records[key]!) if (typeof record[field] === 'string') images.add(record[field]);
+    }
+  }
   return [...images].sort().map((image) => ({ path: image.slice(1), copyFrom: path.join(contentDir, image) }));
 }
 
@@ -51,23 +60,24 @@ function copyImages(published: Content, contentDir: string): OutputFile[] {
  */
 export function* generateOutput(content: Content, options: OutputOptions): Generator<OutputFile> {
   const builtAt = isoSeconds(options.builtAt);
-  const published = selectPublished(content, builtAt.slice(0, 10));
-  const catalogue = createCatalogue(published, { siteUrl: options.siteUrl, builtAt });
+  const collections = options.collections ?? siteCollections;
+  const published = selectPublished(content, collections, builtAt.slice(0, 10));
+  const catalogue = createCatalogue(published, collections, { siteUrl: options.siteUrl, builtAt });
 
   const search = options.searchIndex === false ? undefined : buildSearchIndex(catalogue, options.searchIndexBudgetMb);
   if (search) yield search.file;
   const api = buildApiFiles(catalogue, search?.documents ?? 0);
-  const examples = createExampleCollector();
+  const examples = createExampleCollector(api.operations);
   for (const file of api.files) {
     examples.offer(file);
     yield file;
   }
-  const openApi = serializeOpenApi(buildOpenApi(catalogue, { manifest: api.manifest, examples: examples.collect() }));
+  const openApi = serializeOpenApi(buildOpenApi(catalogue, { manifest: api.manifest, operations: api.operations, examples: examples.collect() }));
   yield { path: OPENAPI_PATH, body: openApi };
   yield* buildDocsFiles(catalogue, openApi);
   yield* buildFeedFiles(catalogue);
   yield* buildResourcePages(catalogue);
-  yield* copyImages(published, options.contentDir);
+  yield* copyImages(catalogue, options.contentDir);
 }
 
 /** The same files as a list, for callers that want them all at once. */
@@ -77,8 +87,10 @@ export function buildOutput(content: Content, options: OutputOptions): OutputFil
 
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const env = options.env ?? process.env;
-  const content = validateContent(await loadContent(options.contentDir));
+  const collections = options.collections ?? siteCollections;
+  const content = validateContent(await loadContent(options.contentDir, collections), collections);
   const files = generateOutput(content, {
+    collections,
     contentDir: options.contentDir,
     siteUrl: resolveSiteUrl(env, content.site),
     builtAt: resolveBuildTime(env),

@@ -3,6 +3,8 @@
  * schemas and the OpenAPI document is generated from them, so the two cannot drift.
  */
 import { z } from 'zod';
+import { WORDS_PER_MINUTE } from '../shared/reading-time.ts';
+import { TECHNOLOGY_CATEGORY_IDS, TECHNOLOGY_STATUSES } from './vocabulary.ts';
 
 const id = z.string().meta({ description: 'Stable identifier, lowercase letters, digits and hyphens.', example: 'agentic-storefront-build' });
 const slug = z.string().meta({ description: 'URL slug (the source file name).' });
@@ -10,7 +12,7 @@ const url = z.string().meta({ description: 'Absolute address of the record on th
 const day = z.string().meta({ description: 'Date, YYYY-MM-DD.', example: '2026-05-12' });
 const ids = z.array(z.string());
 const html = z.string().meta({ description: 'The body rendered to HTML; raw HTML in the source is escaped, so it is safe to embed.' });
-const readingTime = z.string().meta({ description: 'Estimated reading time, "<n> min read" (230 words a minute).', example: '4 min read' });
+const readingTime = z.string().meta({ description: `Estimated reading time, "<n> min read" (${WORDS_PER_MINUTE} words a minute).`, example: '4 min read' });
 
 /** A related taxonomy term. */
 export const termRef = z.object({ id, name: z.string() });
@@ -66,8 +68,8 @@ export const technologyItem = z.object({
   slug,
   name: z.string(),
   summary: z.string(),
-  category: z.enum(['protocols', 'infrastructure', 'agents']),
-  status: z.enum(['draft', 'stable', 'deprecated']).nullable(),
+  category: z.enum(TECHNOLOGY_CATEGORY_IDS),
+  status: z.enum(TECHNOLOGY_STATUSES).nullable(),
   open_protocol: z.boolean(),
   maintainer: z.string().nullable(),
   website: z.string().nullable(),
@@ -137,7 +139,8 @@ export const healthData = z.object({
 });
 
 export const searchResult = z.object({
-  type: z.enum(['services', 'expertise', 'intelligence']),
+  /** One of the searchable collections (the OpenAPI document lists them, from the collections table). */
+  type: z.string(),
   id,
   slug,
   title: z.string(),

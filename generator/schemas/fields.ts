@@ -1,13 +1,14 @@
 /** Field schemas shared by every collection, so a rule (what an id is, what a date is) is written once. */
 import { z } from 'zod';
+import { READING_TIME_PATTERN } from '../shared/reading-time.ts';
 
-const ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const CONTENT_ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A lowercase id or slug: letters, digits and single hyphens. */
 export const id = z
   .string({ error: 'must be a string' })
-  .regex(ID_PATTERN, { error: 'must be lowercase letters, digits and single hyphens, like "paid-media"' })
+  .regex(CONTENT_ID_PATTERN, { error: 'must be lowercase letters, digits and single hyphens, like "paid-media"' })
   .max(128, { error: 'must be at most 128 characters' });
 
 /** A list of ids; duplicates are almost always a copy-paste slip, so they are refused. */
@@ -39,7 +40,7 @@ export const date = z
   });
 
 /** `<n> min read`, as the feed spells a reading time. */
-export const readingTime = z.string().regex(/^[1-9]\d* min read$/, { error: 'must read "<n> min read", like "6 min read"' });
+export const readingTime = z.string().regex(READING_TIME_PATTERN, { error: 'must read "<n> min read", like "6 min read"' });
 
 /** A site-relative image path under /images/; the validator checks that the file exists. */
 export const imagePath = z

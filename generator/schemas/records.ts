@@ -1,7 +1,7 @@
 /** Front matter of each Markdown collection. Strict: an unknown field is almost always a typo. */
 import { z } from 'zod';
 import { date, id, idList, imagePath, readingTime, recordFields, text, url } from './fields.ts';
-import { TECHNOLOGY_CATEGORY_IDS } from './taxonomies.ts';
+import { RESOURCE_TYPES, TECHNOLOGY_CATEGORY_IDS, TECHNOLOGY_STATUSES } from './vocabulary.ts';
 
 const tags = z.array(id).default([]);
 
@@ -37,7 +37,7 @@ export const technologySchema = z.strictObject({
   website: url.optional(),
   spec_url: url.optional(),
   maintainer: text.optional(),
-  status: z.enum(['draft', 'stable', 'deprecated'], { error: 'must be one of draft, stable, deprecated' }).optional(),
+  status: z.enum(TECHNOLOGY_STATUSES, { error: `must be one of ${TECHNOLOGY_STATUSES.join(', ')}` }).optional(),
   open_protocol: z.boolean({ error: 'must be true or false' }).default(false),
   tags,
 });
@@ -55,8 +55,6 @@ export const articleSchema = z.strictObject({
   image: imagePath.optional(),
   tags,
 });
-
-export const RESOURCE_TYPES = ['guide', 'template', 'checklist', 'research-report'] as const;
 
 export const resourceSchema = z.strictObject({
   ...recordFields,

@@ -1,6 +1,7 @@
 /** `site.yaml`: every fact about the site, so the generator can build any content folder. */
 import { z } from 'zod';
 import { text, url } from './fields.ts';
+import { RESOURCE_TYPES } from './vocabulary.ts';
 
 export const siteSchema = z.strictObject({
   name: text,
@@ -15,7 +16,7 @@ export const siteSchema = z.strictObject({
     list: text,
     filter: text,
   }),
-  resource_types: z.array(z.enum(['guide', 'template', 'checklist', 'research-report'])).min(1),
+  resource_types: z.array(z.enum(RESOURCE_TYPES)).min(1),
 });
 
 export type Site = z.output<typeof siteSchema>;

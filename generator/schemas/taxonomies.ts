@@ -1,6 +1,7 @@
 /** The YAML lists that classify records: categories, industries, topics, technology categories, platforms. */
 import { z } from 'zod';
 import { id, order, text, url } from './fields.ts';
+import { TECHNOLOGY_CATEGORY_IDS } from './vocabulary.ts';
 
 /** Categories, industries and topics share one shape. */
 export const termSchema = z.strictObject({
@@ -9,8 +10,6 @@ export const termSchema = z.strictObject({
   description: text,
   order,
 });
-
-export const TECHNOLOGY_CATEGORY_IDS = ['protocols', 'infrastructure', 'agents'] as const;
 
 export const technologyCategorySchema = termSchema.extend({
   id: z.enum(TECHNOLOGY_CATEGORY_IDS),

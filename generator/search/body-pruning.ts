@@ -10,7 +10,8 @@
  * is plain text of one original word per kept term, repeated by its frequency (up to BODY_TERM_REPEAT), which
  * the index's tokenize and processTerm turn back into the same terms.
  */
-import { processTerm, tokenize, type SearchDocument } from './search-options.ts';
+import type { SearchDocument } from './index-format.ts';
+import { processTerm, tokenize } from './text-analysis.ts';
 
 /**
  * Body terms kept per document. Chosen with bench/search.ts (400-word bodies, ~160 distinct terms each) and

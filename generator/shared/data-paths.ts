@@ -1,6 +1,6 @@
 /**
- * Where the precomputed responses live in the build output. The generator writes these paths and the
- * handler reads them, so both import them from here.
+ * Where things live in the build output. The generator writes these paths and the handler, the pages and
+ * the documents that link them read them, so all import them from here.
  *
  * Lists are stored twice: complete envelopes for every default page (`limit=20`, offsets 0, 20, ...),
  * answered with one read, and chunks of CHUNK_SIZE items, one JSON item per line, so that any other
@@ -11,6 +11,8 @@
 export const DATA_DIR = '_api';
 export const MANIFEST_PATH = `${DATA_DIR}/manifest.json`;
 export const SEARCH_INDEX_PATH = `${DATA_DIR}/search-index.json`;
+/** The route table the handler serves (see shared/operations.ts), written from the collections table. */
+export const OPERATIONS_PATH = `${DATA_DIR}/operations.json`;
 export const CHUNK_SIZE = 100;
 
 export type FilterValues = readonly (readonly [name: string, value: string])[];
@@ -31,7 +33,11 @@ export const recordPath = (route: string, id: string) => `${DATA_DIR}/v1/${route
 
 export const staticPath = (route: string) => `${DATA_DIR}/v1/${route || 'index'}.json`;
 
-export const latestPath = (count: number) => `${DATA_DIR}/v1/intelligence/latest/${count}.json`;
+export const latestPath = (route: string, count: number) => `${DATA_DIR}/v1/${route}/${count}.json`;
 
 /** The OpenAPI document, served as it is (not an envelope) at `/v1/openapi.json`. */
 export const OPENAPI_PATH = `${DATA_DIR}/v1/openapi.json`;
+
+/** The static resource feed and the JSON Schema of one entry (spec "Resource feed document"). */
+export const FEED_PATH = 'api/resources.json';
+export const ENTRY_SCHEMA_PATH = 'api/resources-entry.schema.json';

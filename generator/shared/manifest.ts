@@ -1,5 +1,4 @@
 /** The manifest the generator writes and the handler reads: routes' filter values and totals. */
-import type { FilterSource } from './operations.ts';
 
 export interface Manifest {
   api_version: string;
@@ -8,7 +7,7 @@ export interface Manifest {
   /** ISO 8601 UTC time of the build (SOURCE_DATE_EPOCH when set). */
   built_at: string;
   /** Allowed values of each filter, lowercase ids in display order. */
-  filters: Record<FilterSource, string[]>;
+  filters: Record<string, string[]>;
   /** Matching items per list route and filter key (see `filterKey`); a missing key means 0. */
   totals: Record<string, Record<string, number>>;
   /** Documents in the search index. */

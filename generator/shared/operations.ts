@@ -1,23 +1,25 @@
 /**
- * The route table of CONTRACT.md, shared by the generator (which files to write), the edge handler (which
- * parameters to check, in which order) and the OpenAPI document. Runtime-neutral: no Node, no build-only code.
+ * The route table of CONTRACT.md: which operations exist, their parameters in documented order, and what
+ * kind of answer each gives. The build derives it from the collections table (`createOperations`) and
+ * writes it to OPERATIONS_PATH; the handler serves what that file says, and the OpenAPI document
+ * describes the same table. Runtime-neutral and free of zod: the handler imports it.
  */
 
-export const API_VERSION = '1.3.0';
-
-/** The filterable lists and where their allowed values come from in the manifest. */
-export type FilterSource = 'categories' | 'industries' | 'technologyCategories' | 'articleTopics';
+/** Largest `offset` the contract accepts (Number.MAX_SAFE_INTEGER). */
+export const MAX_OFFSET = 9007199254740991;
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 100;
+/** CONTRACT "Parameters": `q` is 1 to 200 characters after trimming. */
+export const MAX_QUERY_LENGTH = 200;
 
 export type Param =
-  | { name: 'limit' | 'offset' | 'count'; kind: 'integer'; min: number; max: number; default: number; description: string }
-  | { name: string; kind: 'filter'; source: FilterSource; description: string }
-  | { name: 'type'; kind: 'enum'; values: readonly string[]; default: string; description: string }
-  | { name: 'id'; kind: 'id'; required: true; description: string }
-  | { name: 'q'; kind: 'query'; required: true; maxLength: number; description: string };
+  | { name: string; kind: 'integer'; min: number; max: number; default: number; description: string }
+  | { name: string; kind: 'filter'; source: string; description: string }
+  | { name: string; kind: 'enum'; values: readonly string[]; default: string; description: string }
+  | { name: string; kind: 'id'; required: true; description: string }
+  | { name: string; kind: 'query'; required: true; maxLength: number; description: string };
 
 export type OperationKind = 'index' | 'list' | 'get' | 'static' | 'latest' | 'search' | 'openapi';
-
-export type CollectionName = 'services' | 'expertise' | 'technology' | 'intelligence';
 
 export interface Operation {
   /** Path under `/v1/`, without slashes at either end ('' for the index). */
@@ -27,104 +29,78 @@ export interface Operation {
   kind: OperationKind;
   /** Query parameters in their documented order: the first wrong one is the one reported. */
   params: readonly Param[];
-  /** The collection a list or get route serves. */
-  collection?: CollectionName;
+  /** The collection's API path, on the routes of one collection. */
+  collection?: string;
+  /** One record of that collection, for a get route's 404 ("No service has the id ..."). */
+  noun?: string;
   /** Group tag for the OpenAPI document. */
   tag: string;
 }
 
-/** Largest `offset` the contract accepts (Number.MAX_SAFE_INTEGER). */
-export const MAX_OFFSET = 9007199254740991;
-export const DEFAULT_LIMIT = 20;
-export const MAX_LIMIT = 100;
+/** What a collection says about its routes: the plain-data part of its entry in the collections table. */
+export interface CollectionRoutes {
+  noun: string;
+  api: {
+    path: string;
+    label: string;
+    tag: string;
+    list: { operationId: string; summary: string };
+    get: { operationId: string; summary: string };
+    filters: readonly { param: string; source: string; description: string }[];
+    routes?: readonly ({ path: string; operationId: string; summary: string } & ({ kind: 'terms' | 'subset' } | { kind: 'latest'; max: number; default: number }))[];
+    search?: unknown;
+  };
+}
 
 const limit: Param = { name: 'limit', kind: 'integer', min: 1, max: MAX_LIMIT, default: DEFAULT_LIMIT, description: 'Page size.' };
 const offset: Param = { name: 'offset', kind: 'integer', min: 0, max: MAX_OFFSET, default: 0, description: 'Number of items to skip.' };
 const id: Param = { name: 'id', kind: 'id', required: true, description: 'The record id or slug (case-insensitive).' };
 
-export const SEARCH_TYPES = ['all', 'services', 'expertise', 'intelligence'] as const;
+/** `a`, `a and b`, `a, b and c`. */
+const joinWords = (words: readonly string[]) => (words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`);
 
-export const operations: readonly Operation[] = [
-  { path: '', operationId: 'getIndex', summary: 'Index of operations', kind: 'index', params: [], tag: 'API' },
-  {
+function createSearchOperation(searchable: readonly CollectionRoutes[]): Operation {
+  return {
     path: 'search',
     operationId: 'search',
-    summary: 'Natural-language search over services, expertise and articles',
+    summary: `Natural-language search over ${joinWords(searchable.map(({ api }) => api.label))}`,
     kind: 'search',
     tag: 'Search',
     params: [
-      { name: 'q', kind: 'query', required: true, maxLength: 200, description: 'Natural-language query, 1 to 200 characters after trimming.' },
-      { name: 'type', kind: 'enum', values: SEARCH_TYPES, default: 'all', description: 'Narrow the search to one collection.' },
+      { name: 'q', kind: 'query', required: true, maxLength: MAX_QUERY_LENGTH, description: `Natural-language query, 1 to ${MAX_QUERY_LENGTH} characters after trimming.` },
+      { name: 'type', kind: 'enum', values: ['all', ...searchable.map(({ api }) => api.path)], default: 'all', description: 'Narrow the search to one collection.' },
       limit,
       offset,
     ],
-  },
-  {
-    path: 'services/list',
-    operationId: 'listServices',
-    summary: 'List services',
-    kind: 'list',
-    collection: 'services',
-    tag: 'Services',
-    params: [{ name: 'category', kind: 'filter', source: 'categories', description: 'Service category id.' }, limit, offset],
-  },
-  { path: 'services/get', operationId: 'getService', summary: 'Get service details', kind: 'get', collection: 'services', tag: 'Services', params: [id] },
-  { path: 'services/categories', operationId: 'listServiceCategories', summary: 'List service categories', kind: 'static', tag: 'Services', params: [] },
-  {
-    path: 'expertise/list',
-    operationId: 'listExpertise',
-    summary: 'List expertise areas',
-    kind: 'list',
-    collection: 'expertise',
-    tag: 'Expertise',
-    params: [
-      { name: 'category', kind: 'filter', source: 'categories', description: 'Category id.' },
-      { name: 'industry', kind: 'filter', source: 'industries', description: 'Industry id.' },
-      limit,
-      offset,
-    ],
-  },
-  { path: 'expertise/get', operationId: 'getExpertise', summary: 'Get an expertise area', kind: 'get', collection: 'expertise', tag: 'Expertise', params: [id] },
-  { path: 'expertise/technologies', operationId: 'listPlatforms', summary: 'Technologies and platforms worked with', kind: 'static', tag: 'Expertise', params: [] },
-  { path: 'expertise/industries', operationId: 'listIndustries', summary: 'List industries', kind: 'static', tag: 'Expertise', params: [] },
-  {
-    path: 'technology/list',
-    operationId: 'listTechnologies',
-    summary: 'List AI and agentic-commerce technologies',
-    kind: 'list',
-    collection: 'technology',
-    tag: 'Technology',
-    params: [{ name: 'category', kind: 'filter', source: 'technologyCategories', description: 'Technology category id.' }, limit, offset],
-  },
-  { path: 'technology/get', operationId: 'getTechnology', summary: 'Get a technology', kind: 'get', collection: 'technology', tag: 'Technology', params: [id] },
-  { path: 'technology/categories', operationId: 'listTechnologyCategories', summary: 'List technology categories', kind: 'static', tag: 'Technology', params: [] },
-  { path: 'technology/protocols', operationId: 'listProtocols', summary: 'List open protocols for agentic commerce', kind: 'static', tag: 'Technology', params: [] },
-  {
-    path: 'intelligence/list',
-    operationId: 'listArticles',
-    summary: 'List articles',
-    kind: 'list',
-    collection: 'intelligence',
-    tag: 'Intelligence',
-    params: [{ name: 'topic', kind: 'filter', source: 'articleTopics', description: 'Topic id, or a category id.' }, limit, offset],
-  },
-  { path: 'intelligence/get', operationId: 'getArticle', summary: 'Get an article', kind: 'get', collection: 'intelligence', tag: 'Intelligence', params: [id] },
-  {
-    path: 'intelligence/latest',
-    operationId: 'listLatestArticles',
-    summary: 'Latest articles',
-    kind: 'latest',
-    collection: 'intelligence',
-    tag: 'Intelligence',
-    params: [{ name: 'count', kind: 'integer', min: 1, max: 20, default: 5, description: 'Number of articles.' }],
-  },
-  { path: 'intelligence/topics', operationId: 'listTopics', summary: 'List article topics', kind: 'static', tag: 'Intelligence', params: [] },
-  { path: 'health', operationId: 'getHealth', summary: 'Health check', kind: 'static', tag: 'API', params: [] },
-  { path: 'openapi.json', operationId: 'getOpenApi', summary: 'OpenAPI 3.1 description of this API', kind: 'openapi', tag: 'API', params: [] },
-];
+  };
+}
 
-/** Operations by path, for the handler's O(1) route match. */
-export const operationsByPath: ReadonlyMap<string, Operation> = new Map(operations.map((operation) => [operation.path, operation]));
+/** A collection's list and get routes, then its extra routes in the order the table gives them. */
+function createCollectionOperations({ noun, api }: CollectionRoutes): Operation[] {
+  const common = { collection: api.path, tag: api.tag };
+  const filters = api.filters.map((filter): Param => ({ name: filter.param, kind: 'filter', source: filter.source, description: filter.description }));
+  return [
+    { path: `${api.path}/list`, ...api.list, kind: 'list', ...common, params: [...filters, limit, offset] },
+    { path: `${api.path}/get`, ...api.get, kind: 'get', ...common, noun, params: [id] },
+    ...(api.routes ?? []).map(({ path, operationId, summary, ...route }): Operation => {
+      const names = { path: `${api.path}/${path}`, operationId, summary, ...common };
+      if (route.kind !== 'latest') return { ...names, kind: 'static', params: [] };
+      const count: Param = { name: 'count', kind: 'integer', min: 1, max: route.max, default: route.default, description: `Number of ${api.label}.` };
+      return { ...names, kind: 'latest', params: [count] };
+    }),
+  ];
+}
+
+/** The whole route table: the index, search, each collection's routes in table order, health, the document. */
+export function createOperations(collections: readonly CollectionRoutes[]): Operation[] {
+  return [
+    { path: '', operationId: 'getIndex', summary: 'Index of operations', kind: 'index', params: [], tag: 'API' },
+    createSearchOperation(collections.filter(({ api }) => api.search)),
+    ...collections.flatMap(createCollectionOperations),
+    { path: 'health', operationId: 'getHealth', summary: 'Health check', kind: 'static', tag: 'API', params: [] },
+    { path: 'openapi.json', operationId: 'getOpenApi', summary: 'OpenAPI 3.1 description of this API', kind: 'openapi', tag: 'API', params: [] },
+  ];
+}
 
 /** The filters of a list operation, in documented order. */
 export function filterParams(operation: Operation): Extract<Param, { kind: 'filter' }>[] {

@@ -3,7 +3,7 @@
  * server over real HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operations } from '../../generator/shared/operations.ts';
+import { operations } from '../../generator/schemas/collections.ts';
 import { createMemoryLimiter } from '../../generator/edge/limiter.ts';
 import { VALID_FIXTURE } from '../helpers/fixture.ts';
 import { buildInto, removeBuildDirs } from '../helpers/build-output.ts';

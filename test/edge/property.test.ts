@@ -8,7 +8,7 @@ import { createMemoryAssets } from '../../generator/edge/assets.ts';
 import { createHandler } from '../../generator/edge/handler.ts';
 import { createMemoryLimiter } from '../../generator/edge/limiter.ts';
 import { DATA_DIR } from '../../generator/shared/data-paths.ts';
-import { operations } from '../../generator/shared/operations.ts';
+import { operations } from '../../generator/schemas/collections.ts';
 import { VALID_FIXTURE } from '../helpers/fixture.ts';
 import { buildInto, removeBuildDirs } from '../helpers/build-output.ts';
 import { readDistFiles } from '../helpers/api-runtimes.ts';

@@ -9,7 +9,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
-import { readingTime } from '../../generator/pipeline/outputs/render-markdown.ts';
+import { readingTime } from '../../generator/shared/reading-time.ts';
 import { feedSchema, type Feed, type FeedEntry } from '../../generator/schemas/feed.ts';
 import type { Content } from '../../generator/schemas/collections.ts';
 import { startSiteServer, type SiteServer } from '../helpers/site-server.ts';

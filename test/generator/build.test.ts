@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveSiteUrl } from '../../generator/pipeline/build-options.ts';
-import { operations } from '../../generator/shared/operations.ts';
+import { operations } from '../../generator/schemas/collections.ts';
 import { VALID_FIXTURE } from '../helpers/fixture.ts';
 import {
   BUILD_ENV,

@@ -62,7 +62,10 @@ const formatErrors = (validate: ValidateFunction) =>
   (validate.errors ?? []).map((error) => `${error.instancePath || '(body)'} ${error.message ?? 'is invalid'}${error.params ? ` ${JSON.stringify(error.params)}` : ''}`);
 
 /** What a path the API does not have may answer: 404, or what the handler checks before routing. */
-const UNKNOWN_PATH_RESPONSES: Record<number, string> = { 404: 'NotFound', 405: 'MethodNotAllowed', 429: 'RateLimitExceeded', 500: 'InternalError' };
+const UNKNOWN_PATH_RESPONSES: Record<number, string> = { 405: 'MethodNotAllowed', 429: 'RateLimitExceeded', 500: 'InternalError' };
+
+/** The 404 of a path the document does not have: the error envelope of status 404, as every 404 is. */
+const UNKNOWN_PATH_NOT_FOUND: Json = { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error404' } } } };
 
 /**
  * `validate('/services/list', 200, body)`. An undocumented path or status is an error too. A path the
@@ -76,7 +79,9 @@ export function createResponseValidator(document: OpenApiLike): ResponseValidate
     const operation = document.paths[documentPath]?.get;
     const response = operation
       ? resolveResponse(document, (operation.responses as Record<string, Json> | undefined)?.[String(status)])
-      : document.components?.responses?.[UNKNOWN_PATH_RESPONSES[status] ?? ''];
+      : status === 404
+        ? UNKNOWN_PATH_NOT_FOUND
+        : document.components?.responses?.[UNKNOWN_PATH_RESPONSES[status] ?? ''];
     if (!response) return [`${documentPath}: status ${status} is not documented`];
     const schema = (response.content as Record<string, Json> | undefined)?.['application/json']?.schema;
     if (schema === undefined) {

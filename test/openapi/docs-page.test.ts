@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
-import { operations } from '../../generator/shared/operations.ts';
+import { operations } from '../../generator/schemas/collections.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { startSiteServer, type SiteServer } from '../helpers/site-server.ts';
 

@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
 import { DATA_DIR, MANIFEST_PATH, OPENAPI_PATH } from '../../generator/shared/data-paths.ts';
 import { ERROR_STATUS } from '../../generator/shared/errors.ts';
-import { isObjectData, operations, SEARCH_TYPES, type Operation } from '../../generator/shared/operations.ts';
+import { operations } from '../../generator/schemas/collections.ts';
+import { isObjectData, type Operation } from '../../generator/shared/operations.ts';
 import type { Content } from '../../generator/schemas/collections.ts';
 import { createAjv, createResponseValidator, type ResponseValidate } from '../helpers/openapi-validator.ts';
 
@@ -96,7 +97,7 @@ describe('the OpenAPI document', () => {
       expect(param(route, 'id')).toMatchObject({ required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,128}$' } });
     }
     expect(param('/search', 'q')).toMatchObject({ required: true, schema: { type: 'string', minLength: 1, maxLength: 200 } });
-    expect(param('/search', 'type')).toMatchObject({ required: false, schema: { type: 'string', enum: [...SEARCH_TYPES], default: 'all' } });
+    expect(param('/search', 'type')).toMatchObject({ required: false, schema: { type: 'string', enum: ['all', 'services', 'expertise', 'intelligence'], default: 'all' } });
   });
 
   it('takes the filter enumerations from the content', () => {

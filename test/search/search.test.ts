@@ -6,11 +6,15 @@ import { fileURLToPath } from 'node:url';
 import MiniSearch from 'minisearch';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
-import { serializeSearchIndex, toSearchText } from '../../generator/pipeline/outputs/search/search-file.ts';
+import { toSearchText } from '../../generator/pipeline/outputs/search/search-file.ts';
+import { serializeSearchIndex } from '../../generator/search/index-writer.ts';
 import { BODY_PRUNING, BODY_TERM_REPEAT, BODY_TERMS_PER_DOCUMENT, bodyTerms, pruneSearchBodies } from '../../generator/search/body-pruning.ts';
-import { createSearch, loadSearchIndex, roundScore, type SearchQuery } from '../../generator/search/search.ts';
+import { createSearch, type SearchQuery } from '../../generator/search/search.ts';
+import { loadSearchIndex } from '../../generator/search/index-reader.ts';
+import { miniSearchOptions, roundScore } from '../../generator/search/ranking.ts';
 import { MANIFEST_PATH, SEARCH_INDEX_PATH } from '../../generator/shared/data-paths.ts';
-import { miniSearchOptions, processQuery, processTerm, tokenize, type SearchDocument } from '../../generator/search/search-options.ts';
+import { processQuery, processTerm, tokenize } from '../../generator/search/text-analysis.ts';
+import type { SearchDocument } from '../../generator/search/index-format.ts';
 import { VALID_FIXTURE } from '../helpers/fixture.ts';
 
 function createDocument(id: string, fields: Partial<Omit<SearchDocument, 'id' | 'stored'>>): SearchDocument {

@@ -1,48 +1,38 @@
 /**
- * The published content, sorted once in contract order and indexed for the lookups the route builders
- * need (names by id, records by category, topic or technology), so shaping a record never scans.
+ * The catalogue: the published content, sorted once in contract order and indexed for the lookups the
+ * outputs need (names by id, records by the values of a field), so shaping a record never scans. Every
+ * output is a function of the catalogue; it carries the collections table that says what each collection is.
  */
-import type { Article, Content, Expertise, Service, Technology } from '../../schemas/collections.ts';
-import type { Term } from '../../schemas/taxonomies.ts';
-import { byNewest, byOrderThen } from './order.ts';
+import type { Site } from '../../schemas/site.ts';
+import { markdownCollections, type AnyEntry, type AnyTerm, type CollectionTable, type Content, type MarkdownCollection } from '../../schemas/collections.ts';
+import { byOrderThen, sortRecords } from './order.ts';
 
 export interface Catalogue {
-  site: Content['site'];
+  collections: CollectionTable;
+  site: Site;
   siteUrl: string;
   builtAt: string;
-  categories: Term[];
-  industries: Term[];
-  topics: Term[];
-  technologyCategories: Content['technologyCategories'];
-  platforms: Content['platforms'];
-  services: Service[];
-  expertise: Expertise[];
-  technology: Technology[];
-  articles: Article[];
-  resources: Content['resources'];
-  /** Display names of every taxonomy term, technology and platform, by id. */
-  names: {
-    categories: Map<string, string>;
-    industries: Map<string, string>;
-    topics: Map<string, string>;
-    technologyCategories: Map<string, string>;
-    technologies: Map<string, string>;
-  };
-  /** Position of each article in newest-first order, for merging per-topic lists. */
-  articleRank: Map<Article, number>;
-  articlesByTopic: Map<string, Article[]>;
-  articlesByCategory: Map<string, Article[]>;
-  servicesByCategory: Map<string, Service[]>;
-  expertiseByCategory: Map<string, Expertise[]>;
-  /** Services and expertise that list a technology or platform id. */
-  usersOfTechnology: Map<string, { services: Service[]; expertise: Expertise[] }>;
+  /** Published records of each Markdown collection, in contract order. */
+  records: Readonly<Record<string, AnyEntry[]>>;
+  /** Terms of each list collection: by `order`, then name. */
+  terms: Readonly<Record<string, AnyTerm[]>>;
+  /** Display names of the terms or records of these collections, by id; a later collection wins a shared id. */
+  names(keys: readonly string[]): ReadonlyMap<string, string>;
+  /** Records of `collection` by each value of `field` (one entry per value of a list field), in contract order. */
+  groups(collection: string, field: string): ReadonlyMap<string, AnyEntry[]>;
+  /** Each record's position in its collection's order. */
+  rank(collection: string): ReadonlyMap<AnyEntry, number>;
+  /** The Markdown collection of a key; throws for a key the table does not have. */
+  collection(key: string): MarkdownCollection;
+  /** A record's page, `{site_url}/<path>/<slug or id>/`: its `url` everywhere. */
+  recordUrl(key: string, record: AnyEntry): string;
 }
 
-function groupBy<T>(items: T[], keys: (item: T) => readonly (string | undefined)[]): Map<string, T[]> {
+function groupBy<T>(items: readonly T[], keys: (item: T) => readonly unknown[]): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const item of items) {
     for (const key of keys(item)) {
-      if (key === undefined) continue;
+      if (typeof key !== 'string') continue;
       const group = groups.get(key);
       if (group) group.push(item);
       else groups.set(key, [item]);
@@ -51,51 +41,56 @@ function groupBy<T>(items: T[], keys: (item: T) => readonly (string | undefined)
   return groups;
 }
 
-const namesOf = (items: readonly { id: string; name: string }[]) => new Map(items.map((item) => [item.id, item.name]));
-
-export function createCatalogue(content: Content, options: { siteUrl: string; builtAt: string }): Catalogue {
-  const byTitle = byOrderThen<{ order: number; title: string }>((item) => item.title);
-  const byName = byOrderThen<{ order: number; name: string }>((item) => item.name);
-  const services = [...content.services].sort(byTitle);
-  const expertise = [...content.expertise].sort(byTitle);
-  const technology = [...content.technology].sort(byName);
-  const articles = [...content.intelligence].sort(byNewest);
-
-  const usersOfTechnology = new Map<string, { services: Service[]; expertise: Expertise[] }>();
-  const usersOf = (id: string) => {
-    let users = usersOfTechnology.get(id);
-    if (!users) usersOfTechnology.set(id, (users = { services: [], expertise: [] }));
-    return users;
+/** Memoizes `create` per string key, so each index is built once and only when an output asks for it. */
+function memoize<T>(create: (key: string) => T): (key: string) => T {
+  const cache = new Map<string, T>();
+  return (key) => {
+    let value = cache.get(key);
+    if (value === undefined) cache.set(key, (value = create(key)));
+    return value;
   };
-  for (const service of services) for (const id of service.technologies) usersOf(id).services.push(service);
-  for (const area of expertise) for (const id of area.technologies) usersOf(id).expertise.push(area);
+}
+
+export function createCatalogue(content: Content, collections: CollectionTable, options: { siteUrl: string; builtAt: string }): Catalogue {
+  const all = content as unknown as Record<string, unknown>;
+  const records: Record<string, AnyEntry[]> = {};
+  const terms: Record<string, AnyTerm[]> = {};
+  for (const [key, collection] of Object.entries(collections)) {
+    if (collection.kind === 'markdown') records[key] = sortRecords(all[key] as AnyEntry[], collection);
+    if (collection.kind === 'list') terms[key] = [...(all[key] as AnyTerm[])].sort(byOrderThen<AnyTerm>((term) => term.name));
+  }
+  const collection = (key: string): MarkdownCollection => {
+    const found = collections[key];
+    if (found?.kind !== 'markdown') throw new Error(`the collections table has no Markdown collection "${key}"`);
+    return found;
+  };
+  const namesOf = memoize((key) => {
+    if (key in terms) return terms[key]!.map((term) => [term.id, term.name] as const);
+    const { titleField } = collection(key);
+    return records[key]!.map((record) => [record.id, String(record[titleField])] as const);
+  });
+  const asList = (value: unknown) => (Array.isArray(value) ? value : [value]);
+  const groups = memoize((spec) => {
+    const [key, field] = spec.split('\n') as [string, string];
+    return groupBy(records[key] ?? [], (record) => asList(record[field]));
+  });
+  const ranks = memoize((key) => new Map((records[key] ?? []).map((record, index) => [record, index])));
+  const names = memoize((joined) => new Map(joined.split('\n').flatMap((key) => namesOf(key))));
 
   return {
+    collections,
     site: content.site,
     siteUrl: options.siteUrl,
     builtAt: options.builtAt,
-    categories: [...content.categories].sort(byName),
-    industries: [...content.industries].sort(byName),
-    topics: [...content.topics].sort(byName),
-    technologyCategories: [...content.technologyCategories].sort(byName),
-    platforms: [...content.platforms].sort(byName),
-    services,
-    expertise,
-    technology,
-    articles,
-    resources: content.resources,
-    names: {
-      categories: namesOf(content.categories),
-      industries: namesOf(content.industries),
-      topics: namesOf(content.topics),
-      technologyCategories: namesOf(content.technologyCategories),
-      technologies: new Map([...namesOf(content.platforms), ...technology.map((item) => [item.id, item.name] as const)]),
+    records,
+    terms,
+    names: (keys) => names(keys.join('\n')),
+    groups: (key, field) => groups(`${key}\n${field}`),
+    rank: ranks,
+    collection,
+    recordUrl(key, record) {
+      const { page } = collection(key);
+      return `${options.siteUrl}/${page.path}/${record[page.key]}/`;
     },
-    articleRank: new Map(articles.map((article, index) => [article, index])),
-    articlesByTopic: groupBy(articles, (article) => article.topics),
-    articlesByCategory: groupBy(articles, (article) => [article.category]),
-    servicesByCategory: groupBy(services, (service) => [service.category]),
-    expertiseByCategory: groupBy(expertise, (area) => [area.category]),
-    usersOfTechnology,
   };
 }

@@ -2,18 +2,20 @@
  * CONTRACT "Ordering and determinism". Comparisons are by code unit, never locale, so every machine
  * sorts the same way.
  */
+import type { AnyEntry, MarkdownCollection } from '../../schemas/collections.ts';
 import { compareText } from '../../shared/compare-text.ts';
 
-/** Services, expertise, categories, topics, industries: `order`, then title or name. */
+/** Services, expertise, categories, topics, industries: `order`, then title or name, then id. */
 export const byOrderThen =
-  <T extends { order: number }>(label: (item: T) => string) =>
+  <T extends { order: number; id: string }>(label: (item: T) => string) =>
   (a: T, b: T) =>
-    a.order - b.order || compareText(label(a), label(b)) || compareText(String((a as { id?: string }).id ?? ''), String((b as { id?: string }).id ?? ''));
+    a.order - b.order || compareText(label(a), label(b)) || compareText(a.id, b.id);
 
-/** Articles: newest `date` first, then id. */
-export const byNewest = (a: { date: string; id: string }, b: { date: string; id: string }) =>
-  compareText(b.date, a.date) || compareText(a.id, b.id);
+/** Newest first by a date field (`YYYY-MM-DD` sorts as text), then id. */
+const byNewest = (field: string) => (a: AnyEntry, b: AnyEntry) => compareText(String(b[field]), String(a[field])) || compareText(a.id, b.id);
 
-/** Feed entries: newest `updated` first, then id. */
-export const byNewestUpdate = (a: { updated: string; id: string }, b: { updated: string; id: string }) =>
-  compareText(b.updated, a.updated) || compareText(a.id, b.id);
+/** A collection's records in its contract order (a new array). */
+export function sortRecords<T extends AnyEntry>(records: readonly T[], collection: MarkdownCollection): T[] {
+  const compare = collection.order === 'order' ? byOrderThen<AnyEntry & { order: number }>((record) => String(record[collection.titleField])) : byNewest(collection.order);
+  return [...records].sort(compare as (a: T, b: T) => number);
+}

@@ -1,24 +1,24 @@
-/** What is published: no drafts anywhere, and no article dated after the build. */
-import type { Content } from '../../schemas/collections.ts';
+/** What is published: no drafts anywhere, and no record dated after the build. */
+import { markdownCollections, type AnyEntry, type CollectionTable, type Content } from '../../schemas/collections.ts';
 
-export type Published = Content;
-
-/** `buildDate` is the build's calendar day (YYYY-MM-DD, UTC); an article dated after it is scheduled. */
-export function selectPublished(content: Content, buildDate: string): Published {
-  const live = <T extends { draft: boolean }>(records: T[]) => records.filter((record) => !record.draft);
-  const technology = live(content.technology);
-  // A reference to a draft technology would name a record the API answers 404 for: it goes too.
-  const usable = new Set([...technology.map((record) => record.id), ...content.platforms.map((platform) => platform.id)]);
-  const withPublishedTechnologies = <T extends { technologies: string[] }>(record: T): T => ({
-    ...record,
-    technologies: record.technologies.filter((id) => usable.has(id)),
-  });
-  return {
-    ...content,
-    services: live(content.services).map(withPublishedTechnologies),
-    expertise: live(content.expertise).map(withPublishedTechnologies),
-    technology,
-    intelligence: live(content.intelligence).filter((article) => article.date <= buildDate),
-    resources: live(content.resources),
-  };
+/**
+ * `buildDate` is the build's calendar day (YYYY-MM-DD, UTC); a record whose `date` is after it is scheduled.
+ * A reference to an unpublished record would name a record the API answers 404 for, so it goes too.
+ */
+export function selectPublished(content: Content, collections: CollectionTable, buildDate: string): Content {
+  const all = content as unknown as Record<string, AnyEntry[]>;
+  const published: Record<string, AnyEntry[]> = {};
+  for (const [key] of markdownCollections(collections)) {
+    published[key] = all[key]!.filter((record) => !record.draft && !(typeof record.date === 'string' && record.date > buildDate));
+  }
+  const ids = (keys: readonly string[]) =>
+    new Set(keys.flatMap((key) => (published[key] ?? (all[key] as { id: string }[] | undefined) ?? []).map((record) => record.id)));
+  for (const [key, collection] of markdownCollections(collections)) {
+    for (const [field, reference] of Object.entries(collection.references ?? {})) {
+      if (!Array.isArray(reference) || !reference.some((target) => target in published)) continue;
+      const usable = ids(reference);
+      published[key] = published[key]!.map((record) => ({ ...record, [field]: (record[field] as string[]).filter((id) => usable.has(id)) }));
+    }
+  }
+  return { ...content, ...published } as Content;
 }

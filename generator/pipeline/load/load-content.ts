@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
 import matter from 'gray-matter';
-import { collections, type CollectionKey } from '../../schemas/collections.ts';
+import { collections as siteCollections, type CollectionTable } from '../../schemas/collections.ts';
 import type { Problem } from '../problems.ts';
 import { createLazyLocate, parseFrontMatter, parseYaml, YamlSyntaxError, type FieldPath, type Locate } from './parse-yaml.ts';
 
@@ -19,7 +19,7 @@ export interface RawRecord {
 
 export interface RawContent {
   root: string;
-  records: Record<CollectionKey, RawRecord[]>;
+  records: Record<string, RawRecord[]>;
   /** Site-relative paths (`/images/...`) of every file under `images/`. */
   images: Set<string>;
   /** Files that could not be read or parsed at all. */
@@ -106,16 +106,16 @@ function loadMarkdownFile(root: string, file: string, problems: Problem[]): RawR
 }
 
 /** Loads the whole content folder; records come in sorted file order, whatever the file system's order. */
-export async function loadContent(root: string): Promise<RawContent> {
+export async function loadContent(root: string, collections: CollectionTable = siteCollections): Promise<RawContent> {
   const problems: Problem[] = [];
-  const records = {} as Record<CollectionKey, RawRecord[]>;
+  const records: Record<string, RawRecord[]> = {};
   const loads = Object.entries(collections).map(async ([key, collection]) => {
     if (collection.kind === 'markdown') {
       const files = (await fg(collection.pattern, { cwd: root, onlyFiles: true })).map(toPosix).sort();
       const loaded = files.map((file) => loadMarkdownFile(root, file, problems));
-      records[key as CollectionKey] = loaded.filter((record): record is RawRecord => record !== undefined);
+      records[key] = loaded.filter((record): record is RawRecord => record !== undefined);
     } else {
-      records[key as CollectionKey] = loadYamlFile(root, collection.file, collection.kind, problems);
+      records[key] = loadYamlFile(root, collection.file, collection.kind, problems);
     }
   });
   const imageFiles = fg('images/**/*', { cwd: root, onlyFiles: true });

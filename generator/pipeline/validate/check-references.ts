@@ -1,11 +1,10 @@
 /** Checks across collections: every referenced id exists, ids and slugs are unique, images are there. */
-import { collections, type CollectionKey } from '../../schemas/collections.ts';
-import { TECHNOLOGY_CATEGORY_IDS } from '../../schemas/taxonomies.ts';
+import type { CollectionTable, Reference } from '../../schemas/collections.ts';
 import type { FieldPath } from '../load/parse-yaml.ts';
 import type { Problem } from '../problems.ts';
-import type { Checked, CheckedContent } from './validate-content.ts';
+import type { Checked, CheckedContent } from './checked.ts';
 
-type AnyChecked = Checked<Record<string, unknown>>;
+type AnyChecked = Checked;
 
 const allowedList = (ids: Iterable<string>) => {
   const list = [...ids];
@@ -32,9 +31,9 @@ function checkField(records: AnyChecked[], field: string, known: Set<string>, wh
 }
 
 /** List collections: each id once. Markdown collections: ids and slugs together form one name space. */
-function checkUnique(key: CollectionKey, records: AnyChecked[], problems: Problem[]) {
+function checkUnique(key: string, records: AnyChecked[], collections: CollectionTable, problems: Problem[]) {
   const owners = new Map<string, AnyChecked>();
-  const isMarkdown = collections[key].kind === 'markdown';
+  const isMarkdown = collections[key]!.kind === 'markdown';
   for (const record of records) {
     const names = new Set([record.value.id as string, ...(isMarkdown ? [record.value.slug as string] : [])]);
     for (const name of names) {
@@ -44,7 +43,7 @@ function checkUnique(key: CollectionKey, records: AnyChecked[], problems: Proble
         const other = `${owner.raw.file}:${owner.raw.locate(['id'])}`;
         const here = `${record.raw.file}:${record.raw.locate(field)}`;
         const rule = isMarkdown
-          ? `ids and slugs must be unique within ${collections[key].name}; change the id or rename the file`
+          ? `ids and slugs must be unique within ${collections[key]!.name}; change the id or rename the file`
           : `ids must be unique in ${record.raw.file}; remove or rename one of them`;
         problems.push(problemAt(record, field.length ? field : ['id'], `"${name}" is also used by ${other} (${rule})`));
         if (owner.raw.file !== record.raw.file) {
@@ -57,41 +56,44 @@ function checkUnique(key: CollectionKey, records: AnyChecked[], problems: Proble
   }
 }
 
-export function checkReferences(content: CheckedContent, images: Set<string>): Problem[] {
+/** The ids a reference may name, and how a problem names them: "unknown category ... (one of categories.yaml: ...)". */
+function describeReference(reference: Reference, content: CheckedContent, images: Set<string>, collections: CollectionTable) {
+  if (reference === 'images') return { known: images, what: 'image', where: 'images/ in the content folder' };
+  if (typeof reference === 'string') {
+    // `site.<list>`: a list in site.yaml, such as resource_types.
+    const field = reference.slice('site.'.length);
+    return { known: new Set(content.site.value[field] as string[]), what: field.replace(/_/g, ' ').replace(/s$/, ''), where: `${field} in site.yaml` };
+  }
+  const targets = reference.map((key) => collections[key]!);
+  return {
+    known: new Set(reference.flatMap((key) => (content[key] ?? []).map((record) => record.value.id as string))),
+    what: targets.map((target) => ('noun' in target ? target.noun : target.name)).join(' or '),
+    where: targets.map((target) => ('pattern' in target ? target.pattern : target.file)).join(' and '),
+  };
+}
+
+/** A list collection that must hold exactly the ids the content model fixes. */
+function checkExactIds(file: string, required: readonly string[], records: AnyChecked[], noun: string): Problem[] {
+  const present = new Set(records.map((record) => record.value.id));
+  const missing = required.filter((id) => !present.has(id));
+  if (!missing.length) return [];
+  const what = missing.length === 1 ? noun : `${noun.replace(/y$/, 'ie')}s`;
+  return [{ file, line: 1, field: '-', message: `missing ${what} ${missing.join(', ')} (exactly ${required.join(', ')})` }];
+}
+
+export function checkReferences(content: CheckedContent, images: Set<string>, collections: CollectionTable): Problem[] {
   const problems: Problem[] = [];
-  const all = content as unknown as Record<CollectionKey, AnyChecked[]>;
-  const ids = (key: CollectionKey) => new Set(all[key].map((record) => record.value.id as string));
-
-  for (const key of Object.keys(collections) as CollectionKey[]) {
-    if (key !== 'site') checkUnique(key, all[key], problems);
+  for (const [key, collection] of Object.entries(collections)) {
+    if (collection.kind === 'document') continue;
+    checkUnique(key, content[key] ?? [], collections, problems);
+    if (collection.kind === 'list' && collection.exactly) problems.push(...checkExactIds(collection.file, collection.exactly, content[key] ?? [], collection.noun));
   }
-
-  const categories = ids('categories');
-  const industries = ids('industries');
-  const topics = ids('topics');
-  const technologies = new Set([...ids('technology'), ...ids('platforms')]);
-  const resourceTypes = new Set(content.site.value.resource_types);
-
-  for (const records of [all.services, all.expertise]) {
-    checkField(records, 'category', categories, 'category', 'categories.yaml', problems);
-    checkField(records, 'industries', industries, 'industry', 'industries.yaml', problems);
-    checkField(records, 'technologies', technologies, 'technology or platform', 'technology/*.md and platforms.yaml', problems);
-  }
-  checkField(all.intelligence, 'topics', topics, 'topic', 'intelligence/topics.yaml', problems);
-  checkField(all.intelligence, 'category', categories, 'category', 'categories.yaml', problems);
-  checkField(all.intelligence, 'image', images, 'image', 'images/ in the content folder', problems);
-  checkField(all.resources, 'category', categories, 'category', 'categories.yaml', problems);
-  checkField(all.resources, 'type', resourceTypes, 'resource type', 'resource_types in site.yaml', problems);
-  checkField(all.resources, 'image', images, 'image', 'images/ in the content folder', problems);
-
-  const missing = TECHNOLOGY_CATEGORY_IDS.filter((id) => !ids('technologyCategories').has(id));
-  if (missing.length) {
-    problems.push({
-      file: collections.technologyCategories.file,
-      line: 1,
-      field: '-',
-      message: `missing technology categor${missing.length === 1 ? 'y' : 'ies'} ${missing.join(', ')} (exactly ${TECHNOLOGY_CATEGORY_IDS.join(', ')})`,
-    });
+  for (const [key, collection] of Object.entries(collections)) {
+    if (collection.kind !== 'markdown') continue;
+    for (const [field, reference] of Object.entries(collection.references ?? {})) {
+      const { known, what, where } = describeReference(reference, content, images, collections);
+      checkField(content[key] ?? [], field, known, what, where, problems);
+    }
   }
   return problems;
 }

@@ -4,19 +4,12 @@
  */
 import type { z } from 'zod';
 import { id } from '../../schemas/fields.ts';
-import { collections, type CollectionKey, type Content } from '../../schemas/collections.ts';
+import { collections as siteCollections, type CollectionTable, type Content } from '../../schemas/collections.ts';
 import type { RawContent, RawRecord } from '../load/load-content.ts';
 import { ContentError, type Problem } from '../problems.ts';
 import { checkReferences } from './check-references.ts';
+import type { Checked, CheckedContent } from './checked.ts';
 import { describeIssues } from './describe-issue.ts';
-
-/** A validated record beside the raw record it came from, so later checks can still name file and line. */
-export interface Checked<T> {
-  value: T;
-  raw: RawRecord;
-}
-
-export type CheckedContent = { [K in keyof Content]: Content[K] extends (infer T)[] ? Checked<T>[] : Checked<Content[K]> };
 
 function problemsFor(raw: RawRecord, error: z.ZodError, schema: z.ZodType): Problem[] {
   return error.issues.flatMap((issue) =>
@@ -55,39 +48,40 @@ function addEntryMeta(raw: RawRecord, value: Record<string, unknown>): Record<st
   };
 }
 
-/** Validates everything; throws `ContentError` with every problem found, grouped later by file. */
-export function validateContent(raw: RawContent): Content {
-  const problems: Problem[] = [...raw.problems];
-  const checked = {} as Record<CollectionKey, Checked<unknown>[]>;
-  for (const [key, collection] of Object.entries(collections) as [CollectionKey, (typeof collections)[CollectionKey]][]) {
-    checked[key] = [];
-    for (const record of raw.records[key]) {
-      if (collection.kind === 'markdown') problems.push(...slugProblems(record));
-      const result = (collection.schema as z.ZodType).safeParse(record.data ?? {});
-      if (!result.success) {
-        problems.push(...problemsFor(record, result.error, collection.schema));
-        // A record that fails its schema still takes part in the checks across collections with its raw
-        // fields, so its bad references show in the same run and others may still refer to its id.
-        // Settings that failed leave nothing to check against.
-        if (collection.kind === 'document' || !isObject(record.data)) continue;
-      }
-      const data = (result.success ? result.data : record.data) as Record<string, unknown>;
-      const value = collection.kind === 'markdown' ? addEntryMeta(record, data) : data;
-      checked[key].push({ value, raw: record });
-    }
+/** One record against its collection's schema; undefined when nothing of it can take part in later checks. */
+function checkRecord(record: RawRecord, collection: CollectionTable[string], problems: Problem[]): Checked | undefined {
+  if (collection.kind === 'markdown') problems.push(...slugProblems(record));
+  const result = collection.schema.safeParse(record.data ?? {});
+  if (!result.success) {
+    problems.push(...problemsFor(record, result.error, collection.schema));
+    // A record that fails its schema still takes part in the checks across collections with its raw
+    // fields, so its bad references show in the same run and others may still refer to its id.
+    // Settings that failed leave nothing to check against.
+    if (collection.kind === 'document' || !isObject(record.data)) return undefined;
   }
-  const [site] = checked.site;
-  const content = { ...checked, site } as unknown as CheckedContent;
+  const data = (result.success ? result.data : record.data) as Record<string, unknown>;
+  return { value: collection.kind === 'markdown' ? addEntryMeta(record, data) : data, raw: record };
+}
+
+/** Validates everything; throws `ContentError` with every problem found, grouped later by file. */
+export function validateContent(raw: RawContent, collections: CollectionTable = siteCollections): Content {
+  const problems: Problem[] = [...raw.problems];
+  const checked: Record<string, Checked[]> = {};
+  for (const [key, collection] of Object.entries(collections)) {
+    checked[key] = (raw.records[key] ?? []).flatMap((record) => checkRecord(record, collection, problems) ?? []);
+  }
+  const [site] = checked.site ?? [];
   if (site) {
     // A field its schema already refused ("Paid Media" as a category) is not also an unknown reference.
     const refused = new Set(problems.map(fieldKey));
-    problems.push(...checkReferences(content, raw.images).filter((problem) => !refused.has(fieldKey(problem))));
+    const content = { ...checked, site } as CheckedContent;
+    problems.push(...checkReferences(content, raw.images, collections).filter((problem) => !refused.has(fieldKey(problem))));
   }
   if (problems.length) throw new ContentError(problems);
 
-  const plain = {} as Record<string, unknown>;
-  for (const key of Object.keys(collections) as CollectionKey[]) {
-    plain[key] = key === 'site' ? site!.value : checked[key].map((record) => record.value);
+  const plain: Record<string, unknown> = {};
+  for (const [key, collection] of Object.entries(collections)) {
+    plain[key] = collection.kind === 'document' ? checked[key]![0]!.value : checked[key]!.map((record) => record.value);
   }
   return plain as Content;
 }

@@ -1,31 +1,45 @@
 /**
  * The files behind one list operation: for every combination of its filters, a complete envelope per
- * default page and the chunks any other window is cut from (see shared/layout.ts).
+ * default page and the chunks any other window is cut from (see shared/data-paths.ts).
  */
-import { DEFAULT_LIMIT, filterParams, type Operation } from '../../../shared/operations.ts';
+import { DEFAULT_LIMIT, type Operation } from '../../../shared/operations.ts';
 import { serializeEnvelope, pagination, type MetaFields } from '../../../shared/envelope.ts';
 import { CHUNK_SIZE, chunkPath, filterKey, pagePath, type FilterValues } from '../../../shared/data-paths.ts';
 import type { OutputFile } from '../output-file.ts';
 
-export interface ListSource<T> {
+/** A list filter as the build applies it: its allowed values and the item fields it matches. */
+export interface ListFilter {
+  name: string;
+  /** An item matches when one of these fields is the value or, for a list, holds it. */
+  fields: readonly string[];
+  values: readonly string[];
+}
+
+export interface ListSource {
   operation: Operation;
   /** Items in contract order. */
-  items: T[];
+  items: readonly Record<string, unknown>[];
   /** Each item serialized once, in the same order. */
-  json: string[];
-  /** Allowed values per filter name. */
-  values: Record<string, readonly string[]>;
-  matches(item: T, filter: string, value: string): boolean;
+  json: readonly string[];
+  /** In documented order. */
+  filters: readonly ListFilter[];
+}
+
+function matches(item: Record<string, unknown>, filter: ListFilter, value: string): boolean {
+  return filter.fields.some((field) => {
+    const held = item[field];
+    return Array.isArray(held) ? held.includes(value) : held === value;
+  });
 }
 
 /** Every combination of filters, each absent or set to one value, in documented filter order. */
-function filterCombinations(names: string[], values: Record<string, readonly string[]>): FilterValues[] {
+function filterCombinations(filters: readonly ListFilter[]): FilterValues[] {
   let combinations: [string, string][][] = [[]];
-  for (const name of names) {
+  for (const filter of filters) {
     const next: [string, string][][] = [];
     for (const combination of combinations) {
       next.push(combination);
-      for (const value of values[name] ?? []) next.push([...combination, [name, value]]);
+      for (const value of filter.values) next.push([...combination, [filter.name, value]]);
     }
     combinations = next;
   }
@@ -36,15 +50,15 @@ function filterCombinations(names: string[], values: Record<string, readonly str
  * Selects each combination's items now (their totals go into the manifest) and writes the files only when
  * `files()` is iterated, so a large list never sits in memory as text all at once.
  */
-export function buildListFiles<T>(source: ListSource<T>, baseMeta: Omit<MetaFields, 'pagination'>) {
+export function buildListFiles(source: ListSource, baseMeta: Omit<MetaFields, 'pagination'>) {
   const route = source.operation.path;
-  const names = filterParams(source.operation).map((param) => param.name);
+  const byName = new Map(source.filters.map((filter) => [filter.name, filter]));
   const totals: Record<string, number> = {};
   const selections: { filters: FilterValues; indexes: number[] }[] = [];
-  for (const filters of filterCombinations(names, source.values)) {
+  for (const filters of filterCombinations(source.filters)) {
     const indexes: number[] = [];
     source.items.forEach((item, index) => {
-      if (filters.every(([name, value]) => source.matches(item, name, value))) indexes.push(index);
+      if (filters.every(([name, value]) => matches(item, byName.get(name)!, value))) indexes.push(index);
     });
     totals[filterKey(filters)] = indexes.length;
     selections.push({ filters, indexes });

@@ -4,33 +4,37 @@
  */
 import { z } from 'zod';
 import { feedEntrySchema, type Feed, type FeedEntry } from '../../../schemas/feed.ts';
-import type { Resource } from '../../../schemas/collections.ts';
+import type { AnyEntry, Resource } from '../../../schemas/collections.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
-import { byNewestUpdate } from '../../catalogue/order.ts';
 import type { OutputFile } from '../output-file.ts';
-import { readingTime } from '../render-markdown.ts';
+import { ENTRY_SCHEMA_PATH, FEED_PATH } from '../../../shared/data-paths.ts';
+import { readingTime } from '../../../shared/reading-time.ts';
 
-export const FEED_PATH = 'api/resources.json';
-export const ENTRY_SCHEMA_PATH = 'api/resources-entry.schema.json';
 /** The feed is a static document, not a reply to a request, so it always echoes request 1. */
 const FEED_REQUEST_ID = 1;
 
-/** Address of an entry page; the hub page links the same way. */
-export const resourceUrl = (siteUrl: string, id: string) => `${siteUrl}/resources/${id}/`;
+/** The collection whose records are the feed's entries. */
+const FEED_COLLECTION = 'resources';
 
-/** Published resources in feed order: newest `updated` first, then id. */
-export function sortResources(resources: readonly Resource[]): Resource[] {
-  return [...resources].sort(byNewestUpdate);
+/** Published resources in feed order (the collection's order: newest `updated` first, then id). */
+export function feedResources(catalogue: Catalogue): Resource[] {
+  return catalogue.records[FEED_COLLECTION] as unknown as Resource[];
+}
+
+/** The practice categories an entry's `category` draws from, in display order. */
+export function feedCategories(catalogue: Catalogue) {
+  const reference = catalogue.collection(FEED_COLLECTION).references?.category;
+  return Array.isArray(reference) ? reference.flatMap((key) => catalogue.terms[key] ?? []) : [];
 }
 
 /** One feed entry, fields in the order of the spec's table. */
-export function toFeedEntry(resource: Resource, siteUrl: string): FeedEntry {
+export function toFeedEntry(resource: Resource, catalogue: Catalogue): FeedEntry {
   return {
     id: resource.id,
     type: resource.type,
     title: resource.title,
     category: resource.category,
-    url: resourceUrl(siteUrl, resource.id),
+    url: catalogue.recordUrl(FEED_COLLECTION, resource as unknown as AnyEntry),
     excerpt: resource.excerpt,
     topics: resource.topics,
     reading_time: resource.reading_time ?? readingTime(resource.body),
@@ -42,7 +46,7 @@ export function toFeedEntry(resource: Resource, siteUrl: string): FeedEntry {
 
 function createFeed(catalogue: Catalogue): Feed {
   const { site, siteUrl } = catalogue;
-  const resources = sortResources(catalogue.resources).map((resource) => toFeedEntry(resource, siteUrl));
+  const resources = feedResources(catalogue).map((resource) => toFeedEntry(resource, catalogue));
   return {
     jsonrpc: '2.0',
     id: FEED_REQUEST_ID,
@@ -55,7 +59,7 @@ function createFeed(catalogue: Catalogue): Feed {
         description: site.hub.description,
         url: `${siteUrl}/resources/`,
         update_frequency: site.hub.update_frequency,
-        taxonomy: { types: [...site.resource_types], categories: catalogue.categories.map((category) => category.id) },
+        taxonomy: { types: [...site.resource_types], categories: feedCategories(catalogue).map((category) => category.id) },
         entry_schema: `${siteUrl}/${ENTRY_SCHEMA_PATH}`,
         feeds: { json: `${siteUrl}/${FEED_PATH}` },
       },
@@ -84,7 +88,7 @@ export function createEntrySchema(catalogue: Catalogue): Record<string, unknown>
     properties: {
       ...generated.properties,
       type: { ...generated.properties.type, enum: [...catalogue.site.resource_types] },
-      category: { ...category, enum: catalogue.categories.map((term) => term.id) },
+      category: { ...category, enum: feedCategories(catalogue).map((term) => term.id) },
     },
     required: Object.keys(generated.properties),
     additionalProperties: false,

@@ -3,9 +3,11 @@
  * (shared/operations.ts), schemas from the zod schemas, enumerations and examples from the built content.
  * Nothing is written per operation by hand, so a new operation is documented as soon as it is routed.
  */
-import { API_VERSION, operations, type Operation, type Param } from '../../../shared/operations.ts';
+import { FEED_PATH } from '../../../shared/data-paths.ts';
+import { DEFAULT_LIMIT, MAX_LIMIT, type Operation, type Param } from '../../../shared/operations.ts';
+import { API_BASE_PATH, RATE_LIMIT } from '../../../shared/policy.ts';
 import type { Manifest } from '../../../shared/manifest.ts';
-import { ID_PATTERN, INTEGER_PATTERN } from '../../../shared/params.ts';
+import { INTEGER_PATTERN, REQUEST_ID_PATTERN } from '../../../shared/params.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import { buildSchemaComponents, isPaginated, schemaRef, successSchemaName } from './openapi-schemas.ts';
 import { buildErrorResponses, buildHeaderComponents, buildResponseComponents, successHeaders } from './openapi-responses.ts';
@@ -15,6 +17,8 @@ export const OPENAPI_VERSION = '3.1.0';
 export interface OpenApiInputs {
   /** The manifest the handler reads: allowed filter values come from it. */
   manifest: Manifest;
+  /** The route table the handler serves. */
+  operations: readonly Operation[];
   /** One example body per operation path (see `createExampleCollector`). */
   examples: ReadonlyMap<string, unknown>;
 }
@@ -38,7 +42,7 @@ function describeSchema(param: Param, filters: Manifest['filters']): Record<stri
     case 'enum':
       return { type: 'string', enum: [...param.values], default: param.default };
     case 'id':
-      return { type: 'string', pattern: ID_PATTERN.source };
+      return { type: 'string', pattern: REQUEST_ID_PATTERN.source };
     case 'query':
       return { type: 'string', minLength: 1, maxLength: param.maxLength };
   }
@@ -91,28 +95,29 @@ export function toDocumentPath(operation: Operation): string {
 }
 
 /** The whole document; build-site writes it to OPENAPI_PATH and to the reference's static copy. */
-export function buildOpenApi(catalogue: Pick<Catalogue, 'site' | 'siteUrl' | 'builtAt'>, inputs: OpenApiInputs): OpenApiDocument {
+export function buildOpenApi(catalogue: Pick<Catalogue, 'site' | 'siteUrl' | 'builtAt' | 'collections'>, inputs: OpenApiInputs): OpenApiDocument {
   const { site, siteUrl, builtAt } = catalogue;
+  const { operations } = inputs;
   const paths: OpenApiDocument['paths'] = {};
   for (const operation of operations) paths[toDocumentPath(operation)] = { get: buildOperation(operation, inputs, builtAt) };
   return {
     openapi: OPENAPI_VERSION,
     info: {
       title: `${site.name} API`,
-      version: API_VERSION,
+      version: site.api_version,
       description: [
         `A read-only, public JSON API over the ${site.name} catalogue: services, expertise areas, industries, AI and agentic-commerce technologies and published articles (intelligence), with natural-language search.`,
         'No authentication. `GET` and `HEAD` only. Every success is `{ success: true, data, meta }`; every error is `{ success: false, error }` with no `meta`. Clients check `success` before reading `data`.',
-        'Lists paginate with `limit` (1 to 100, default 20) and `offset`. Responses may be cached for an hour; `ETag` and `If-None-Match` give 304 while the data is unchanged.',
-        'Rate limit: 100 requests per rolling minute per IP address, reported in `RateLimit` and `RateLimit-Policy`; back off exponentially after a 429.',
-        `The resource feed is separate and static: ${siteUrl}/api/resources.json.`,
+        `Lists paginate with \`limit\` (1 to ${MAX_LIMIT}, default ${DEFAULT_LIMIT}) and \`offset\`. Responses may be cached for an hour; \`ETag\` and \`If-None-Match\` give 304 while the data is unchanged.`,
+        `Rate limit: ${RATE_LIMIT.requests} requests per rolling ${RATE_LIMIT.windowSeconds === 60 ? 'minute' : `${RATE_LIMIT.windowSeconds} seconds`} per IP address, reported in \`RateLimit\` and \`RateLimit-Policy\`; back off exponentially after a 429.`,
+        `The resource feed is separate and static: ${siteUrl}/${FEED_PATH}.`,
       ].join('\n\n'),
     },
-    servers: [{ url: `${siteUrl}/v1`, description: 'The versioned API root.' }],
+    servers: [{ url: `${siteUrl}${API_BASE_PATH}`, description: 'The versioned API root.' }],
     tags: [...new Set(operations.map((operation) => operation.tag))].map((name) => ({ name })),
     paths,
     components: {
-      schemas: buildSchemaComponents(operations),
+      schemas: buildSchemaComponents(operations, catalogue.collections),
       responses: buildResponseComponents(builtAt),
       headers: buildHeaderComponents(),
     },

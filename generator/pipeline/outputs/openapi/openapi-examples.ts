@@ -4,7 +4,7 @@
  */
 import { pagination, type MetaFields } from '../../../shared/envelope.ts';
 import { latestPath, pagePath, recordPath, staticPath } from '../../../shared/data-paths.ts';
-import { operations, type Operation } from '../../../shared/operations.ts';
+import type { Operation } from '../../../shared/operations.ts';
 import type { SearchResult } from '../../../schemas/api.ts';
 import type { OutputFile } from '../output-file.ts';
 
@@ -48,7 +48,8 @@ function shortenPage(page: Envelope): Envelope {
   return { ...page, data, meta };
 }
 
-const listOf = (collection: Operation['collection']) => operations.find((operation) => operation.kind === 'list' && operation.collection === collection);
+const routeOf = (operations: readonly Operation[], kind: Operation['kind'], collection: Operation['collection']) =>
+  operations.find((operation) => operation.kind === kind && operation.collection === collection);
 
 const firstItems = (read: ReturnType<typeof createReader>, operation: Operation | undefined): Item[] =>
   operation ? (read(pagePath(operation.path, [], 0)).data as Item[]) : [];
@@ -57,10 +58,10 @@ const firstItems = (read: ReturnType<typeof createReader>, operation: Operation 
  * Search runs per request in the handler, so the build has no search answer to show: the example is
  * made from the first record of each searched collection, with illustrative scores.
  */
-function createSearchExample(read: ReturnType<typeof createReader>): Envelope {
+function createSearchExample(read: ReturnType<typeof createReader>, operations: readonly Operation[], types: readonly string[]): Envelope {
   const data: SearchResult[] = [];
-  for (const type of ['services', 'expertise', 'intelligence'] as const) {
-    const list = listOf(type);
+  for (const type of types) {
+    const list = routeOf(operations, 'list', type);
     const [item] = firstItems(read, list);
     if (!list || !item || data.length >= MAX_ITEMS) continue;
     const title = String(item.title ?? item.name);
@@ -70,46 +71,49 @@ function createSearchExample(read: ReturnType<typeof createReader>): Envelope {
   return { success: true, data, meta: { ...meta, pagination: pagination(data.length, 20, 0, data.length) } };
 }
 
+/** The collections search's `type` narrows to (every value but `all`). */
+const searchTypes = (operation: Operation) => operation.params.flatMap((param) => (param.kind === 'enum' ? param.values.filter((value) => value !== 'all') : []));
+
 /** The example of one operation, or undefined when the content has nothing to show (an empty collection). */
-function selectExample(operation: Operation, read: ReturnType<typeof createReader>): Envelope | undefined {
+function selectExample(operation: Operation, read: ReturnType<typeof createReader>, operations: readonly Operation[]): Envelope | undefined {
   switch (operation.kind) {
     case 'list':
       return shortenPage(read(pagePath(operation.path, [], 0)));
     case 'get': {
-      const [first] = firstItems(read, listOf(operation.collection));
+      const [first] = firstItems(read, routeOf(operations, 'list', operation.collection));
       return first ? shortenHtml(read(recordPath(operation.path, first.id))) as Envelope : undefined;
     }
     case 'latest':
-      return read(latestPath(MAX_ITEMS));
+      return read(latestPath(operation.path, MAX_ITEMS));
     case 'index':
     case 'static':
       return shortenPage(read(staticPath(operation.path)));
     case 'search':
-      return createSearchExample(read);
+      return createSearchExample(read, operations, searchTypes(operation));
     case 'openapi':
       // The document would have to contain itself.
       return undefined;
   }
 }
 
-const getRouteOf = (collection: Operation['collection']) => operations.find((operation) => operation.kind === 'get' && operation.collection === collection);
-
 /**
  * Keeps, from the API files as they stream past to the emit step, the few bodies the examples are made of:
  * each list's first page (then the record of its first item, which comes later), the static routes and
  * `latest/2`. `collect()` then gives the examples by operation path.
  */
-export function createExampleCollector() {
-  const wanted = new Set<string>([latestPath(MAX_ITEMS)]);
+export function createExampleCollector(operations: readonly Operation[]) {
+  const wanted = new Set<string>();
   const recordRouteOfPage = new Map<string, string>();
   for (const operation of operations) {
     if (operation.kind === 'list') {
       const page = pagePath(operation.path, [], 0);
       wanted.add(page);
-      const getRoute = getRouteOf(operation.collection);
+      const getRoute = routeOf(operations, 'get', operation.collection);
       if (getRoute) recordRouteOfPage.set(page, getRoute.path);
     } else if (operation.kind === 'static' || operation.kind === 'index') {
       wanted.add(staticPath(operation.path));
+    } else if (operation.kind === 'latest') {
+      wanted.add(latestPath(operation.path, MAX_ITEMS));
     }
   }
   const bodies = new Map<string, string>();
@@ -125,7 +129,7 @@ export function createExampleCollector() {
       const read = createReader(bodies);
       const examples = new Map<string, unknown>();
       for (const operation of operations) {
-        const example = selectExample(operation, read);
+        const example = selectExample(operation, read, operations);
         if (example !== undefined) examples.set(operation.path, example);
       }
       return examples;

@@ -3,10 +3,12 @@
  * examples. Which error can come from which operation is decided per error code, so a new code in
  * shared/errors.ts does not compile until it is placed here.
  */
-import { ApiError, type ErrorBody, type ErrorCode } from '../../../shared/errors.ts';
+import { ApiError, apiErrors, type ErrorBody, type ErrorCode } from '../../../shared/errors.ts';
+import { ALLOWED_METHODS, API_BASE_PATH, CACHE_CONTROL, RATE_LIMIT } from '../../../shared/policy.ts';
 import type { Manifest } from '../../../shared/manifest.ts';
 import type { Operation, Param } from '../../../shared/operations.ts';
 import { parseParams } from '../../../shared/params.ts';
+import { pascalCase } from './names.ts';
 import { errorSchemaName, listErrorStatuses, schemaRef } from './openapi-schemas.ts';
 
 type Json = Record<string, unknown>;
@@ -20,14 +22,17 @@ export function buildHeaderComponents(): Record<string, Json> {
     'X-Request-Id': text('Tracking identifier of the request; on success it equals `meta.request_id` (errors have no `meta`).'),
     ETag: text('Derived from the data, not the per-request `meta`: send it back in `If-None-Match` to get 304 while the data is unchanged.'),
     'Cache-Control': {
-      description: '`public, max-age=3600` on success (clients should cache for an hour); `no-store` on errors.',
+      description: `\`${CACHE_CONTROL.success}\` on success (clients should cache for an hour); \`${CACHE_CONTROL.error}\` on errors.`,
       required: true,
-      schema: { type: 'string', enum: ['public, max-age=3600', 'no-store'] },
+      schema: { type: 'string', enum: [CACHE_CONTROL.success, CACHE_CONTROL.error] },
     },
     RateLimit: text('Requests left in the window (`r`) and seconds until a request is allowed again (`t`), per the IETF RateLimit header fields draft.', '"default";r=99;t=0'),
-    'RateLimit-Policy': text('100 requests per rolling 60 seconds per client IP address, over all of `/v1/`.', '"default";q=100;w=60'),
+    'RateLimit-Policy': text(
+      `${RATE_LIMIT.requests} requests per rolling ${RATE_LIMIT.windowSeconds} seconds per client IP address, over all of \`${API_BASE_PATH}/\`.`,
+      `"default";q=${RATE_LIMIT.requests};w=${RATE_LIMIT.windowSeconds}`,
+    ),
     'Retry-After': { description: 'Seconds to wait before the next request.', required: true, schema: { type: 'integer', minimum: 0 } },
-    Allow: { description: 'The methods this API serves.', required: true, schema: { type: 'string', const: 'GET, HEAD' } },
+    Allow: { description: 'The methods this API serves.', required: true, schema: { type: 'string', const: ALLOWED_METHODS } },
   };
 }
 
@@ -62,30 +67,36 @@ const RAISED_BY: Record<ErrorCode, (operation: Operation) => boolean> = {
   INTERNAL_ERROR: () => true,
 };
 
-const MESSAGES: Record<Exclude<ErrorCode, 'MISSING_PARAMETER' | 'INVALID_PARAMETER'>, string> = {
-  NOT_FOUND: 'No record has this id.',
-  METHOD_NOT_ALLOWED: 'Only GET and HEAD are served.',
-  RATE_LIMIT_EXCEEDED: 'More than 100 requests in 60 seconds; retry after the time in Retry-After.',
-  INTERNAL_ERROR: 'The request could not be answered; try again later.',
+/**
+ * The error each shared response shows, made by the builders the handler throws, so the example is the
+ * message a client gets (the 404 of a get route names its own record noun, see `buildErrorResponses`).
+ */
+const EXAMPLES: Record<'METHOD_NOT_ALLOWED' | 'RATE_LIMIT_EXCEEDED' | 'INTERNAL_ERROR', () => ApiError> = {
+  METHOD_NOT_ALLOWED: () => apiErrors.methodNotAllowed('POST'),
+  RATE_LIMIT_EXCEEDED: () => apiErrors.rateLimited(RATE_LIMIT.requests, RATE_LIMIT.windowSeconds, 42),
+  INTERNAL_ERROR: () => apiErrors.internal(),
 };
-
-const pascalCase = (code: string) => code.toLowerCase().replace(/(^|_)([a-z])/g, (_match, _sep, letter: string) => letter.toUpperCase());
 
 const envelope = (error: ErrorBody) => ({ success: false, error });
 
-/** Statuses with one code each are shared components (`NotFound`, ...); 400 differs per operation. */
+function errorResponse(error: ApiError, status: number, description: string, timestamp: string): Json {
+  return {
+    description,
+    headers: errorHeaders(status),
+    content: { 'application/json': { schema: { $ref: schemaRef(errorSchemaName(status)) }, example: toExample(error, timestamp).value } },
+  };
+}
+
+/** Statuses with one code each and one message for every operation are shared components (`MethodNotAllowed`, ...). */
 export function buildResponseComponents(timestamp: string): Record<string, Json> {
   const responses: Record<string, Json> = {
     NotModified: { description: 'The data is unchanged since the `ETag` sent in `If-None-Match`; no body.', headers: successHeaders() },
   };
   for (const { status, codes } of listErrorStatuses()) {
     const [code] = codes;
-    if (codes.length !== 1 || code === undefined || code === 'MISSING_PARAMETER' || code === 'INVALID_PARAMETER') continue;
-    responses[pascalCase(code)] = {
-      description: `${code}: ${MESSAGES[code]}`,
-      headers: errorHeaders(status),
-      content: { 'application/json': { schema: { $ref: schemaRef(errorSchemaName(status)) }, example: envelope({ code, message: MESSAGES[code], timestamp }) } },
-    };
+    if (codes.length !== 1 || code === undefined || !(code in EXAMPLES)) continue;
+    const error = EXAMPLES[code as keyof typeof EXAMPLES]();
+    responses[pascalCase(code)] = errorResponse(error, status, `${code}: ${error.message}`, timestamp);
   }
   return responses;
 }
@@ -144,7 +155,11 @@ export function buildErrorResponses(operation: Operation, manifest: Manifest, ti
     const raised = codes.filter((code) => RAISED_BY[code](operation));
     const [code] = raised;
     if (code === undefined) continue;
-    responses[String(status)] = status === 400 ? buildBadRequest(operation, raised, manifest, timestamp) : { $ref: `#/components/responses/${pascalCase(code)}` };
+    if (status === 400) responses[String(status)] = buildBadRequest(operation, raised, manifest, timestamp);
+    else if (code === 'NOT_FOUND') {
+      const error = apiErrors.recordNotFound(operation.noun ?? 'record', 'no-such-id');
+      responses[String(status)] = errorResponse(error, status, `${code}: no ${operation.noun ?? 'record'} has this id or slug.`, timestamp);
+    } else responses[String(status)] = { $ref: `#/components/responses/${pascalCase(code)}` };
   }
   return responses;
 }

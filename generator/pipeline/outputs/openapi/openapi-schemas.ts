@@ -7,8 +7,10 @@ import { z } from 'zod';
 import * as Api from '../../../schemas/api.ts';
 import { ERROR_STATUS, type ErrorBody, type ErrorCode } from '../../../shared/errors.ts';
 import type { MetaFields, Pagination } from '../../../shared/envelope.ts';
-import { MAX_LIMIT, MAX_OFFSET, type CollectionName, type Operation } from '../../../shared/operations.ts';
+import { apiCollections, type ApiCollection, type CollectionTable } from '../../../schemas/collections.ts';
+import { MAX_LIMIT, MAX_OFFSET, type Operation } from '../../../shared/operations.ts';
 import { compareText } from '../../../shared/compare-text.ts';
+import { pascalCase } from './names.ts';
 
 /** Where a generated schema is referenced from elsewhere in the document. */
 export const schemaRef = (name: string) => `#/components/schemas/${name}`;
@@ -65,34 +67,26 @@ export function listErrorStatuses(): { status: number; codes: ErrorCode[] }[] {
 
 export const errorSchemaName = (status: number) => `Error${status}`;
 
-const ITEMS: Record<CollectionName, z.ZodType> = {
-  services: Api.serviceItem,
-  expertise: Api.expertiseItem,
-  technology: Api.technologyItem,
-  intelligence: Api.articleItem,
-};
+/** Where an operation's `data` schema comes from: the collections table, and the search result types it makes searchable. */
+interface DataSchemas {
+  collections: CollectionTable;
+  searchResult: z.ZodType;
+}
 
-const RECORDS: Record<CollectionName, z.ZodType> = {
-  services: Api.serviceRecord,
-  expertise: Api.expertiseRecord,
-  technology: Api.technologyRecord,
-  intelligence: Api.articleRecord,
-};
+function collectionOf(operation: Operation, collections: CollectionTable): ApiCollection {
+  const found = apiCollections(collections).find(([, collection]) => collection.api.path === operation.collection);
+  if (!found) throw new Error(`OpenAPI: operation ${operation.operationId} (${operation.kind}) names no collection of the table`);
+  return found[1];
+}
 
-/** `data` of the operations whose path alone says what they answer. */
-const STATIC_DATA: Record<string, z.ZodType> = {
-  'services/categories': z.array(Api.termItem),
-  'expertise/technologies': z.array(Api.platformItem),
-  'expertise/industries': z.array(Api.termItem),
-  'technology/categories': z.array(Api.termItem),
-  'technology/protocols': z.array(Api.technologyItem),
-  'intelligence/topics': z.array(Api.termItem),
-  health: Api.healthData,
-};
-
-function collectionOf(operation: Operation): CollectionName {
-  if (!operation.collection) throw new Error(`OpenAPI: operation ${operation.operationId} (${operation.kind}) names no collection`);
-  return operation.collection;
+/** The `data` of a collection's extra route, as the table declares it. */
+function routeDataSchema(operation: Operation, collections: CollectionTable): z.ZodType {
+  const { api } = collectionOf(operation, collections);
+  const route = api.routes?.find((candidate) => `${api.path}/${candidate.path}` === operation.path);
+  if (route?.kind === 'subset' || route?.kind === 'latest') return z.array(api.item);
+  const taxonomy = route?.kind === 'terms' ? collections[route.taxonomy] : undefined;
+  if (taxonomy?.kind !== 'list') throw new Error(`OpenAPI: no data schema for operation "${operation.path}"`);
+  return z.array(taxonomy.item);
 }
 
 /** CONTRACT: `meta.pagination` appears on exactly the operations with `limit` and `offset`. */
@@ -102,29 +96,23 @@ export function isPaginated(operation: Operation): boolean {
 }
 
 /** The `data` schema of an operation; an operation this cannot place fails the build rather than go undocumented. */
-function selectDataSchema(operation: Operation): z.ZodType {
+function selectDataSchema(operation: Operation, { collections, searchResult }: DataSchemas): z.ZodType {
   switch (operation.kind) {
     case 'list':
-    case 'latest':
-      return z.array(ITEMS[collectionOf(operation)]);
+      return z.array(collectionOf(operation, collections).api.item);
     case 'get':
-      return RECORDS[collectionOf(operation)];
+      return collectionOf(operation, collections).api.record;
     case 'search':
-      return z.array(Api.searchResult);
+      return z.array(searchResult);
     case 'index':
       return Api.indexData;
-    case 'static': {
-      const data = STATIC_DATA[operation.path];
-      if (!data) throw new Error(`OpenAPI: no data schema for operation "${operation.path}"; add it to STATIC_DATA`);
-      return data;
-    }
+    case 'latest':
+    case 'static':
+      return operation.path === 'health' ? Api.healthData : routeDataSchema(operation, collections);
     case 'openapi':
       throw new Error('OpenAPI: the document route answers the document, not an envelope');
   }
 }
-
-/** `serviceItem` -> `ServiceItem`. */
-const pascalCase = (name: string) => `${name[0]!.toUpperCase()}${name.slice(1)}`;
 
 /** The schema of an operation's 200 body: `listServices` -> `ListServicesResponse`. */
 export const successSchemaName = (operation: Operation) =>
@@ -134,11 +122,21 @@ export const successSchemaName = (operation: Operation) =>
  * Every component schema, as JSON Schema 2020-12 (the dialect of OpenAPI 3.1). Schemas registered here are
  * referenced by name wherever they are used, so records, envelopes and errors each appear once.
  */
-export function buildSchemaComponents(operations: readonly Operation[]): Record<string, unknown> {
+export function buildSchemaComponents(operations: readonly Operation[], collections: CollectionTable): Record<string, unknown> {
   const registry = z.registry<{ id: string }>();
+  const searchTypes = apiCollections(collections).flatMap(([, collection]) => (collection.api.search ? [collection.api.path] : []));
+  // The result's `type` names the searchable collections, which only the table knows.
+  const searchResult = Api.searchResult.extend({ type: z.enum(searchTypes as [string, ...string[]]) });
   // Sorted: a module namespace's key order differs between loaders, and the document must not.
   const apiSchemas = Object.entries(Api).sort(([a], [b]) => compareText(a, b));
-  for (const [name, schema] of apiSchemas) if (schema instanceof z.ZodType) registry.add(schema, { id: pascalCase(name) });
+  for (const [name, schema] of apiSchemas) {
+    if (schema instanceof z.ZodType) registry.add(schema === Api.searchResult ? searchResult : schema, { id: pascalCase(name) });
+  }
+  // A collection whose API schemas are not in schemas/api.ts (one a test registers) is named after its key.
+  for (const [key, { api }] of apiCollections(collections)) {
+    if (!registry.has(api.item)) registry.add(api.item, { id: `${pascalCase(key)}Item` });
+    if (!registry.has(api.record)) registry.add(api.record, { id: `${pascalCase(key)}Record` });
+  }
   registry.add(pagination, { id: 'Pagination' });
   registry.add(meta, { id: 'Meta' });
   registry.add(paginatedMeta, { id: 'PaginatedMeta' });
@@ -146,7 +144,7 @@ export function buildSchemaComponents(operations: readonly Operation[]): Record<
   for (const operation of operations) {
     if (operation.kind === 'openapi') continue;
     const envelope = z
-      .object({ success: z.literal(true), data: selectDataSchema(operation), meta: isPaginated(operation) ? paginatedMeta : meta })
+      .object({ success: z.literal(true), data: selectDataSchema(operation, { collections, searchResult }), meta: isPaginated(operation) ? paginatedMeta : meta })
       .meta({ description: `Success envelope of ${operation.operationId}.` });
     registry.add(envelope, { id: successSchemaName(operation) });
   }

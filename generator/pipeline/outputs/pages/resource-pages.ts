@@ -5,7 +5,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { Resource } from '../../../schemas/collections.ts';
-import { FEED_PATH, sortResources, toFeedEntry } from '../feed/feed-files.ts';
+import { FEED_PATH } from '../../../shared/data-paths.ts';
+import { feedCategories, feedResources, toFeedEntry } from '../feed/feed-files.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { OutputFile } from '../output-file.ts';
 import { basePathOf, escapeHtml, renderMarkdown } from '../render-markdown.ts';
@@ -75,8 +76,8 @@ function renderByline(context: PageContext, resource: Resource, readingTime: str
 
 function renderCard(context: PageContext, resource: Resource): string {
   const { catalogue, base } = context;
-  const entry = toFeedEntry(resource, catalogue.siteUrl);
-  const category = catalogue.names.categories.get(resource.category) ?? resource.category;
+  const entry = toFeedEntry(resource, catalogue);
+  const category = catalogue.names(['categories']).get(resource.category) ?? resource.category;
   return `<li class="card" data-id="${escapeHtml(resource.id)}" data-category="${escapeHtml(resource.category)}">
 <img src="${escapeHtml(base + resource.image)}" alt="${escapeHtml(`Cover of ${resource.title}`)}" width="${IMAGE_SIZE.width}" height="${IMAGE_SIZE.height}" loading="lazy" decoding="async">
 <div class="card-body">
@@ -92,7 +93,7 @@ ${renderByline(context, resource, entry.reading_time)}
 function renderHub(context: PageContext, resources: readonly Resource[]): string {
   const { catalogue, base } = context;
   const { hub } = catalogue.site;
-  const options = catalogue.categories.map((term) => `<option value="${escapeHtml(term.id)}">${escapeHtml(term.name)}</option>`).join('');
+  const options = feedCategories(catalogue).map((term) => `<option value="${escapeHtml(term.id)}">${escapeHtml(term.name)}</option>`).join('');
   const count = `${resources.length} resource${resources.length === 1 ? '' : 's'}`;
   const main = `<h1>${escapeHtml(hub.name)}</h1>
 <p class="lede">${escapeHtml(hub.description)}</p>
@@ -119,8 +120,8 @@ ${resources.map((resource) => renderCard(context, resource)).join('\n')}
 
 function renderEntry(context: PageContext, resource: Resource): string {
   const { catalogue, base } = context;
-  const entry = toFeedEntry(resource, catalogue.siteUrl);
-  const category = catalogue.names.categories.get(resource.category) ?? resource.category;
+  const entry = toFeedEntry(resource, catalogue);
+  const category = catalogue.names(['categories']).get(resource.category) ?? resource.category;
   const main = `<a class="back" href="${base}/resources/">← All resources</a>
 <article class="entry">
 <header>
@@ -140,7 +141,7 @@ ${renderMarkdown(resource.body)}</div>
 /** The hub, one page per entry, and the hub's script and stylesheet (copied as they are, no build step). */
 export function buildResourcePages(catalogue: Catalogue): OutputFile[] {
   const context = createContext(catalogue);
-  const resources = sortResources(catalogue.resources);
+  const resources = feedResources(catalogue);
   return [
     { path: 'resources/index.html', body: renderHub(context, resources) },
     ...resources.map((resource) => ({ path: `resources/${resource.id}/index.html`, body: renderEntry(context, resource) })),

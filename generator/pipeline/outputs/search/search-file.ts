@@ -1,26 +1,15 @@
 /**
- * The search index: published services, expertise and articles in one MiniSearch index, serialized to
- * SEARCH_INDEX_PATH for the edge handler to load, bodies pruned to their most distinctive terms
- * (prune-search-body.ts). A pure function of the catalogue, like the other routes.
+ * The search index file: one document per published record of each searchable collection (the collections
+ * table says which, and which fields), written by the index writer (generator/search) to SEARCH_INDEX_PATH
+ * for the edge handler to load. A pure function of the catalogue, like the other outputs.
  */
-import MiniSearch, { type AsPlainObject } from 'minisearch';
+import { apiCollections, type ApiCollection } from '../../../schemas/collections.ts';
+import type { SearchDocument } from '../../../search/index-format.ts';
+import { serializeSearchIndex } from '../../../search/index-writer.ts';
 import { SEARCH_INDEX_PATH } from '../../../shared/data-paths.ts';
-import {
-  miniSearchOptions,
-  SEARCH_INDEX_FORMAT,
-  type SearchDocument,
-  type SearchType,
-  type SerializedDocument,
-  type SerializedSearchIndex,
-  type SerializedTerm,
-  type StoredResult,
-} from '../../../search/search-options.ts';
-import type { Article, Expertise, Service } from '../../../schemas/collections.ts';
-import type { RecordRef } from '../../../schemas/api.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { OutputFile } from '../output-file.ts';
-import { BODY_PRUNING, createTermCache, pruneSearchBodies, type BodyPruning } from '../../../search/body-pruning.ts';
-import * as shape from '../api/shape-records.ts';
+import { createShaper } from '../api/shape-records.ts';
 
 /** Default budget for the serialized index. The edge parses it on a cold start, so size is latency. */
 export const DEFAULT_SEARCH_INDEX_BUDGET_MB = 20;
@@ -51,77 +40,41 @@ export function toSearchText(markdown: string): string {
     .trim();
 }
 
-const namesOf = (ids: readonly (string | null | undefined)[], names: Map<string, string>) =>
-  ids.flatMap((id) => (id ? [names.get(id) ?? id] : [])).join(' ');
+/** The display names of the ids a reference field holds, as one string. */
+const namesIn = (value: unknown, names: ReadonlyMap<string, string>) =>
+  (Array.isArray(value) ? value : [value]).flatMap((id) => (typeof id === 'string' && id ? [names.get(id) ?? id] : [])).join(' ');
 
-/** `item` is the record as its list answers it, so a result's url and summary match the list's exactly. */
-function toDocument(type: SearchType, record: Service | Expertise | Article, item: RecordRef & { slug: string; summary: string }, terms: string): SearchDocument {
-  const tags = 'topics' in record ? [...record.tags, ...record.topics] : record.tags;
-  return {
-    id: `${type}:${record.id}`,
-    title: record.title,
-    tags: tags.join(' '),
-    terms,
-    summary: record.summary,
-    body: toSearchText(record.body),
-    stored: [item.slug, item.title, item.summary, item.url],
-  };
-}
-
-/** One document per published service, expertise area and article, in catalogue order (so builds match). */
-export function createSearchDocuments(catalogue: Catalogue): SearchDocument[] {
-  const { categories, industries } = catalogue.names;
-  const termsOf = (record: Service | Expertise) => `${namesOf([record.category], categories)} ${namesOf(record.industries, industries)}`;
-  return [
-    ...catalogue.services.map((record) => toDocument('services', record, shape.toServiceItem(record, catalogue), termsOf(record))),
-    ...catalogue.expertise.map((record) => toDocument('expertise', record, shape.toExpertiseItem(record, catalogue), termsOf(record))),
-    ...catalogue.articles.map((record) =>
-      toDocument('intelligence', record, shape.toArticleItem(record, catalogue), namesOf([record.category], categories)),
-    ),
-  ];
-}
-
-/** MiniSearch's postings of one term in one field, `{ shortId: tf }`, as SerializedTerm's gaps. */
-function toPostings(entry: Record<string, number>): number[] {
-  const postings: number[] = [];
-  let previous = -1;
-  // Integer keys enumerate in ascending order.
-  for (const key of Object.keys(entry)) {
-    const shortId = Number(key);
-    postings.push(shortId - previous);
-    if (entry[key] !== 1) postings.push(-entry[key]!);
-    previous = shortId;
-  }
-  return postings;
-}
-
-/** MiniSearch's JSON of a freshly built index (short ids 0 to n - 1, nothing removed) in the site's format. */
-export function toSerializedSearchIndex(index: AsPlainObject): SerializedSearchIndex {
-  const documents: SerializedDocument[] = [];
-  for (let shortId = 0; shortId < index.nextId; shortId++) {
-    const id = index.documentIds[shortId] as string | undefined;
-    if (id === undefined || index.dirtCount !== 0) throw new Error('search index: short ids must run from 0 without gaps');
-    const { stored } = index.storedFields[shortId] as { stored: StoredResult };
-    documents.push([id, index.fieldLength[shortId]!, stored]);
-  }
-  const terms = index.index.map(([term, fields]): SerializedTerm => {
-    const row: SerializedTerm = [term];
-    for (const fieldId of Object.keys(fields)) row.push(Number(fieldId), toPostings(fields[fieldId]!));
-    return row;
+/** The documents of one searchable collection; `type` is its API path, as search's `type` parameter names it. */
+function createDocuments(key: string, collection: ApiCollection, catalogue: Catalogue): SearchDocument[] {
+  const { api, titleField, references = {} } = collection;
+  const search = api.search!;
+  const type = api.path;
+  const shaper = createShaper(key, catalogue);
+  const termNames = search.terms.map((field) => {
+    const reference = references[field];
+    if (!Array.isArray(reference)) throw new Error(`search terms of ${key}: "${field}" is not a reference to a taxonomy`);
+    return [field, catalogue.names(reference)] as const;
   });
-  return { format: SEARCH_INDEX_FORMAT, fieldIds: index.fieldIds, averageFieldLength: index.averageFieldLength, documents, terms };
+  return catalogue.records[key]!.map((record): SearchDocument => {
+    // The record as its list answers it, so a result's url and summary match the list's exactly.
+    const item = shaper.item(record);
+    return {
+      id: `${type}:${record.id}`,
+      title: String(record[titleField]),
+      tags: search.tags.flatMap((field) => (record[field] as string[] | undefined) ?? []).join(' '),
+      terms: termNames.map(([field, names]) => namesIn(record[field], names)).join(' '),
+      summary: String(record.summary),
+      body: toSearchText(record.body),
+      stored: [String(item.slug), String(item[titleField]), String(item.summary), String(item.url)],
+    };
+  });
 }
 
-/**
- * The serialized index of `documents` (SerializedSearchIndex), bodies pruned (see prune-search-body.ts): what
- * the build writes, and what bench/search.ts measures. `pruning` is for measuring other settings (null: whole
- * bodies); the build uses the default.
- */
-export function serializeSearchIndex(documents: readonly SearchDocument[], pruning: BodyPruning | null = BODY_PRUNING): string {
-  // The cache changes no term, only how often the stemmer runs: the edge loads the index with the plain options.
-  const index = new MiniSearch<SearchDocument>({ ...miniSearchOptions, processTerm: createTermCache() });
-  index.addAll(pruning ? pruneSearchBodies(documents, pruning) : documents);
-  return JSON.stringify(toSerializedSearchIndex(index.toJSON()));
+/** One document per published record of every searchable collection, in catalogue order (so builds match). */
+export function createSearchDocuments(catalogue: Catalogue): SearchDocument[] {
+  return apiCollections(catalogue.collections)
+    .filter(([, collection]) => collection.api.search)
+    .flatMap(([key, collection]) => createDocuments(key, collection, catalogue));
 }
 
 /** Builds and serializes the index; throws when it is larger than the budget (in megabytes). */

@@ -1,0 +1,54 @@
+/**
+ * Text analysis: how text becomes search terms. The index is built and queried with exactly these
+ * functions, so a word in a query meets the same word in a document. Runtime-neutral.
+ */
+import { stemmer } from 'stemmer';
+// @ts-expect-error -- stopword ships no type declarations; `eng` is a plain array of lowercase words.
+import { eng } from 'stopword';
+
+const STOP_WORDS: ReadonlySet<string> = new Set<string>(eng as string[]);
+
+// Apostrophes join rather than split, so "merchant's" indexes as "merchant" and "don't" as "dont".
+const APOSTROPHE = /['\u2019](?:s\b)?/g;
+const SEPARATORS = /[^\p{L}\p{N}]+/u;
+const NON_ASCII = /[^\u0000-\u007f]/;
+const MARKS = /\p{M}+/gu;
+
+/** Splits text into words on anything but letters and digits; accents are folded so "café" finds "cafe". */
+export function tokenize(text: string): string[] {
+  const folded = NON_ASCII.test(text) ? text.normalize('NFKD').replace(MARKS, '') : text;
+  return folded.replace(APOSTROPHE, '').split(SEPARATORS);
+}
+
+// British -ise/-isation and -yse forms meet their American -ize/-yze spellings ("optimisation" finds
+// "optimization"), which stemming alone would keep apart. Only after the endings of such verbs, so that
+// "promise", "advertise" or "expertise" keep their own families.
+const ISE_SPELLING = /(al|an|en|gn|ic|il|im|it|og|om|on|or|rd)is(e|es|ed|er|ers|ing|ation|ations)$/;
+const YSE_SPELLING = /lys(e|es|ed|er|ers|ing)$/;
+
+/** One spelling for words that British and American English write differently (folded to American). */
+export function foldSpelling(word: string): string {
+  return word.replace(ISE_SPELLING, '$1iz$2').replace(YSE_SPELLING, 'lyz$1');
+}
+
+/**
+ * Lowercase, drop stop words and stray single letters (left over from "e-commerce" or initials, and a
+ * one-letter prefix would match a large part of the vocabulary), then Porter-stem so word forms meet.
+ */
+export function processTerm(term: string): string | null {
+  const word = term.toLowerCase();
+  if (word === '' || STOP_WORDS.has(word)) return null;
+  if (word.length === 1 && !/\d/.test(word)) return null;
+  return stemmer(foldSpelling(word));
+}
+
+/** The distinct terms a query is searched with, in query order; empty when it holds only stop words. */
+export function processQuery(query: string): string[] {
+  const terms = new Set<string>();
+  for (const token of tokenize(query)) {
+    const term = processTerm(token);
+    if (term) terms.add(term);
+  }
+  return [...terms];
+}
+

@@ -1,0 +1,19 @@
+/**
+ * The API's policies, each stated once: where it lives, what it allows, how it may be cached. The handler
+ * enforces them, the OpenAPI document and the pages describe them, and both read the figures from here.
+ */
+
+/** The versioned root under the site (CONTRACT "Addresses": `{base_url}` is `{site_url}/v1/`). */
+export const API_BASE_PATH = '/v1';
+
+/** The major version the base path stands for; `site.yaml`'s `api_version` must be of this major. */
+export const API_MAJOR_VERSION = 1;
+
+/** CONTRACT "Rate limit": requests per rolling window per client address, over all of `/v1/`. */
+export const RATE_LIMIT = { requests: 100, windowSeconds: 60 } as const;
+
+/** CONTRACT "Methods". */
+export const ALLOWED_METHODS = 'GET, HEAD';
+
+/** CONTRACT "Headers": clients cache a success for an hour (the spec's advice); errors are never cached. */
+export const CACHE_CONTROL = { success: 'public, max-age=3600', error: 'no-store' } as const;
