@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { writeSyntheticContent } from './synthesize-content.ts';
+import { writeSyntheticContent } from '../test/helpers/synthetic-content.ts';
 
 interface Run {
   buildMs: number;

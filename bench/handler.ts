@@ -14,7 +14,7 @@ import { createHandler } from '../generator/edge/handler.ts';
 import { createMemoryLimiter } from '../generator/edge/limiter.ts';
 import { pagePath } from '../generator/shared/data-paths.ts';
 import { readDistFiles } from '../test/helpers/api-runtimes.ts';
-import { writeSyntheticContent } from './synthesize-content.ts';
+import { writeSyntheticContent } from '../test/helpers/synthetic-content.ts';
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 

@@ -5,131 +5,24 @@
  * relations and search fields. Loading, validation, the catalogue, every output, the route table the handler
  * serves and the OpenAPI document all read this table; the code names no collection of its own.
  *
- * The handler does not import this module (zod alone costs about 100 ms of CPU to load, twice the edge's
+ * The types of a table are in collection-types.ts. The handler does not import this module (zod alone costs about 100 ms of CPU to load, twice the edge's
  * budget for a request): the build writes the route table it derives from here (shared/operations.ts).
  */
 import type { z } from 'zod';
 import { createOperations, type Operation } from '../shared/operations.ts';
+import {
+  apiCollections,
+  type CollectionTable,
+  type EntryMeta,
+  type ListCollection,
+  type MarkdownCollection,
+  type Relation,
+} from './collection-types.ts';
 import * as Api from './api.ts';
 import { articleSchema, expertiseSchema, resourceSchema, serviceSchema, technologySchema } from './records.ts';
 import { siteSchema } from './site.ts';
 import { platformSchema, technologyCategorySchema, termSchema } from './taxonomies.ts';
 import { TECHNOLOGY_CATEGORY_IDS } from './vocabulary.ts';
-
-/** One YAML document (site.yaml). */
-export interface DocumentCollection<S extends z.ZodType = z.ZodType> {
-  kind: 'document';
-  name: string;
-  file: string;
-  schema: S;
-}
-
-/** A YAML file holding a list of small records (terms), each with an `id`. */
-export interface ListCollection<S extends z.ZodType = z.ZodType> {
-  kind: 'list';
-  name: string;
-  /** One record, in problem messages: "unknown category". */
-  noun: string;
-  file: string;
-  schema: S;
-  /** How a term of this list is answered by a taxonomy route (its keys, in order; `count` is derived). */
-  item: z.ZodObject;
-  /** The ids the list must hold, when the content model fixes them. */
-  exactly?: readonly string[];
-}
-
-/**
- * Where a reference field's ids must exist: the ids of these collections, a file under `images/`, or a
- * list in site.yaml.
- */
-export type Reference = readonly string[] | 'images' | `site.${string}`;
-
-/** Records in contract order: `order` then title; newest `date` first; newest `updated` first. */
-export type RecordOrder = 'order' | 'date' | 'updated';
-
-/** A list filter: the query parameter, the record fields it matches and the taxonomies its values come from. */
-export interface FilterSpec {
-  param: string;
-  /** An item matches when one of these fields is the value or, for a list, holds it. */
-  fields: readonly string[];
-  /** Allowed values: these taxonomies' ids, in order, each once. */
-  taxonomies: readonly string[];
-  /** The name the allowed values go under in the manifest; filters with the same values share it. */
-  source: string;
-  description: string;
-}
-
-/** A field of a get route's `related` object, computed from the catalogue. */
-export type Relation =
-  /** The term one field names, `{ id, name }` (null when the field is empty). */
-  | { kind: 'term'; field: string; taxonomies: readonly string[] }
-  /** The terms a list field names. */
-  | { kind: 'terms'; field: string; taxonomies: readonly string[] }
-  /** Records of `collection` whose `field` has this record's value of the same field. */
-  | { kind: 'same'; collection: string; field: string; max?: number }
-  /** Records of `collection` whose list `field` holds this record's id. */
-  | { kind: 'referencing'; collection: string; field: string }
-  /** Other records of this collection that share a value of the list `field`, in collection order. */
-  | { kind: 'sharing'; field: string; max: number };
-
-/** The names of an operation in the OpenAPI document. */
-export interface OperationNames {
-  operationId: string;
-  summary: string;
-}
-
-/** A route beside a collection's list and get. */
-export type ExtraRoute = OperationNames & { path: string } & (
-    /** A taxonomy's terms with the number of published records that use each. */
-    | { kind: 'terms'; taxonomy: string; counts: readonly { collection: string; field: string }[] }
-    /** The collection's items whose fields have these values. */
-    | { kind: 'subset'; where: Readonly<Record<string, string | boolean>> }
-    /** The first `count` items (1 to `max`, default `default`). */
-    | { kind: 'latest'; max: number; default: number }
-  );
-
-/** What the API serves of a collection. */
-export interface ApiSpec {
-  /** Routes live under `/v1/<path>/`: `list`, `get` and the extra routes. */
-  path: string;
-  /** What a list of these records is called in prose ("search over services, expertise and articles"). */
-  label: string;
-  /** The OpenAPI tag of its operations. */
-  tag: string;
-  /** A list item and a get route's record; their keys, in order, are the answer's keys. */
-  item: z.ZodObject;
-  record: z.ZodObject;
-  list: OperationNames;
-  get: OperationNames;
-  filters: readonly FilterSpec[];
-  relations?: Readonly<Record<string, Relation>>;
-  routes?: readonly ExtraRoute[];
-  /** Searchable: `tags` fields are indexed as they are, `terms` fields by the names of the terms they hold. */
-  search?: { tags: readonly string[]; terms: readonly string[] };
-}
-
-/** One Markdown file per record; the file name is the slug. */
-export interface MarkdownCollection<S extends z.ZodType = z.ZodType> {
-  kind: 'markdown';
-  name: string;
-  /** One record: "No service has the id", "unknown technology". */
-  noun: string;
-  pattern: string;
-  schema: S;
-  /** The field that names a record: `title`, or `name` for technologies. */
-  titleField: string;
-  order: RecordOrder;
-  /** A record's page, `{site_url}/<path>/<slug or id>/`: its `url`. */
-  page: { path: string; key: 'slug' | 'id' };
-  /** Fields that hold ids of other collections, checked in this order. */
-  references?: Readonly<Record<string, Reference>>;
-  api?: ApiSpec;
-}
-
-export type Collection = DocumentCollection | ListCollection | MarkdownCollection;
-
-/** A collections table: the site's own (below), or a test's with one more. */
-export type CollectionTable = Readonly<Record<string, Collection>>;
 
 const sameCategory = (collection: string, max?: number): Relation => ({ kind: 'same', collection, field: 'category', ...(max ? { max } : {}) });
 const CATEGORY_FILTER = { param: 'category', fields: ['category'], taxonomies: ['categories'], source: 'categories' } as const;
@@ -344,26 +237,8 @@ export type CollectionKey = keyof Collections;
 export type MarkdownKey = { [K in CollectionKey]: Collections[K] extends MarkdownCollection ? K : never }[CollectionKey];
 export type ListKey = { [K in CollectionKey]: Collections[K] extends ListCollection ? K : never }[CollectionKey];
 
-/** What the loader adds to a Markdown record's front matter. */
-export interface EntryMeta {
-  /** Defaults to the slug. */
-  id: string;
-  /** The file name without `.md`. */
-  slug: string;
-  /** Markdown after the front matter. */
-  body: string;
-  /** Path relative to the content folder, with `/`. */
-  file: string;
-}
-
 /** A validated Markdown record. `updated` is always set (articles default it to `date`). */
 export type Entry<K extends MarkdownKey> = Omit<z.output<Collections[K]['schema']>, 'id' | 'updated'> & EntryMeta & { updated: string };
-
-/** A record of any Markdown collection, for code that reads fields by the table's names. */
-export type AnyEntry = EntryMeta & { updated: string; order?: number; draft?: boolean } & Record<string, unknown>;
-
-/** A term of any list collection. */
-export type AnyTerm = { id: string; name: string; order: number } & Record<string, unknown>;
 
 /** Everything the content folder holds, validated and typed from the schemas above. */
 export type Content = {
@@ -372,18 +247,8 @@ export type Content = {
 
 export type Resource = Entry<'resources'>;
 
-/** The Markdown collections of a table, with their keys, in table order. */
-export function markdownCollections(table: CollectionTable): [string, MarkdownCollection][] {
-  return Object.entries(table).filter((entry): entry is [string, MarkdownCollection] => entry[1].kind === 'markdown');
-}
-
-/** A Markdown collection the API serves. */
-export type ApiCollection = MarkdownCollection & { api: ApiSpec };
-
-/** The collections the API serves, with their keys, in table order (the order of routes and of health's `resources`). */
-export function apiCollections(table: CollectionTable): [string, ApiCollection][] {
-  return markdownCollections(table).filter((entry): entry is [string, ApiCollection] => entry[1].api !== undefined);
-}
-
 /** The site's route table (shared/operations.ts), derived from its collections. */
 export const operations: readonly Operation[] = createOperations(apiCollections(collections).map(([, collection]) => collection));
+
+export type * from './collection-types.ts';
+export { apiCollections, markdownCollections } from './collection-types.ts';

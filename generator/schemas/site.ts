@@ -2,12 +2,22 @@
 import { z } from 'zod';
 import { text, url } from './fields.ts';
 import { RESOURCE_TYPES } from './vocabulary.ts';
+import { API_BASE_PATH, API_MAJOR_VERSION } from '../shared/policy.ts';
 
 export const siteSchema = z.strictObject({
   name: text,
   site_url: url.transform((value) => value.replace(/\/+$/, '')),
   language: z.string().regex(/^[a-z]{2,3}-[A-Z]{2}$/, { error: 'must be a language tag like "en-US"' }),
-  api_version: z.string().regex(/^\d+\.\d+\.\d+$/, { error: 'must be a semantic version like "1.3.0"' }),
+  /**
+   * The API's version, reported by health, the index and the OpenAPI document. Its major is the base path's
+   * (`/v1/`), which is code: a new major is a new set of routes, not an edit.
+   */
+  api_version: z
+    .string()
+    .regex(/^\d+\.\d+\.\d+$/, { error: 'must be a semantic version like "1.3.0"' })
+    .refine((version) => Number(version.split('.')[0]) === API_MAJOR_VERSION, {
+      error: `must be ${API_MAJOR_VERSION}.x.y: this site serves ${API_BASE_PATH}/, and a new major version needs new routes`,
+    }),
   feed_version: z.string().regex(/^\d+\.\d+$/, { error: 'must be "<major>.<minor>", like "1.2" (quote it)' }),
   hub: z.strictObject({
     name: text,

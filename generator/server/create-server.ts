@@ -6,6 +6,7 @@ import http from 'node:http';
 import serveHandler from 'serve-handler';
 import { createHandler, type Handler, type HandlerOptions } from '../edge/handler.ts';
 import { createFileAssets } from './file-assets.ts';
+import { API_BASE_PATH } from '../shared/policy.ts';
 
 export interface ServerOptions {
   dist: string;
@@ -41,7 +42,7 @@ async function sendWebResponse(response: Response, res: http.ServerResponse): Pr
   res.end(body);
 }
 
-const isApiPath = (url: string) => url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?');
+const isApiPath = (url: string) => url === API_BASE_PATH || url.startsWith(`${API_BASE_PATH}/`) || url.startsWith(`${API_BASE_PATH}?`);
 
 export function createServer(options: ServerOptions): http.Server {
   const handler: Handler = createHandler({ assets: createFileAssets(options.dist), ...options.handler });

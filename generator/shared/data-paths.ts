@@ -7,6 +7,8 @@
  * window (limit <= CHUNK_SIZE) spans at most two chunks whatever the size of the collection.
  */
 
+import { API_BASE_PATH } from './policy.ts';
+
 /** Folder of the generated data inside the build output, outside `/v1/` so the edge can fetch it. */
 export const DATA_DIR = '_api';
 export const MANIFEST_PATH = `${DATA_DIR}/manifest.json`;
@@ -14,6 +16,8 @@ export const SEARCH_INDEX_PATH = `${DATA_DIR}/search-index.json`;
 /** The route table the handler serves (see shared/operations.ts), written from the collections table. */
 export const OPERATIONS_PATH = `${DATA_DIR}/operations.json`;
 export const CHUNK_SIZE = 100;
+/** The precomputed responses, in folders that mirror the API's paths. */
+const DATA_ROOT = `${DATA_DIR}${API_BASE_PATH}`;
 
 export type FilterValues = readonly (readonly [name: string, value: string])[];
 
@@ -23,20 +27,20 @@ export function filterKey(filters: FilterValues): string {
 }
 
 export const pagePath = (route: string, filters: FilterValues, offset: number) =>
-  `${DATA_DIR}/v1/${route}/${filterKey(filters)}/page-${offset}.json`;
+  `${DATA_ROOT}/${route}/${filterKey(filters)}/page-${offset}.json`;
 
 export const chunkPath = (route: string, filters: FilterValues, chunk: number) =>
-  `${DATA_DIR}/v1/${route}/${filterKey(filters)}/chunk-${chunk}.ndjson`;
+  `${DATA_ROOT}/${route}/${filterKey(filters)}/chunk-${chunk}.ndjson`;
 
 /** `id` must already be validated (CONTRACT: letters, digits, `.`, `_`, `-`) and lowercased. */
-export const recordPath = (route: string, id: string) => `${DATA_DIR}/v1/${route}/${id}.json`;
+export const recordPath = (route: string, id: string) => `${DATA_ROOT}/${route}/${id}.json`;
 
-export const staticPath = (route: string) => `${DATA_DIR}/v1/${route || 'index'}.json`;
+export const staticPath = (route: string) => `${DATA_ROOT}/${route || 'index'}.json`;
 
-export const latestPath = (route: string, count: number) => `${DATA_DIR}/v1/${route}/${count}.json`;
+export const latestPath = (route: string, count: number) => `${DATA_ROOT}/${route}/${count}.json`;
 
 /** The OpenAPI document, served as it is (not an envelope) at `/v1/openapi.json`. */
-export const OPENAPI_PATH = `${DATA_DIR}/v1/openapi.json`;
+export const OPENAPI_PATH = `${DATA_ROOT}/openapi.json`;
 
 /** The static resource feed and the JSON Schema of one entry (spec "Resource feed document"). */
 export const FEED_PATH = 'api/resources.json';

@@ -250,6 +250,10 @@ describe('validateContent', () => {
       ]);
     });
 
+    it('reports an api_version of another major than the base path serves', async () => {
+      await expectProblems('api-version-2', [{ file: 'site.yaml', line: 5, field: 'api_version', words: ['must be 1.x.y', 'serves /v1/'] }]);
+    });
+
     it('reports a missing site.yaml', async () => {
       await expectProblems('missing-site-file', [
         { file: 'site.yaml', line: 1, field: '-', words: ['the file is missing', 'every content folder needs site.yaml'] },

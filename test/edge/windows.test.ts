@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryAssets } from '../../generator/edge/assets.ts';
 import { createHandler } from '../../generator/edge/handler.ts';
 import { createMemoryLimiter } from '../../generator/edge/limiter.ts';
-import { writeSyntheticContent } from '../../bench/synthesize-content.ts';
+import { writeSyntheticContent } from '../helpers/synthetic-content.ts';
 import { buildInto, removeBuildDirs } from '../helpers/build-output.ts';
 import { readDistFiles } from '../helpers/api-runtimes.ts';
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveSiteUrl } from '../../generator/pipeline/build-options.ts';
 import { operations } from '../../generator/schemas/collections.ts';
-import { VALID_FIXTURE } from '../helpers/fixture.ts';
+import { fixtureDir, removeFixtureDirs, VALID_FIXTURE } from '../helpers/fixture.ts';
 import {
   BUILD_ENV,
   BUILD_TIME,
@@ -233,5 +233,25 @@ describe('buildSite site address', () => {
     );
     expect(resolveSiteUrl({ SITE_URL: 'https://api.example.test/' }, site)).toBe('https://api.example.test');
     expect(resolveSiteUrl({ CONTEXT: 'production', URL: '' }, site)).toBe('https://fixture.example');
+  });
+});
+
+describe("site.yaml's api_version", () => {
+  afterAll(removeFixtureDirs);
+
+  it('is the version health, the index, the manifest and the OpenAPI document report', async () => {
+    const root = await buildInto(fixtureDir('api-version-1-4'));
+    expect(readEnvelope<{ version: string }>(root, 'health.json').data.version).toBe('1.4.0');
+    expect(readEnvelope<{ version: string }>(root, 'index.json').data.version).toBe('1.4.0');
+    expect(readManifest(root).api_version).toBe('1.4.0');
+    expect(readJson<{ info: { version: string } }>(root, '_api/v1/openapi.json').info.version).toBe('1.4.0');
+  });
+});
+
+describe('the Netlify adapter', () => {
+  it('runs on exactly the API base path, as the local server routes it', async () => {
+    const { config } = await import('../../netlify/edge-functions/api.ts');
+    const { API_BASE_PATH } = await import('../../generator/shared/policy.ts');
+    expect(config.path).toEqual([API_BASE_PATH, `${API_BASE_PATH}/*`]);
   });
 });

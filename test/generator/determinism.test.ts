@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeSyntheticContent } from '../../bench/synthesize-content.ts';
+import { writeSyntheticContent } from '../helpers/synthetic-content.ts';
 import { fixtureDir, removeFixtureDirs, VALID_FIXTURE } from '../helpers/fixture.ts';
 import { BUILD_ENV, BUILD_TIME, buildInto, readEnvelope, readJson, readManifest, readTree, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
 

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeSyntheticContent } from '../../bench/synthesize-content.ts';
+import { writeSyntheticContent } from '../helpers/synthetic-content.ts';
 import { fixtureDir, removeFixtureDirs, VALID_FIXTURE } from '../helpers/fixture.ts';
 import {
   buildInto,

@@ -5,6 +5,8 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { FEED_PATH } from '../../../shared/data-paths.ts';
+import { API_BASE_PATH, RATE_LIMIT } from '../../../shared/policy.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { OutputFile } from '../output-file.ts';
 import { basePathOf, escapeHtml } from '../render-markdown.ts';
@@ -84,17 +86,17 @@ li { margin: 0.4rem 0; }
 <h1>${name} API</h1>
 <p>A read-only, public JSON API over the ${name} catalogue: services, expertise areas, industries,
 AI and agentic-commerce technologies and published articles, with natural-language search.
-No key is needed; send <code>GET</code> requests, at most 100 a minute.</p>
+No key is needed; send <code>GET</code> requests, at most ${RATE_LIMIT.requests} ${RATE_LIMIT.windowSeconds === 60 ? 'a minute' : `per ${RATE_LIMIT.windowSeconds} seconds`}.</p>
 <h2>Start here</h2>
 <ul>
 ${link('/docs/', 'API reference', 'every operation, parameter and response, with examples.')}
-${link('/v1/', 'Index of operations', 'the API root, as JSON.')}
-${link('/v1/openapi.json', 'OpenAPI 3.1 document', 'for code generators and API tools.')}
-${link('/api/resources.json', 'Resource feed', 'guides, templates, checklists and research reports, as JSON.')}
+${link(`${API_BASE_PATH}/`, 'Index of operations', 'the API root, as JSON.')}
+${link(`${API_BASE_PATH}/openapi.json`, 'OpenAPI 3.1 document', 'for code generators and API tools.')}
+${link(`/${FEED_PATH}`, 'Resource feed', 'guides, templates, checklists and research reports, as JSON.')}
 ${link('/resources/', hub, 'the same resources, to browse and filter.')}
 </ul>
 <h2>Try it</h2>
-<p><code>curl ${escapeHtml(catalogue.siteUrl)}/v1/services/list?limit=2</code></p>
+<p><code>curl ${escapeHtml(catalogue.siteUrl)}${API_BASE_PATH}/services/list?limit=2</code></p>
 </main>
 </body>
 </html>

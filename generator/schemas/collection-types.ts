@@ -1,0 +1,151 @@
+/**
+ * What a collections table is made of (schemas/collections.ts holds the site's table): the shape of each kind
+ * of collection and of what it declares, the records and terms it yields, and helpers to walk a table.
+ */
+import type { z } from 'zod';
+
+/** One YAML document (site.yaml). */
+export interface DocumentCollection<S extends z.ZodType = z.ZodType> {
+  kind: 'document';
+  name: string;
+  file: string;
+  schema: S;
+}
+
+/** A YAML file holding a list of small records (terms), each with an `id`. */
+export interface ListCollection<S extends z.ZodType = z.ZodType> {
+  kind: 'list';
+  name: string;
+  /** One record, in problem messages: "unknown category". */
+  noun: string;
+  file: string;
+  schema: S;
+  /** How a term of this list is answered by a taxonomy route (its keys, in order; `count` is derived). */
+  item: z.ZodObject;
+  /** The ids the list must hold, when the content model fixes them. */
+  exactly?: readonly string[];
+}
+
+/**
+ * Where a reference field's ids must exist: the ids of these collections, a file under `images/`, or a
+ * list in site.yaml.
+ */
+export type Reference = readonly string[] | 'images' | `site.${string}`;
+
+/** Records in contract order: `order` then title; newest `date` first; newest `updated` first. */
+export type RecordOrder = 'order' | 'date' | 'updated';
+
+/** A list filter: the query parameter, the record fields it matches and the taxonomies its values come from. */
+export interface FilterSpec {
+  param: string;
+  /** An item matches when one of these fields is the value or, for a list, holds it. */
+  fields: readonly string[];
+  /** Allowed values: these taxonomies' ids, in order, each once. */
+  taxonomies: readonly string[];
+  /** The name the allowed values go under in the manifest; filters with the same values share it. */
+  source: string;
+  description: string;
+}
+
+/** A field of a get route's `related` object, computed from the catalogue. */
+export type Relation =
+  /** The term one field names, `{ id, name }` (null when the field is empty). */
+  | { kind: 'term'; field: string; taxonomies: readonly string[] }
+  /** The terms a list field names. */
+  | { kind: 'terms'; field: string; taxonomies: readonly string[] }
+  /** Records of `collection` whose `field` has this record's value of the same field. */
+  | { kind: 'same'; collection: string; field: string; max?: number }
+  /** Records of `collection` whose list `field` holds this record's id. */
+  | { kind: 'referencing'; collection: string; field: string }
+  /** Other records of this collection that share a value of the list `field`, in collection order. */
+  | { kind: 'sharing'; field: string; max: number };
+
+/** The names of an operation in the OpenAPI document. */
+export interface OperationNames {
+  operationId: string;
+  summary: string;
+}
+
+/** A route beside a collection's list and get. */
+export type ExtraRoute = OperationNames & { path: string } & (
+    /** A taxonomy's terms with the number of published records that use each. */
+    | { kind: 'terms'; taxonomy: string; counts: readonly { collection: string; field: string }[] }
+    /** The collection's items whose fields have these values. */
+    | { kind: 'subset'; where: Readonly<Record<string, string | boolean>> }
+    /** The first `count` items (1 to `max`, default `default`). */
+    | { kind: 'latest'; max: number; default: number }
+  );
+
+/** What the API serves of a collection. */
+export interface ApiSpec {
+  /** Routes live under `/v1/<path>/`: `list`, `get` and the extra routes. */
+  path: string;
+  /** What a list of these records is called in prose ("search over services, expertise and articles"). */
+  label: string;
+  /** The OpenAPI tag of its operations. */
+  tag: string;
+  /** A list item and a get route's record; their keys, in order, are the answer's keys. */
+  item: z.ZodObject;
+  record: z.ZodObject;
+  list: OperationNames;
+  get: OperationNames;
+  filters: readonly FilterSpec[];
+  relations?: Readonly<Record<string, Relation>>;
+  routes?: readonly ExtraRoute[];
+  /** Searchable: `tags` fields are indexed as they are, `terms` fields by the names of the terms they hold. */
+  search?: { tags: readonly string[]; terms: readonly string[] };
+}
+
+/** One Markdown file per record; the file name is the slug. */
+export interface MarkdownCollection<S extends z.ZodType = z.ZodType> {
+  kind: 'markdown';
+  name: string;
+  /** One record: "No service has the id", "unknown technology". */
+  noun: string;
+  pattern: string;
+  schema: S;
+  /** The field that names a record: `title`, or `name` for technologies. */
+  titleField: string;
+  order: RecordOrder;
+  /** A record's page, `{site_url}/<path>/<slug or id>/`: its `url`. */
+  page: { path: string; key: 'slug' | 'id' };
+  /** Fields that hold ids of other collections, checked in this order. */
+  references?: Readonly<Record<string, Reference>>;
+  api?: ApiSpec;
+}
+
+export type Collection = DocumentCollection | ListCollection | MarkdownCollection;
+
+/** A collections table: the site's own (below), or a test's with one more. */
+export type CollectionTable = Readonly<Record<string, Collection>>;
+
+/** What the loader adds to a Markdown record's front matter. */
+export interface EntryMeta {
+  /** Defaults to the slug. */
+  id: string;
+  /** The file name without `.md`. */
+  slug: string;
+  /** Markdown after the front matter. */
+  body: string;
+  /** Path relative to the content folder, with `/`. */
+  file: string;
+}
+
+/** A record of any Markdown collection, for code that reads fields by the table's names. */
+export type AnyEntry = EntryMeta & { updated: string; order?: number; draft?: boolean } & Record<string, unknown>;
+
+/** A term of any list collection. */
+export type AnyTerm = { id: string; name: string; order: number } & Record<string, unknown>;
+
+/** The Markdown collections of a table, with their keys, in table order. */
+export function markdownCollections(table: CollectionTable): [string, MarkdownCollection][] {
+  return Object.entries(table).filter((entry): entry is [string, MarkdownCollection] => entry[1].kind === 'markdown');
+}
+
+/** A Markdown collection the API serves. */
+export type ApiCollection = MarkdownCollection & { api: ApiSpec };
+
+/** The collections the API serves, with their keys, in table order (the order of routes and of health's `resources`). */
+export function apiCollections(table: CollectionTable): [string, ApiCollection][] {
+  return markdownCollections(table).filter((entry): entry is [string, ApiCollection] => entry[1].api !== undefined);
+}
