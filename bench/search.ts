@@ -92,7 +92,10 @@ function loadVocabulary(random: () => number): string[] {
   while (words.length < VOCABULARY_SIZE) {
     const stem = Array.from({ length: 2 + Math.floor(random() * 2) }, () => syllables[Math.floor(random() * syllables.length)]).join('');
     const word = stem + endings[Math.floor(random() * endings.length)];
-    if (!seen.has(word)) words.push(word), seen.add(word);
+    if (!seen.has(word)) {
+      words.push(word);
+      seen.add(word);
+    }
   }
   return words.slice(0, VOCABULARY_SIZE);
 }
@@ -125,7 +128,9 @@ function createWriter(seed: number) {
     used.push(word);
     return word;
   };
-  const startDocument = () => void (used = []);
+  const startDocument = () => {
+    used = [];
+  };
   const prose = (words: number) => Array.from({ length: words }, () => (random() < STOP_SHARE ? stopWord() : contentWord())).join(' ');
   const words = (count: number) => Array.from({ length: count }, contentWord);
   return { random, vocabulary, startDocument, prose, words };

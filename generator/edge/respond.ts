@@ -1,5 +1,5 @@
 /** Builds every response of the API: the headers CONTRACT.md asks for, success envelopes and errors. */
-import { ApiError, type ErrorBody } from '../shared/errors.ts';
+import type { ApiError, ErrorBody } from '../shared/errors.ts';
 import { CACHE_CONTROL } from '../shared/policy.ts';
 import type { RateLimitDecision } from './limiter.ts';
 

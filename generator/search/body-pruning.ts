@@ -11,6 +11,7 @@
  * the index's tokenize and processTerm turn back into the same terms.
  */
 import type { SearchDocument } from './index-format.ts';
+import { memoize } from '../shared/memoize.ts';
 import { processTerm, tokenize } from './text-analysis.ts';
 
 /**
@@ -59,12 +60,7 @@ interface BodyTerms {
  * most of the index build's time. Same results as processTerm, so the index is the same.
  */
 export function createTermCache(): (token: string) => string | null {
-  const cache = new Map<string, string | null>();
-  return (token) => {
-    let term = cache.get(token);
-    if (term === undefined) cache.set(token, (term = processTerm(token)));
-    return term;
-  };
+  return memoize(processTerm);
 }
 
 /** The same tokenize and processTerm the index uses, so that a term here is a term there. */

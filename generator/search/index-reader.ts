@@ -52,8 +52,10 @@ export function loadSearchIndex(json: string): MiniSearch<SearchDocument> {
       let shortId = -1;
       for (let j = 0; j < postings.length; j++) {
         const value = postings[j]!;
-        if (value > 0) entry.set((shortId += value), 1);
-        else entry.set(shortId, -value);
+        if (value > 0) {
+          shortId += value;
+          entry.set(shortId, 1);
+        } else entry.set(shortId, -value);
       }
       fields.set(row[i] as number, entry);
     }

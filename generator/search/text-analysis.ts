@@ -11,6 +11,7 @@ const STOP_WORDS: ReadonlySet<string> = new Set<string>(eng as string[]);
 // Apostrophes join rather than split, so "merchant's" indexes as "merchant" and "don't" as "dont".
 const APOSTROPHE = /['\u2019](?:s\b)?/g;
 const SEPARATORS = /[^\p{L}\p{N}]+/u;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, control characters included
 const NON_ASCII = /[^\u0000-\u007f]/;
 const MARKS = /\p{M}+/gu;
 

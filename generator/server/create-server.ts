@@ -35,7 +35,9 @@ function toWebRequest(request: http.IncomingMessage): Request {
 }
 
 async function sendWebResponse(response: Response, res: http.ServerResponse): Promise<void> {
-  response.headers.forEach((value, name) => res.setHeader(name, value));
+  response.headers.forEach((value, name) => {
+    res.setHeader(name, value);
+  });
   const body = response.body ? await response.text() : undefined;
   if (body !== undefined) res.setHeader('content-length', Buffer.byteLength(body));
   res.writeHead(response.status);

@@ -41,7 +41,12 @@ describe('edge handler under random requests', () => {
     const reads: string[] = [];
     const memory = createMemoryAssets(files);
     const handler = createHandler({
-      assets: { read: (file) => (reads.push(file), memory.read(file)) },
+      assets: {
+        read: (file) => {
+          reads.push(file);
+          return memory.read(file);
+        },
+      },
       limiter: createMemoryLimiter({ limit: 1e9 }),
       logError: (error) => {
         throw error;

@@ -17,7 +17,12 @@ let all: { id: string; date: string }[];
 async function fetchJson(path: string, reads?: string[]) {
   const assets = createMemoryAssets(files);
   const handler = createHandler({
-    assets: { read: async (file) => (reads?.push(file), assets.read(file)) },
+    assets: {
+      read: async (file) => {
+        reads?.push(file);
+        return assets.read(file);
+      },
+    },
     limiter: createMemoryLimiter({ limit: 1e9 }),
   });
   // Load the manifest first so that only the reads of the request itself are counted.

@@ -88,8 +88,8 @@ export function createResponseValidator(document: OpenApiLike): ResponseValidate
       return body === undefined || body === null || body === '' ? [] : [`${documentPath} ${status}: documented without a body, but one was sent`];
     }
     const key = `${documentPath} ${status}`;
-    let validate = compiled.get(key);
-    if (!validate) compiled.set(key, (validate = ajv.compile(rewriteRefs(schema) as Json)));
+    const validate = compiled.get(key) ?? ajv.compile(rewriteRefs(schema) as Json);
+    compiled.set(key, validate);
     return validate(body) ? [] : formatErrors(validate).map((line) => `${key}: ${line}`);
   };
 }

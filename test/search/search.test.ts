@@ -239,7 +239,9 @@ describe('body pruning', () => {
 
   it('changes bodies only, and cuts no term from the bodies of a small corpus however common', async () => {
     const pruned = pruneSearchBodies(corpus);
-    pruned.forEach((document, i) => expect({ ...document, body: '' }).toEqual({ ...corpus[i], body: '' }));
+    pruned.forEach((document, i) => {
+      expect({ ...document, body: '' }).toEqual({ ...corpus[i], body: '' });
+    });
     // 20 documents: a word in 19 of them stays in their bodies (the cut needs more than max(20%, 100)).
     expect(BODY_PRUNING.cutMinDocuments).toBeGreaterThan(corpus.length);
     expect(indexedBodyTerms(json).get('expertise:filler-0')).toHaveLength(BODY_TERMS_PER_DOCUMENT);
@@ -280,7 +282,9 @@ describe('body pruning', () => {
 
 describe('the build', () => {
   const outDirs: string[] = [];
-  afterAll(() => outDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  afterAll(() => {
+    for (const dir of outDirs) rmSync(dir, { recursive: true, force: true });
+  });
   const tempDir = () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'search-build-'));
     outDirs.push(dir);

@@ -4,7 +4,8 @@
  * output is a function of the catalogue; it carries the collections table that says what each collection is.
  */
 import type { Site } from '../../schemas/site.ts';
-import { markdownCollections, type AnyEntry, type AnyTerm, type CollectionTable, type Content, type MarkdownCollection } from '../../schemas/collections.ts';
+import type { AnyEntry, AnyTerm, CollectionTable, Content, MarkdownCollection } from '../../schemas/collections.ts';
+import { memoize } from '../../shared/memoize.ts';
 import { byOrderThen, sortRecords } from './order.ts';
 
 export interface Catalogue {
@@ -41,16 +42,6 @@ function groupBy<T>(items: readonly T[], keys: (item: T) => readonly unknown[]):
   return groups;
 }
 
-/** Memoizes `create` per string key, so each index is built once and only when an output asks for it. */
-function memoize<T>(create: (key: string) => T): (key: string) => T {
-  const cache = new Map<string, T>();
-  return (key) => {
-    let value = cache.get(key);
-    if (value === undefined) cache.set(key, (value = create(key)));
-    return value;
-  };
-}
-
 export function createCatalogue(content: Content, collections: CollectionTable, options: { siteUrl: string; builtAt: string }): Catalogue {
   const all = content as unknown as Record<string, unknown>;
   const records: Record<string, AnyEntry[]> = {};
@@ -64,18 +55,18 @@ export function createCatalogue(content: Content, collections: CollectionTable, 
     if (found?.kind !== 'markdown') throw new Error(`the collections table has no Markdown collection "${key}"`);
     return found;
   };
-  const namesOf = memoize((key) => {
+  const namesOf = memoize((key: string) => {
     if (key in terms) return terms[key]!.map((term) => [term.id, term.name] as const);
     const { titleField } = collection(key);
     return records[key]!.map((record) => [record.id, String(record[titleField])] as const);
   });
   const asList = (value: unknown) => (Array.isArray(value) ? value : [value]);
-  const groups = memoize((spec) => {
+  const groups = memoize((spec: string) => {
     const [key, field] = spec.split('\n') as [string, string];
     return groupBy(records[key] ?? [], (record) => asList(record[field]));
   });
-  const ranks = memoize((key) => new Map((records[key] ?? []).map((record, index) => [record, index])));
-  const names = memoize((joined) => new Map(joined.split('\n').flatMap((key) => namesOf(key))));
+  const ranks = memoize((key: string) => new Map((records[key] ?? []).map((record, index) => [record, index])));
+  const names = memoize((joined: string) => new Map(joined.split('\n').flatMap((key) => namesOf(key))));
 
   return {
     collections,

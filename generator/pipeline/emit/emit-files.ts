@@ -4,6 +4,7 @@
  */
 import { copyFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { memoize } from '../../shared/memoize.ts';
 import type { OutputFile } from '../outputs/output-file.ts';
 
 /** Enough parallel writes to keep the disk busy without running out of file handles. */
@@ -16,12 +17,7 @@ const PARALLEL_WRITES = 64;
 async function writeAll(files: Iterable<OutputFile>, root: string): Promise<{ files: number; bytes: number }> {
   const iterator = files[Symbol.iterator]();
   const seen = new Set<string>();
-  const dirs = new Map<string, Promise<unknown>>();
-  const ensureDir = (dir: string) => {
-    let made = dirs.get(dir);
-    if (!made) dirs.set(dir, (made = mkdir(dir, { recursive: true })));
-    return made;
-  };
+  const ensureDir = memoize((dir: string) => mkdir(dir, { recursive: true }));
   let bytes = 0;
   let failed = false;
   const worker = async () => {

@@ -14,6 +14,8 @@ export function escapeHtml(text: string): string {
 
 /** Links and images may only point to the web or the site itself: no `javascript:` or `data:`. */
 function isSafeHref(href: string): boolean {
+  // Browsers drop control characters and spaces inside a scheme (`java\tscript:`), so they are dropped here too.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(href.trim().replace(/[\u0000-\u0020]/g, ''));
   return !scheme || ['http', 'https', 'mailto'].includes(scheme[1]!.toLowerCase());
 }
