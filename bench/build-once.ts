@@ -7,7 +7,12 @@ import { buildSite } from '../generator/pipeline/build-site.ts';
 const [contentDir, outDir, flag] = process.argv.slice(2);
 const cpuBefore = process.cpuUsage();
 const started = performance.now();
-const result = await buildSite({ contentDir: contentDir!, outDir: outDir!, env: { SOURCE_DATE_EPOCH: '1795000000' }, searchIndex: flag !== '--no-search' });
+const result = await buildSite({
+  contentDir: contentDir!,
+  outDir: outDir!,
+  env: { SOURCE_DATE_EPOCH: '1795000000' },
+  searchIndex: flag !== '--no-search',
+});
 const cpu = process.cpuUsage(cpuBefore);
 console.log(
   JSON.stringify({

@@ -39,7 +39,11 @@ const MEMORY_DIR = '/dev/shm';
 export async function benchBuild(sizes = [1000, 4000, 20000], runs = 3): Promise<void> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'bench-build-'));
   const outRoot = existsSync(MEMORY_DIR) ? mkdtempSync(path.join(MEMORY_DIR, 'bench-build-')) : root;
-  console.log('\n## Build (fresh process per build, best of %d; output to %s, and once to disk)\n', runs, outRoot === root ? 'disk' : 'memory (tmpfs)');
+  console.log(
+    '\n## Build (fresh process per build, best of %d; output to %s, and once to disk)\n',
+    runs,
+    outRoot === root ? 'disk' : 'memory (tmpfs)',
+  );
   console.log('| articles | search index | build wall | whole command wall | CPU | peak RSS | files | output | build wall, to disk |');
   console.log('|---:|:---:|---:|---:|---:|---:|---:|---:|---:|');
   try {
@@ -60,7 +64,9 @@ export async function benchBuild(sizes = [1000, 4000, 20000], runs = 3): Promise
     rmSync(root, { recursive: true, force: true });
     rmSync(outRoot, { recursive: true, force: true });
   }
-  console.log('\nGoals: 4,000 articles without the index under 1.2 s wall, 20,000 under 6 s, peak memory under 500 MB; with the index, 4,000 under 2 s.');
+  console.log(
+    '\nGoals: 4,000 articles without the index under 1.2 s wall, 20,000 under 6 s, peak memory under 500 MB; with the index, 4,000 under 2 s.',
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await benchBuild();

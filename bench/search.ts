@@ -47,7 +47,9 @@ const REPEAT_SHARE = 0.3;
  */
 const createVariants = (bodyTerms: number[]): Variant[] => [
   { name: 'site', loader: 'site', pruning: BODY_PRUNING },
-  ...bodyTerms.map((terms): Variant => ({ name: `site, body ${terms} terms`, loader: 'site', pruning: { ...BODY_PRUNING, termsPerDocument: terms } })),
+  ...bodyTerms.map(
+    (terms): Variant => ({ name: `site, body ${terms} terms`, loader: 'site', pruning: { ...BODY_PRUNING, termsPerDocument: terms } }),
+  ),
   { name: 'site, unpruned', loader: 'site', pruning: null },
   { name: 'plain', loader: 'plain' },
 ];
@@ -80,12 +82,17 @@ function loadVocabulary(random: () => number): string[] {
   const counts = new Map<string, number>();
   const files = readdirSync(CONTENT_DIR, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.md'));
   for (const file of files) {
-    for (const word of readFileSync(path.join(CONTENT_DIR, file), 'utf8').toLowerCase().match(/[a-z]{3,}/g) ?? []) {
+    for (const word of readFileSync(path.join(CONTENT_DIR, file), 'utf8')
+      .toLowerCase()
+      .match(/[a-z]{3,}/g) ?? []) {
       counts.set(word, (counts.get(word) ?? 0) + 1);
     }
   }
   const stop = new Set(STOP_WORDS);
-  const words = [...counts].sort((a, b) => b[1] - a[1]).map(([word]) => word).filter((word) => !stop.has(word));
+  const words = [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([word]) => word)
+    .filter((word) => !stop.has(word));
   const syllables = ['ka', 'lo', 'mer', 'tin', 'sa', 'vo', 'ren', 'dal', 'pi', 'gor', 'ul', 'fen', 'bri', 'tas', 'mon'];
   const endings = ['', 's', 'ing', 'ed', 'er', 'tion', 'ment', 'ly', 'able', 'ness'];
   const seen = new Set(words);
@@ -190,7 +197,8 @@ async function answerCold(loader: Loader, file: string, q: string): Promise<{ cp
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
 
 /** Median of COLD_RUNS fresh processes: CPU of all threads (process.cpuUsage) and wall time. */
 function measureColdStart(loader: Loader, file: string, q: string): { cpuMs: number; wallMs: number } {
@@ -225,7 +233,13 @@ async function measureWarm(loader: Loader, json: string, queries: string[]): Pro
   return times.map(median);
 }
 
-async function measureVariant(variant: Variant, docs: number, documents: SearchDocument[], queries: string[], dir: string): Promise<SearchBenchRow> {
+async function measureVariant(
+  variant: Variant,
+  docs: number,
+  documents: SearchDocument[],
+  queries: string[],
+  dir: string,
+): Promise<SearchBenchRow> {
   const started = performance.now();
   const json = buildIndex(variant, documents);
   const buildMs = performance.now() - started;
@@ -297,9 +311,17 @@ function printReport(rows: SearchBenchRow[], floor: { cpuMs: number; wallMs: num
     }
   }
   const widths = lines[0]!.map((_, column) => Math.max(...lines.map((line) => line[column]!.length)));
-  console.log(lines.map((line) => line.map((cell, column) => (column === 1 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ')).join('\n'));
-  console.log(`cold start floor (10 documents): ${floor.cpuMs.toFixed(0)} ms CPU, ${floor.wallMs.toFixed(0)} ms wall; load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} CPUs`);
-  console.log(`body pruning: ${BODY_PRUNING.termsPerDocument} terms per document, none in more than max(${BODY_PRUNING.cutShare * 100}% of documents, ${BODY_PRUNING.cutMinDocuments})`);
+  console.log(
+    lines
+      .map((line) => line.map((cell, column) => (column === 1 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  '))
+      .join('\n'),
+  );
+  console.log(
+    `cold start floor (10 documents): ${floor.cpuMs.toFixed(0)} ms CPU, ${floor.wallMs.toFixed(0)} ms wall; load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} CPUs`,
+  );
+  console.log(
+    `body pruning: ${BODY_PRUNING.termsPerDocument} terms per document, none in more than max(${BODY_PRUNING.cutShare * 100}% of documents, ${BODY_PRUNING.cutMinDocuments})`,
+  );
   for (const row of rows.filter((row) => row.variant !== 'plain' && GOALS[row.docs])) {
     const goal = GOALS[row.docs]!;
     const check = (label: string, value: number, max: number, unit: string) =>
@@ -317,6 +339,10 @@ if (process.argv[2] === '--cold') {
   // npx tsx bench/search.ts [docs...] [--body-terms=N,M]
   const args = process.argv.slice(2);
   const sizes = args.map(Number).filter((n) => n > 0);
-  const terms = args.find((arg) => arg.startsWith('--body-terms='))?.slice('--body-terms='.length).split(',').map(Number);
+  const terms = args
+    .find((arg) => arg.startsWith('--body-terms='))
+    ?.slice('--body-terms='.length)
+    .split(',')
+    .map(Number);
   await benchSearch(sizes.length ? sizes : undefined, terms);
 }

@@ -88,7 +88,11 @@ function successResponse(request: Request, result: RouteResult, meta: Omit<MetaF
   headers.set('ETag', etag);
   if (matchesEtag(request.headers.get('If-None-Match'), etag)) return new Response(null, { status: 304, headers });
   if ('document' in result) return jsonResponse(result.document, 200, headers);
-  return jsonResponse(serializeEnvelope(result.data, { ...meta, ...(result.pagination ? { pagination: result.pagination } : {}) }), 200, headers);
+  return jsonResponse(
+    serializeEnvelope(result.data, { ...meta, ...(result.pagination ? { pagination: result.pagination } : {}) }),
+    200,
+    headers,
+  );
 }
 
 export function createHandler(options: HandlerOptions): Handler {
@@ -100,7 +104,13 @@ export function createHandler(options: HandlerOptions): Handler {
   const search = options.search ?? createSearch(() => assets.read(SEARCH_INDEX_PATH));
   const loadBuild = createBuildLoader(assets);
 
-  async function respond(request: Request, started: number, requestId: string, rate: RateLimitDecision, timestamp: string): Promise<Response> {
+  async function respond(
+    request: Request,
+    started: number,
+    requestId: string,
+    rate: RateLimitDecision,
+    timestamp: string,
+  ): Promise<Response> {
     if (request.method !== 'GET' && request.method !== 'HEAD') throw apiErrors.methodNotAllowed(request.method);
     const url = new URL(request.url);
     const path = routePath(url.pathname);

@@ -40,7 +40,12 @@ async function runList(operation: Operation, params: ParsedParams, { assets, man
 }
 
 async function runSearch(params: ParsedParams, search: Search): Promise<RouteResult> {
-  const query: SearchQuery = { q: params.q as string, type: params.type as string, limit: params.limit as number, offset: params.offset as number };
+  const query: SearchQuery = {
+    q: params.q as string,
+    type: params.type as string,
+    limit: params.limit as number,
+    offset: params.offset as number,
+  };
   const found = await search.search(query);
   return { data: JSON.stringify(found.items), pagination: pagination(found.total, query.limit, query.offset, found.items.length) };
 }
@@ -52,7 +57,9 @@ export async function runOperation(operation: Operation, params: ParsedParams, c
       return runList(operation, params, context);
     case 'get': {
       const id = params.id as string;
-      return { data: await readData(assets, recordPath(operation.path, id), () => apiErrors.recordNotFound(operation.noun ?? 'record', id)) };
+      return {
+        data: await readData(assets, recordPath(operation.path, id), () => apiErrors.recordNotFound(operation.noun ?? 'record', id)),
+      };
     }
     case 'latest':
       return { data: await readData(assets, latestPath(operation.path, params.count as number)) };

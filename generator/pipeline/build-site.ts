@@ -1,6 +1,7 @@
 /** The build, top to bottom: load -> validate -> build routes -> emit. Only the emit step writes. */
 import path from 'node:path';
-import { collections as siteCollections, markdownCollections, type CollectionTable, type Content } from '../schemas/collections.ts';
+import { collections as siteCollections, markdownCollections, type CollectionTable } from '../schemas/collections.ts';
+import type { Content } from '../schemas/content.ts';
 import { loadContent } from './load/load-content.ts';
 import { validateContent } from './validate/validate-content.ts';
 import { selectPublished } from './catalogue/publish.ts';
@@ -72,7 +73,9 @@ export function* generateOutput(content: Content, options: OutputOptions): Gener
     examples.offer(file);
     yield file;
   }
-  const openApi = serializeOpenApi(buildOpenApi(catalogue, { manifest: api.manifest, operations: api.operations, examples: examples.collect() }));
+  const openApi = serializeOpenApi(
+    buildOpenApi(catalogue, { manifest: api.manifest, operations: api.operations, examples: examples.collect() }),
+  );
   yield { path: OPENAPI_PATH, body: openApi };
   yield* buildDocsFiles(catalogue, openApi);
   yield* buildFeedFiles(catalogue);

@@ -3,7 +3,8 @@
  * Usage: tsx generator/pipeline/cli.ts check|build [--content DIR] [--out DIR]
  */
 import { parseArgs } from 'node:util';
-import { collections, type CollectionKey } from '../schemas/collections.ts';
+import { collections } from '../schemas/collections.ts';
+import type { CollectionKey } from '../schemas/content.ts';
 import { ContentError, formatReport } from './problems.ts';
 import { loadContent } from './load/load-content.ts';
 import { validateContent } from './validate/validate-content.ts';

@@ -17,9 +17,7 @@ export function formatProblem(problem: Problem): string {
 
 /** Sorts problems by file, then line, so a report reads top to bottom like the files do. */
 export function sortProblems(problems: Problem[]): Problem[] {
-  return [...problems].sort(
-    (a, b) => compareText(a.file, b.file) || a.line - b.line || compareText(a.field, b.field),
-  );
+  return [...problems].sort((a, b) => compareText(a.file, b.file) || a.line - b.line || compareText(a.field, b.field));
 }
 
 /** Every problem grouped under its file, then a count: the whole report an editor needs, no stack traces. */

@@ -6,13 +6,17 @@ import { z } from 'zod';
 import { WORDS_PER_MINUTE } from '../shared/reading-time.ts';
 import { TECHNOLOGY_CATEGORY_IDS, TECHNOLOGY_STATUSES } from './vocabulary.ts';
 
-const id = z.string().meta({ description: 'Stable identifier, lowercase letters, digits and hyphens.', example: 'agentic-storefront-build' });
+const id = z
+  .string()
+  .meta({ description: 'Stable identifier, lowercase letters, digits and hyphens.', example: 'agentic-storefront-build' });
 const slug = z.string().meta({ description: 'URL slug (the source file name).' });
 const url = z.string().meta({ description: 'Absolute address of the record on the site.' });
 const day = z.string().meta({ description: 'Date, YYYY-MM-DD.', example: '2026-05-12' });
 const ids = z.array(z.string());
 const html = z.string().meta({ description: 'The body rendered to HTML; raw HTML in the source is escaped, so it is safe to embed.' });
-const readingTime = z.string().meta({ description: `Estimated reading time, "<n> min read" (${WORDS_PER_MINUTE} words a minute).`, example: '4 min read' });
+const readingTime = z
+  .string()
+  .meta({ description: `Estimated reading time, "<n> min read" (${WORDS_PER_MINUTE} words a minute).`, example: '4 min read' });
 
 /** A related taxonomy term. */
 export const termRef = z.object({ id, name: z.string() });

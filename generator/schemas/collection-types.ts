@@ -67,8 +67,7 @@ export interface OperationNames {
 }
 
 /** A route beside a collection's list and get. */
-export type ExtraRoute = OperationNames & { path: string } & (
-    /** A taxonomy's terms with the number of published records that use each. */
+export type ExtraRoute = OperationNames & { path: string } /** A taxonomy's terms with the number of published records that use each. */ & (
     | { kind: 'terms'; taxonomy: string; counts: readonly { collection: string; field: string }[] }
     /** The collection's items whose fields have these values. */
     | { kind: 'subset'; where: Readonly<Record<string, string | boolean>> }

@@ -8,34 +8,44 @@
  * The types of a table are in collection-types.ts. The handler does not import this module (zod alone costs about 100 ms of CPU to load, twice the edge's
  * budget for a request): the build writes the route table it derives from here (shared/operations.ts).
  */
-import type { z } from 'zod';
 import { createOperations, type Operation } from '../shared/operations.ts';
-import {
-  apiCollections,
-  type CollectionTable,
-  type EntryMeta,
-  type ListCollection,
-  type MarkdownCollection,
-  type Relation,
-} from './collection-types.ts';
+import { apiCollections, type CollectionTable, type ExtraRoute, type OperationNames, type Relation } from './collection-types.ts';
 import * as Api from './api.ts';
 import { articleSchema, expertiseSchema, resourceSchema, serviceSchema, technologySchema } from './records.ts';
 import { siteSchema } from './site.ts';
 import { platformSchema, technologyCategorySchema, termSchema } from './taxonomies.ts';
 import { TECHNOLOGY_CATEGORY_IDS } from './vocabulary.ts';
 
-const sameCategory = (collection: string, max?: number): Relation => ({ kind: 'same', collection, field: 'category', ...(max ? { max } : {}) });
+const sameCategory = (collection: string, max?: number): Relation => ({
+  kind: 'same',
+  collection,
+  field: 'category',
+  ...(max ? { max } : {}),
+});
 const CATEGORY_FILTER = { param: 'category', fields: ['category'], taxonomies: ['categories'], source: 'categories' } as const;
 const TECHNOLOGIES = ['technology', 'platforms'] as const;
 
 /** Relations of services and expertise areas, which differ only in which other practice collection they list. */
-const practiceRelations = (other: 'services' | 'expertise') => ({
-  category: { kind: 'term', field: 'category', taxonomies: ['categories'] },
-  industries: { kind: 'terms', field: 'industries', taxonomies: ['industries'] },
-  technologies: { kind: 'terms', field: 'technologies', taxonomies: TECHNOLOGIES },
-  [other]: sameCategory(other),
-  articles: sameCategory('intelligence', 5),
-}) satisfies Record<string, Relation>;
+const practiceRelations = (other: 'services' | 'expertise') =>
+  ({
+    category: { kind: 'term', field: 'category', taxonomies: ['categories'] },
+    industries: { kind: 'terms', field: 'industries', taxonomies: ['industries'] },
+    technologies: { kind: 'terms', field: 'technologies', taxonomies: TECHNOLOGIES },
+    [other]: sameCategory(other),
+    articles: sameCategory('intelligence', 5),
+  }) satisfies Record<string, Relation>;
+
+/** A route of a taxonomy's terms, each counted over the published records of these collection fields. */
+const termsRoute = (
+  names: OperationNames & { path: string },
+  taxonomy: string,
+  ...counts: [collection: string, field: string][]
+): ExtraRoute => ({
+  ...names,
+  kind: 'terms',
+  taxonomy,
+  counts: counts.map(([collection, field]) => ({ collection, field })),
+});
 
 const practiceReferences = { category: ['categories'], industries: ['industries'], technologies: TECHNOLOGIES } as const;
 const practiceSearch = { tags: ['tags'], terms: ['category', 'industries'] } as const;
@@ -76,14 +86,10 @@ export const collections = {
       filters: [{ ...CATEGORY_FILTER, description: 'Service category id.' }],
       relations: practiceRelations('expertise'),
       routes: [
-        {
-          path: 'categories',
-          operationId: 'listServiceCategories',
-          summary: 'List service categories',
-          kind: 'terms',
-          taxonomy: 'categories',
-          counts: [{ collection: 'services', field: 'category' }],
-        },
+        termsRoute({ path: 'categories', operationId: 'listServiceCategories', summary: 'List service categories' }, 'categories', [
+          'services',
+          'category',
+        ]),
       ],
       search: practiceSearch,
     },
@@ -112,25 +118,16 @@ export const collections = {
       ],
       relations: practiceRelations('services'),
       routes: [
-        {
-          path: 'technologies',
-          operationId: 'listPlatforms',
-          summary: 'Technologies and platforms worked with',
-          kind: 'terms',
-          taxonomy: 'platforms',
-          counts: [
-            { collection: 'services', field: 'technologies' },
-            { collection: 'expertise', field: 'technologies' },
-          ],
-        },
-        {
-          path: 'industries',
-          operationId: 'listIndustries',
-          summary: 'List industries',
-          kind: 'terms',
-          taxonomy: 'industries',
-          counts: [{ collection: 'expertise', field: 'industries' }],
-        },
+        termsRoute(
+          { path: 'technologies', operationId: 'listPlatforms', summary: 'Technologies and platforms worked with' },
+          'platforms',
+          ['services', 'technologies'],
+          ['expertise', 'technologies'],
+        ),
+        termsRoute({ path: 'industries', operationId: 'listIndustries', summary: 'List industries' }, 'industries', [
+          'expertise',
+          'industries',
+        ]),
       ],
       search: practiceSearch,
     },
@@ -153,7 +150,13 @@ export const collections = {
       list: { operationId: 'listTechnologies', summary: 'List AI and agentic-commerce technologies' },
       get: { operationId: 'getTechnology', summary: 'Get a technology' },
       filters: [
-        { param: 'category', fields: ['category'], taxonomies: ['technologyCategories'], source: 'technologyCategories', description: 'Technology category id.' },
+        {
+          param: 'category',
+          fields: ['category'],
+          taxonomies: ['technologyCategories'],
+          source: 'technologyCategories',
+          description: 'Technology category id.',
+        },
       ],
       relations: {
         category: { kind: 'term', field: 'category', taxonomies: ['technologyCategories'] },
@@ -161,14 +164,11 @@ export const collections = {
         expertise: { kind: 'referencing', collection: 'expertise', field: 'technologies' },
       },
       routes: [
-        {
-          path: 'categories',
-          operationId: 'listTechnologyCategories',
-          summary: 'List technology categories',
-          kind: 'terms',
-          taxonomy: 'technologyCategories',
-          counts: [{ collection: 'technology', field: 'category' }],
-        },
+        termsRoute(
+          { path: 'categories', operationId: 'listTechnologyCategories', summary: 'List technology categories' },
+          'technologyCategories',
+          ['technology', 'category'],
+        ),
         {
           path: 'protocols',
           operationId: 'listProtocols',
@@ -198,7 +198,13 @@ export const collections = {
       list: { operationId: 'listArticles', summary: 'List articles' },
       get: { operationId: 'getArticle', summary: 'Get an article' },
       filters: [
-        { param: 'topic', fields: ['topics', 'category'], taxonomies: ['topics', 'categories'], source: 'articleTopics', description: 'Topic id, or a category id.' },
+        {
+          param: 'topic',
+          fields: ['topics', 'category'],
+          taxonomies: ['topics', 'categories'],
+          source: 'articleTopics',
+          description: 'Topic id, or a category id.',
+        },
       ],
       relations: {
         topics: { kind: 'terms', field: 'topics', taxonomies: ['topics'] },
@@ -207,14 +213,7 @@ export const collections = {
       },
       routes: [
         { path: 'latest', operationId: 'listLatestArticles', summary: 'Latest articles', kind: 'latest', max: 20, default: 5 },
-        {
-          path: 'topics',
-          operationId: 'listTopics',
-          summary: 'List article topics',
-          kind: 'terms',
-          taxonomy: 'topics',
-          counts: [{ collection: 'intelligence', field: 'topics' }],
-        },
+        termsRoute({ path: 'topics', operationId: 'listTopics', summary: 'List article topics' }, 'topics', ['intelligence', 'topics']),
       ],
       search: { tags: ['tags', 'topics'], terms: ['category'] },
     },
@@ -231,21 +230,6 @@ export const collections = {
     references: { category: ['categories'], type: 'site.resource_types', image: 'images' },
   },
 } as const satisfies CollectionTable;
-
-export type Collections = typeof collections;
-export type CollectionKey = keyof Collections;
-export type MarkdownKey = { [K in CollectionKey]: Collections[K] extends MarkdownCollection ? K : never }[CollectionKey];
-export type ListKey = { [K in CollectionKey]: Collections[K] extends ListCollection ? K : never }[CollectionKey];
-
-/** A validated Markdown record. `updated` is always set (articles default it to `date`). */
-export type Entry<K extends MarkdownKey> = Omit<z.output<Collections[K]['schema']>, 'id' | 'updated'> & EntryMeta & { updated: string };
-
-/** Everything the content folder holds, validated and typed from the schemas above. */
-export type Content = {
-  site: z.output<Collections['site']['schema']>;
-} & { [K in ListKey]: z.output<Collections[K]['schema']>[] } & { [K in MarkdownKey]: Entry<K>[] };
-
-export type Resource = Entry<'resources'>;
 
 /** The site's route table (shared/operations.ts), derived from its collections. */
 export const operations: readonly Operation[] = createOperations(apiCollections(collections).map(([, collection]) => collection));

@@ -46,8 +46,11 @@ export const feedSchema = z.strictObject({
   jsonrpc: z.literal('2.0'),
   id: z.int().meta({ description: 'Request identifier echoed.' }),
   result: z.strictObject({
-    version: z.string().regex(/^\d+\.\d+$/).meta({ description: 'Feed version, <major>.<minor>.' }),
-    last_updated: z.iso.date().meta({ description: 'The newest entry\'s updated date, YYYY-MM-DD.' }),
+    version: z
+      .string()
+      .regex(/^\d+\.\d+$/)
+      .meta({ description: 'Feed version, <major>.<minor>.' }),
+    last_updated: z.iso.date().meta({ description: "The newest entry's updated date, YYYY-MM-DD." }),
     resources_hub: hubSchema,
     methods: z.strictObject({
       list: z.string().meta({ description: 'How to list the entries.' }),

@@ -25,15 +25,33 @@ interface MiniSearchInternals {
  */
 export function loadSearchIndex(json: string): MiniSearch<SearchDocument> {
   const serialized = JSON.parse(json) as SerializedSearchIndex;
-  if (serialized.format !== SEARCH_INDEX_FORMAT) throw new Error(`search index: expected format ${SEARCH_INDEX_FORMAT}, not ${String(serialized.format)}; rebuild the site`);
+  if (serialized.format !== SEARCH_INDEX_FORMAT)
+    throw new Error(`search index: expected format ${SEARCH_INDEX_FORMAT}, not ${String(serialized.format)}; rebuild the site`);
   const { fieldIds, averageFieldLength, documents, terms } = serialized;
   const count = documents.length;
   const index = MiniSearch.loadJS<SearchDocument>(
-    { documentCount: count, nextId: count, documentIds: {}, fieldIds, fieldLength: {}, averageFieldLength, storedFields: {}, dirtCount: 0, index: [], serializationVersion: 2 },
+    {
+      documentCount: count,
+      nextId: count,
+      documentIds: {},
+      fieldIds,
+      fieldLength: {},
+      averageFieldLength,
+      storedFields: {},
+      dirtCount: 0,
+      index: [],
+      serializationVersion: 2,
+    },
     miniSearchOptions,
   );
   const internals = index as unknown as MiniSearchInternals;
-  const { _documentIds: documentIds, _idToShortId: idToShortId, _fieldLength: fieldLength, _storedFields: storedFields, _index: termIndex } = internals;
+  const {
+    _documentIds: documentIds,
+    _idToShortId: idToShortId,
+    _fieldLength: fieldLength,
+    _storedFields: storedFields,
+    _index: termIndex,
+  } = internals;
   if (![documentIds, idToShortId, fieldLength, storedFields].every((map) => map instanceof Map) || typeof termIndex?.set !== 'function') {
     throw new Error('search index: this MiniSearch version keeps its index differently; update loadSearchIndex');
   }

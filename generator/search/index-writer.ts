@@ -4,7 +4,14 @@
  */
 import MiniSearch, { type AsPlainObject } from 'minisearch';
 import { BODY_PRUNING, createTermCache, pruneSearchBodies, type BodyPruning } from './body-pruning.ts';
-import { SEARCH_INDEX_FORMAT, type SearchDocument, type SerializedDocument, type SerializedSearchIndex, type SerializedTerm, type StoredResult } from './index-format.ts';
+import {
+  SEARCH_INDEX_FORMAT,
+  type SearchDocument,
+  type SerializedDocument,
+  type SerializedSearchIndex,
+  type SerializedTerm,
+  type StoredResult,
+} from './index-format.ts';
 import { miniSearchOptions } from './ranking.ts';
 
 /** MiniSearch's postings of one term in one field, `{ shortId: tf }`, as SerializedTerm's gaps. */

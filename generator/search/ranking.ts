@@ -61,5 +61,11 @@ const TYPO_FIELDS = SEARCH_FIELDS.filter((field) => field !== 'body');
  * means usually names the subject, which the short fields carry.
  */
 export function createQuery(q: string): Query {
-  return { combineWith: 'OR', queries: [{ queries: [q], fields: TYPO_FIELDS }, { queries: [q], fields: ['body'], fuzzy: false }] };
+  return {
+    combineWith: 'OR',
+    queries: [
+      { queries: [q], fields: TYPO_FIELDS },
+      { queries: [q], fields: ['body'], fuzzy: false },
+    ],
+  };
 }

@@ -52,4 +52,3 @@ export function processQuery(query: string): string[] {
   }
   return [...terms];
 }
-

@@ -47,7 +47,10 @@ export interface CollectionRoutes {
     list: { operationId: string; summary: string };
     get: { operationId: string; summary: string };
     filters: readonly { param: string; source: string; description: string }[];
-    routes?: readonly ({ path: string; operationId: string; summary: string } & ({ kind: 'terms' | 'subset' } | { kind: 'latest'; max: number; default: number }))[];
+    routes?: readonly ({ path: string; operationId: string; summary: string } & (
+      | { kind: 'terms' | 'subset' }
+      | { kind: 'latest'; max: number; default: number }
+    ))[];
     search?: unknown;
   };
 }
@@ -57,7 +60,8 @@ const offset: Param = { name: 'offset', kind: 'integer', min: 0, max: MAX_OFFSET
 const id: Param = { name: 'id', kind: 'id', required: true, description: 'The record id or slug (case-insensitive).' };
 
 /** `a`, `a and b`, `a, b and c`. */
-const joinWords = (words: readonly string[]) => (words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`);
+const joinWords = (words: readonly string[]) =>
+  words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
 
 function createSearchOperation(searchable: readonly CollectionRoutes[]): Operation {
   return {
@@ -67,8 +71,20 @@ function createSearchOperation(searchable: readonly CollectionRoutes[]): Operati
     kind: 'search',
     tag: 'Search',
     params: [
-      { name: 'q', kind: 'query', required: true, maxLength: MAX_QUERY_LENGTH, description: `Natural-language query, 1 to ${MAX_QUERY_LENGTH} characters after trimming.` },
-      { name: 'type', kind: 'enum', values: ['all', ...searchable.map(({ api }) => api.path)], default: 'all', description: 'Narrow the search to one collection.' },
+      {
+        name: 'q',
+        kind: 'query',
+        required: true,
+        maxLength: MAX_QUERY_LENGTH,
+        description: `Natural-language query, 1 to ${MAX_QUERY_LENGTH} characters after trimming.`,
+      },
+      {
+        name: 'type',
+        kind: 'enum',
+        values: ['all', ...searchable.map(({ api }) => api.path)],
+        default: 'all',
+        description: 'Narrow the search to one collection.',
+      },
       limit,
       offset,
     ],
@@ -78,14 +94,23 @@ function createSearchOperation(searchable: readonly CollectionRoutes[]): Operati
 /** A collection's list and get routes, then its extra routes in the order the table gives them. */
 function createCollectionOperations({ noun, api }: CollectionRoutes): Operation[] {
   const common = { collection: api.path, tag: api.tag };
-  const filters = api.filters.map((filter): Param => ({ name: filter.param, kind: 'filter', source: filter.source, description: filter.description }));
+  const filters = api.filters.map(
+    (filter): Param => ({ name: filter.param, kind: 'filter', source: filter.source, description: filter.description }),
+  );
   return [
     { path: `${api.path}/list`, ...api.list, kind: 'list', ...common, params: [...filters, limit, offset] },
     { path: `${api.path}/get`, ...api.get, kind: 'get', ...common, noun, params: [id] },
     ...(api.routes ?? []).map(({ path, operationId, summary, ...route }): Operation => {
       const names = { path: `${api.path}/${path}`, operationId, summary, ...common };
       if (route.kind !== 'latest') return { ...names, kind: 'static', params: [] };
-      const count: Param = { name: 'count', kind: 'integer', min: 1, max: route.max, default: route.default, description: `Number of ${api.label}.` };
+      const count: Param = {
+        name: 'count',
+        kind: 'integer',
+        min: 1,
+        max: route.max,
+        default: route.default,
+        description: `Number of ${api.label}.`,
+      };
       return { ...names, kind: 'latest', params: [count] };
     }),
   ];
@@ -98,7 +123,14 @@ export function createOperations(collections: readonly CollectionRoutes[]): Oper
     createSearchOperation(collections.filter(({ api }) => api.search)),
     ...collections.flatMap(createCollectionOperations),
     { path: 'health', operationId: 'getHealth', summary: 'Health check', kind: 'static', tag: 'API', params: [] },
-    { path: 'openapi.json', operationId: 'getOpenApi', summary: 'OpenAPI 3.1 description of this API', kind: 'openapi', tag: 'API', params: [] },
+    {
+      path: 'openapi.json',
+      operationId: 'getOpenApi',
+      summary: 'OpenAPI 3.1 description of this API',
+      kind: 'openapi',
+      tag: 'API',
+      params: [],
+    },
   ];
 }
 

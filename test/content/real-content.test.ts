@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { loadContent } from '../../generator/pipeline/load/load-content.ts';
 import { validateContent } from '../../generator/pipeline/validate/validate-content.ts';
 import { ContentError, formatProblem } from '../../generator/pipeline/problems.ts';
-import type { Content } from '../../generator/schemas/collections.ts';
+import type { Content } from '../../generator/schemas/content.ts';
 
 const CONTENT_DIR = fileURLToPath(new URL('../../content', import.meta.url));
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContent } from '../../generator/pipeline/load/load-content.ts';
 import { validateContent } from '../../generator/pipeline/validate/validate-content.ts';
 import { ContentError, formatReport, type Problem } from '../../generator/pipeline/problems.ts';
-import type { Content } from '../../generator/schemas/collections.ts';
+import type { Content } from '../../generator/schemas/content.ts';
 import { fixtureDir, removeFixtureDirs, VALID_FIXTURE } from '../helpers/fixture.ts';
 
 afterAll(removeFixtureDirs);
@@ -161,7 +161,12 @@ describe('validateContent', () => {
 
     it('rejects an unknown category and lists the categories', async () => {
       await expectProblems('unknown-category', [
-        { file: 'services/seo-audit.md', line: 5, field: 'category', words: ['unknown category "seo"', `one of categories.yaml: ${CATEGORY_IDS}`] },
+        {
+          file: 'services/seo-audit.md',
+          line: 5,
+          field: 'category',
+          words: ['unknown category "seo"', `one of categories.yaml: ${CATEGORY_IDS}`],
+        },
       ]);
     });
 
@@ -193,7 +198,12 @@ describe('validateContent', () => {
           file: 'services/mcp-server-development.md',
           line: 8,
           field: 'technologies.1',
-          words: ['unknown technology or platform "kubernetes"', 'technology/*.md and platforms.yaml', 'model-context-protocol', 'google-analytics-4'],
+          words: [
+            'unknown technology or platform "kubernetes"',
+            'technology/*.md and platforms.yaml',
+            'model-context-protocol',
+            'google-analytics-4',
+          ],
         },
       ]);
     });
@@ -245,13 +255,25 @@ describe('validateContent', () => {
 
     it('rejects an id and a file name with capitals', async () => {
       await expectProblems('bad-id', [
-        { file: 'services/Local-SEO.md', line: 1, field: '-', words: ['file name "Local-SEO"', 'lowercase', 'rename the file', '"local-seo.md"'] },
-        { file: 'services/seo-audit.md', line: 2, field: 'id', words: ['must be lowercase letters, digits and single hyphens', '"paid-media"'] },
+        {
+          file: 'services/Local-SEO.md',
+          line: 1,
+          field: '-',
+          words: ['file name "Local-SEO"', 'lowercase', 'rename the file', '"local-seo.md"'],
+        },
+        {
+          file: 'services/seo-audit.md',
+          line: 2,
+          field: 'id',
+          words: ['must be lowercase letters, digits and single hyphens', '"paid-media"'],
+        },
       ]);
     });
 
     it('reports an api_version of another major than the base path serves', async () => {
-      await expectProblems('api-version-2', [{ file: 'site.yaml', line: 5, field: 'api_version', words: ['must be 1.x.y', 'serves /v1/'] }]);
+      await expectProblems('api-version-2', [
+        { file: 'site.yaml', line: 5, field: 'api_version', words: ['must be 1.x.y', 'serves /v1/'] },
+      ]);
     });
 
     it('reports a missing site.yaml', async () => {

@@ -59,9 +59,13 @@ afterAll(removeBuildDirs);
 
 describe('edge handler under Deno', () => {
   it('answers representative requests exactly as under Node', async () => {
-    const child = run(process.execPath, [denoBinary(), 'run', `--allow-read=${dist}`, '--allow-env', '--no-prompt', 'test/deno/run-handler.ts', dist], {
-      maxBuffer: 32 * 1024 * 1024,
-    });
+    const child = run(
+      process.execPath,
+      [denoBinary(), 'run', `--allow-read=${dist}`, '--allow-env', '--no-prompt', 'test/deno/run-handler.ts', dist],
+      {
+        maxBuffer: 32 * 1024 * 1024,
+      },
+    );
     child.child.stdin!.end(JSON.stringify(REQUESTS));
     const { stdout } = await child;
     const underDeno: Answer[] = JSON.parse(stdout);
@@ -74,11 +78,16 @@ describe('edge handler under Deno', () => {
     });
     const underNode: Answer[] = [];
     for (const request of REQUESTS) {
-      const response = await handler(new Request(`http://api.test${request.path}`, { method: request.method ?? 'GET', headers: request.headers }), { ip: '192.0.2.1' });
+      const response = await handler(
+        new Request(`http://api.test${request.path}`, { method: request.method ?? 'GET', headers: request.headers }),
+        { ip: '192.0.2.1' },
+      );
       underNode.push({ status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() });
     }
 
-    expect(underDeno.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 400, 404, 400, 404, 405, 200, 204]);
+    expect(underDeno.map((answer) => answer.status)).toEqual([
+      200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 400, 404, 400, 404, 405, 200, 204,
+    ]);
     expect(underDeno.map(comparable)).toEqual(underNode.map(comparable));
     const search = JSON.parse(underDeno[8]!.body);
     expect(search.data.length).toBeGreaterThan(0);
@@ -92,10 +101,16 @@ describe('Netlify Edge adapter under Deno', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     try {
-      const child = run(process.execPath, [denoBinary(), 'run', '--allow-net=127.0.0.1', '--allow-read=.', '--allow-env', '--no-prompt', 'test/deno/run-adapter.ts', base], {
-        maxBuffer: 8 * 1024 * 1024,
-      });
-      child.child.stdin!.end(JSON.stringify(['/v1/health', '/v1/services/get?id=mcp-server-development', '/v1/search?q=agent%20payments', '/v1/nope', '/v1']));
+      const child = run(
+        process.execPath,
+        [denoBinary(), 'run', '--allow-net=127.0.0.1', '--allow-read=.', '--allow-env', '--no-prompt', 'test/deno/run-adapter.ts', base],
+        {
+          maxBuffer: 8 * 1024 * 1024,
+        },
+      );
+      child.child.stdin!.end(
+        JSON.stringify(['/v1/health', '/v1/services/get?id=mcp-server-development', '/v1/search?q=agent%20payments', '/v1/nope', '/v1']),
+      );
       const answers = JSON.parse((await child).stdout);
       expect(answers.map((answer: { status: number }) => answer.status)).toEqual([200, 200, 200, 404, 200]);
       expect(answers[0].body.data.status).toBe('healthy');
@@ -103,7 +118,9 @@ describe('Netlify Edge adapter under Deno', () => {
       expect(answers[2].body.data[0].score).toBeGreaterThan(0);
       expect(answers[3].body.error.code).toBe('NOT_FOUND');
       // One isolate, one limiter: the count carries across the requests.
-      expect(answers.map((answer: { ratelimit: string }) => answer.ratelimit)).toEqual([0, 1, 2, 3, 4].map((n) => `"default";r=${99 - n};t=0`));
+      expect(answers.map((answer: { ratelimit: string }) => answer.ratelimit)).toEqual(
+        [0, 1, 2, 3, 4].map((n) => `"default";r=${99 - n};t=0`),
+      );
     } finally {
       server.closeAllConnections();
       server.close();

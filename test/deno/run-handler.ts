@@ -30,10 +30,15 @@ const handler = createHandler({
   createRequestId: () => 'deno',
 });
 
-const requests: { path: string; method?: string; headers?: Record<string, string> }[] = JSON.parse(await new Response(Deno.stdin.readable).text());
+const requests: { path: string; method?: string; headers?: Record<string, string> }[] = JSON.parse(
+  await new Response(Deno.stdin.readable).text(),
+);
 const results = [];
 for (const request of requests) {
-  const response = await handler(new Request(`http://api.test${request.path}`, { method: request.method ?? 'GET', headers: request.headers }), { ip: '192.0.2.1' });
+  const response = await handler(
+    new Request(`http://api.test${request.path}`, { method: request.method ?? 'GET', headers: request.headers }),
+    { ip: '192.0.2.1' },
+  );
   results.push({ status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() });
 }
 console.log(JSON.stringify(results));

@@ -51,7 +51,14 @@ describe.each(runtimes)('edge handler ($name)', (runtime) => {
       for (const operation of operations) {
         const query = operation.params.some((param) => param.name === 'id') ? '?id=mcp-server-development' : '';
         if (operation.kind === 'search' || operation.kind === 'openapi') continue;
-        const path = operation.collection === 'intelligence' && operation.kind === 'get' ? '/v1/intelligence/get?id=rag-evaluation' : operation.collection === 'expertise' && operation.kind === 'get' ? '/v1/expertise/get?id=agent-ready-product-data-retail' : operation.collection === 'technology' && operation.kind === 'get' ? '/v1/technology/get?id=llm-gateway' : `/v1/${operation.path}${query}`;
+        const path =
+          operation.collection === 'intelligence' && operation.kind === 'get'
+            ? '/v1/intelligence/get?id=rag-evaluation'
+            : operation.collection === 'expertise' && operation.kind === 'get'
+              ? '/v1/expertise/get?id=agent-ready-product-data-retail'
+              : operation.collection === 'technology' && operation.kind === 'get'
+                ? '/v1/technology/get?id=llm-gateway'
+                : `/v1/${operation.path}${query}`;
         const { response, body } = await get(path);
         expect(response.status, path).toBe(200);
         expect(body.success, path).toBe(true);
@@ -75,7 +82,15 @@ describe.each(runtimes)('edge handler ($name)', (runtime) => {
     });
 
     it('treats paths as case-sensitive and answers any unknown path with 404 NOT_FOUND', async () => {
-      for (const path of ['/v1/Services/list', '/v1/nope', '/v1/services', '/v1/services/list/extra', '/v1/services//list', '/v1/health.json', '/v1/services/list//']) {
+      for (const path of [
+        '/v1/Services/list',
+        '/v1/nope',
+        '/v1/services',
+        '/v1/services/list/extra',
+        '/v1/services//list',
+        '/v1/health.json',
+        '/v1/services/list//',
+      ]) {
         const { response, body } = await get(path);
         expect(response.status, path).toBe(404);
         expectErrorEnvelope(body, 'NOT_FOUND');
@@ -101,12 +116,15 @@ describe.each(runtimes)('edge handler ($name)', (runtime) => {
       expect(body.data).toHaveLength(2);
     });
 
-    it.each(['1.0', '+1', '-1', '1e2', ' 1', '1 ', '0x10', 'ten', '٣', '0', '101', '99999999999999999999999'])('rejects limit=%j', async (value) => {
-      const { response, body } = await get(`/v1/services/list?limit=${encodeURIComponent(value)}`);
-      expect(response.status).toBe(400);
-      expectErrorEnvelope(body, 'INVALID_PARAMETER', 'limit');
-      expect(body.error.message).toContain('1 to 100');
-    });
+    it.each(['1.0', '+1', '-1', '1e2', ' 1', '1 ', '0x10', 'ten', '٣', '0', '101', '99999999999999999999999'])(
+      'rejects limit=%j',
+      async (value) => {
+        const { response, body } = await get(`/v1/services/list?limit=${encodeURIComponent(value)}`);
+        expect(response.status).toBe(400);
+        expectErrorEnvelope(body, 'INVALID_PARAMETER', 'limit');
+        expect(body.error.message).toContain('1 to 100');
+      },
+    );
 
     it('accepts limit 1 and 100, and leading zeros as plain digits', async () => {
       expect((await get('/v1/services/list?limit=1')).body.data).toHaveLength(1);
@@ -159,7 +177,9 @@ describe.each(runtimes)('edge handler ($name)', (runtime) => {
       const byTopic = await get('/v1/intelligence/list?topic=ai-engineering');
       const byCategory = await get('/v1/intelligence/list?topic=neural-core');
       expect(byTopic.body.data.length).toBeGreaterThan(0);
-      expect(byTopic.body.data.every((item: Json) => item.topics.includes('ai-engineering') || item.category === 'ai-engineering')).toBe(true);
+      expect(byTopic.body.data.every((item: Json) => item.topics.includes('ai-engineering') || item.category === 'ai-engineering')).toBe(
+        true,
+      );
       expect(byCategory.body.data.every((item: Json) => item.topics.includes('neural-core') || item.category === 'neural-core')).toBe(true);
       expect(byCategory.body.meta.pagination.total).toBe(byCategory.body.data.length);
     });
@@ -191,7 +211,18 @@ describe.each(runtimes)('edge handler ($name)', (runtime) => {
         expect(response.status, id).toBe(404);
         expectErrorEnvelope(body, 'NOT_FOUND');
       }
-      for (const id of ['../manifest', '..%2F..%2Fpackage.json', 'a/b', 'a b', 'a%00b', '%00', 'é', 'a'.repeat(129), 'x\\y', 'seo-audit.json?']) {
+      for (const id of [
+        '../manifest',
+        '..%2F..%2Fpackage.json',
+        'a/b',
+        'a b',
+        'a%00b',
+        '%00',
+        'é',
+        'a'.repeat(129),
+        'x\\y',
+        'seo-audit.json?',
+      ]) {
         const { response, body } = await get(`/v1/services/get?id=${id.includes('%') ? id : encodeURIComponent(id)}`);
         expect(response.status, id).toBe(400);
         expectErrorEnvelope(body, 'INVALID_PARAMETER', 'id');
@@ -249,7 +280,14 @@ describe.each(runtimes)('edge handler ($name)', (runtime) => {
         const { body } = await get(path);
         expect(body.meta.pagination, path).toEqual({ total: body.data.length, limit: 20, offset: 0, has_more: false });
       }
-      for (const path of ['/v1/', '/v1/health', '/v1/services/categories', '/v1/intelligence/latest', '/v1/services/get?id=seo-audit', '/v1/technology/protocols']) {
+      for (const path of [
+        '/v1/',
+        '/v1/health',
+        '/v1/services/categories',
+        '/v1/intelligence/latest',
+        '/v1/services/get?id=seo-audit',
+        '/v1/technology/protocols',
+      ]) {
         const { body } = await get(path);
         expect(body.meta, path).not.toHaveProperty('pagination');
       }
@@ -268,8 +306,18 @@ describe.each(runtimes)('edge handler ($name)', (runtime) => {
 
     it('answers objects on health, get routes and the index, arrays elsewhere', async () => {
       const health = await get('/v1/health');
-      expect(health.body.data).toMatchObject({ status: 'healthy', version: '1.3.0', resources: ['services', 'expertise', 'technology', 'intelligence'] });
-      for (const path of ['/v1/services/categories', '/v1/expertise/industries', '/v1/expertise/technologies', '/v1/technology/categories', '/v1/intelligence/topics']) {
+      expect(health.body.data).toMatchObject({
+        status: 'healthy',
+        version: '1.3.0',
+        resources: ['services', 'expertise', 'technology', 'intelligence'],
+      });
+      for (const path of [
+        '/v1/services/categories',
+        '/v1/expertise/industries',
+        '/v1/expertise/technologies',
+        '/v1/technology/categories',
+        '/v1/intelligence/topics',
+      ]) {
         const { body } = await get(path);
         expect(Array.isArray(body.data), path).toBe(true);
         for (const term of body.data) expect(Object.keys(term), path).toEqual(expect.arrayContaining(['id', 'name', 'count']));
@@ -306,7 +354,12 @@ describe.each(runtimes)('edge handler ($name)', (runtime) => {
       const all = await get('/v1/search?q=agent');
       const second = await get('/v1/search?q=agent&limit=1&offset=1');
       expect(second.body.data).toEqual(all.body.data.slice(1, 2));
-      expect(second.body.meta.pagination).toEqual({ total: all.body.meta.pagination.total, limit: 1, offset: 1, has_more: all.body.meta.pagination.total > 2 });
+      expect(second.body.meta.pagination).toEqual({
+        total: all.body.meta.pagination.total,
+        limit: 1,
+        offset: 1,
+        has_more: all.body.meta.pagination.total > 2,
+      });
       for (const query of ['limit=0', 'limit=101', 'offset=-1']) {
         const { response, body } = await get(`/v1/search?q=agent&${query}`);
         expect(response.status, query).toBe(400);
@@ -327,7 +380,11 @@ describe.each(runtimes)('edge handler ($name)', (runtime) => {
   describe('errors', () => {
     it('answers an unexpected failure with a bare 500 INTERNAL_ERROR', async () => {
       const broken = await runtime.start(dist, {
-        assets: { read: async () => { throw new Error('disk on fire at /srv/secret/path.json'); } },
+        assets: {
+          read: async () => {
+            throw new Error('disk on fire at /srv/secret/path.json');
+          },
+        },
       });
       try {
         const response = await broken.request('/v1/services/list');
@@ -405,7 +462,11 @@ describe.each(runtimes)('edge handler ($name)', (runtime) => {
     it('answers a CORS preflight with 204', async () => {
       const response = await api.request('/v1/services/list', {
         method: 'OPTIONS',
-        headers: { Origin: 'https://client.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'content-type' },
+        headers: {
+          Origin: 'https://client.example',
+          'Access-Control-Request-Method': 'GET',
+          'Access-Control-Request-Headers': 'content-type',
+        },
       });
       expect(response.status).toBe(204);
       expect(response.headers.get('Access-Control-Allow-Methods')).toBe('GET, HEAD');

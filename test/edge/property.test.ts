@@ -20,21 +20,67 @@ beforeAll(async () => {
 afterAll(removeBuildDirs);
 
 const segment = fc.oneof(
-  fc.constantFrom('v1', 'services', 'list', 'get', 'search', '..', '.', '%2e%2e', '%2F', '%00', '_api', 'manifest.json', '', 'índice', 'openapi.json'),
+  fc.constantFrom(
+    'v1',
+    'services',
+    'list',
+    'get',
+    'search',
+    '..',
+    '.',
+    '%2e%2e',
+    '%2F',
+    '%00',
+    '_api',
+    'manifest.json',
+    '',
+    'índice',
+    'openapi.json',
+  ),
   fc.string({ maxLength: 12 }).map(encodeURIComponent),
 );
 const knownPath = fc.constantFrom(...operations.map((operation) => `/v1/${operation.path}`));
-const path = fc.oneof(knownPath, knownPath.map((p) => `${p}/`), fc.array(segment, { maxLength: 5 }).map((parts) => `/v1/${parts.join('/')}`));
+const path = fc.oneof(
+  knownPath,
+  knownPath.map((p) => `${p}/`),
+  fc.array(segment, { maxLength: 5 }).map((parts) => `/v1/${parts.join('/')}`),
+);
 
 const paramName = fc.constantFrom('q', 'id', 'type', 'limit', 'offset', 'count', 'category', 'industry', 'topic', '_', 'x');
 const paramValue = fc.oneof(
-  fc.constantFrom('', ' ', '0', '1', '20', '100', '101', '-1', '1e3', '9007199254740991', '9007199254740992', 'all', 'services', 'neural-core', 'RAG-EVALUATION', '../../package.json', '..', '%00', 'a'.repeat(250)),
+  fc.constantFrom(
+    '',
+    ' ',
+    '0',
+    '1',
+    '20',
+    '100',
+    '101',
+    '-1',
+    '1e3',
+    '9007199254740991',
+    '9007199254740992',
+    'all',
+    'services',
+    'neural-core',
+    'RAG-EVALUATION',
+    '../../package.json',
+    '..',
+    '%00',
+    'a'.repeat(250),
+  ),
   fc.string({ maxLength: 40 }),
   fc.nat().map(String),
 );
-const query = fc.array(fc.tuple(paramName, paramValue), { maxLength: 5 }).map((pairs) => (pairs.length ? `?${new URLSearchParams(pairs)}` : ''));
+const query = fc
+  .array(fc.tuple(paramName, paramValue), { maxLength: 5 })
+  .map((pairs) => (pairs.length ? `?${new URLSearchParams(pairs)}` : ''));
 const method = fc.constantFrom('GET', 'GET', 'GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'PROPFIND');
-const headers = fc.record({ origin: fc.boolean(), preflight: fc.constantFrom(null, 'GET', 'POST'), etag: fc.constantFrom(null, '*', 'W/"x"') });
+const headers = fc.record({
+  origin: fc.boolean(),
+  preflight: fc.constantFrom(null, 'GET', 'POST'),
+  etag: fc.constantFrom(null, '*', 'W/"x"'),
+});
 
 describe('edge handler under random requests', () => {
   it('answers every request with a contract envelope and never 5xx', async () => {

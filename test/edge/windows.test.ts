@@ -37,7 +37,8 @@ beforeAll(async () => {
   await writeSyntheticContent(content, { articles: ARTICLES, services: 3, expertise: 3, technology: 3, resources: 2 });
   files = readDistFiles(await buildInto(content));
   all = [];
-  for (let offset = 0; offset < ARTICLES; offset += 100) all.push(...(await fetchJson(`/v1/intelligence/list?limit=100&offset=${offset}`)).body.data);
+  for (let offset = 0; offset < ARTICLES; offset += 100)
+    all.push(...(await fetchJson(`/v1/intelligence/list?limit=100&offset=${offset}`)).body.data);
 }, 60_000);
 afterAll(removeBuildDirs);
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
 import { readingTime } from '../../generator/shared/reading-time.ts';
 import { feedSchema, type Feed, type FeedEntry } from '../../generator/schemas/feed.ts';
-import type { Content } from '../../generator/schemas/collections.ts';
+import type { Content } from '../../generator/schemas/content.ts';
 import { startSiteServer, type SiteServer } from '../helpers/site-server.ts';
 
 const SITE_URL = 'https://example.test';
@@ -76,7 +76,11 @@ describe('api/resources.json', () => {
 
   it('describes the hub and how to list and filter in the words of site.yaml', () => {
     const { hub } = content.site;
-    expect(feed.result.resources_hub).toMatchObject({ name: hub.name, description: hub.description, update_frequency: hub.update_frequency });
+    expect(feed.result.resources_hub).toMatchObject({
+      name: hub.name,
+      description: hub.description,
+      update_frequency: hub.update_frequency,
+    });
     expect(feed.result.methods).toEqual({ list: hub.list, filter: hub.filter });
   });
 
@@ -101,9 +105,19 @@ describe('api/resources.json', () => {
 
   it('gives every entry the fields of the spec in string form', () => {
     for (const entry of entries) {
-      expect(Object.keys(entry).sort()).toEqual(
-        ['author', 'category', 'excerpt', 'id', 'image', 'reading_time', 'title', 'topics', 'type', 'updated', 'url'],
-      );
+      expect(Object.keys(entry).sort()).toEqual([
+        'author',
+        'category',
+        'excerpt',
+        'id',
+        'image',
+        'reading_time',
+        'title',
+        'topics',
+        'type',
+        'updated',
+        'url',
+      ]);
       for (const field of ['id', 'type', 'title', 'category', 'url', 'excerpt', 'reading_time', 'author', 'updated', 'image'] as const) {
         expect(typeof entry[field], `${entry.id}.${field}`).toBe('string');
       }
@@ -154,7 +168,10 @@ describe('api/resources.json', () => {
   });
 
   it('reports the newest entry date as last_updated', () => {
-    const newest = entries.map((entry) => entry.updated).sort().at(-1);
+    const newest = entries
+      .map((entry) => entry.updated)
+      .sort()
+      .at(-1);
     expect(feed.result.last_updated).toBe(newest);
     expect(feed.result.last_updated).toBe(entries[0]!.updated);
   });

@@ -27,7 +27,11 @@ let problems: string[] = [];
 
 beforeAll(async () => {
   dist = mkdtempSync(path.join(os.tmpdir(), 'hub-'));
-  const { content } = await buildSite({ contentDir: 'content', outDir: dist, env: { SOURCE_DATE_EPOCH: '1795000000', SITE_URL: 'https://example.test' } });
+  const { content } = await buildSite({
+    contentDir: 'content',
+    outDir: dist,
+    env: { SOURCE_DATE_EPOCH: '1795000000', SITE_URL: 'https://example.test' },
+  });
   language = content.site.language;
   entries = (JSON.parse(readFileSync(path.join(dist, 'api/resources.json'), 'utf8')) as Feed).result.resources;
   server = await startSiteServer(dist);
@@ -73,7 +77,9 @@ function expectedIds(filter: { category?: string; search?: string }): string[] {
 }
 
 const visibleIds = (page: Page) =>
-  page.$$eval('#results > .card', (cards) => cards.filter((card) => (card as HTMLElement).offsetParent !== null).map((card) => (card as HTMLElement).dataset.id));
+  page.$$eval('#results > .card', (cards) =>
+    cards.filter((card) => (card as HTMLElement).offsetParent !== null).map((card) => (card as HTMLElement).dataset.id),
+  );
 
 const queryOf = (page: Page) => Object.fromEntries(new URL(page.url()).searchParams);
 
@@ -176,7 +182,10 @@ describe('/resources/ in a browser', () => {
 
   it('lists every entry, with its links, when JavaScript is off', async () => {
     const page = await openPage('?category=paid-media', { javaScriptEnabled: false });
-    await expectShown(page, entries.map((entry) => entry.id));
+    await expectShown(
+      page,
+      entries.map((entry) => entry.id),
+    );
     expect(await page.isVisible('#hub-filters')).toBe(false);
     const links = await page.$$eval('#results .card-title a', (anchors) => anchors.map((a) => (a as HTMLAnchorElement).pathname));
     expect(links).toEqual(entries.map((entry) => `/resources/${entry.id}/`));
@@ -192,7 +201,12 @@ describe('/resources/ in a browser', () => {
     expect(options[0]).toBe('All categories');
     expect(options).toHaveLength(8);
     const images = await page.$$eval('#results img', (all) =>
-      all.map((img) => ({ alt: img.getAttribute('alt'), width: img.getAttribute('width'), height: img.getAttribute('height'), loading: img.getAttribute('loading') })),
+      all.map((img) => ({
+        alt: img.getAttribute('alt'),
+        width: img.getAttribute('width'),
+        height: img.getAttribute('height'),
+        loading: img.getAttribute('loading'),
+      })),
     );
     for (const image of images) {
       expect(image.alt).toBeTruthy();
@@ -234,7 +248,9 @@ describe('/resources/ in a browser', () => {
   it('renders at 1280x900 with its images loaded', async () => {
     const page = await openPage();
     await page.waitForFunction(() =>
-      [...document.images].filter((img) => img.getBoundingClientRect().top < window.innerHeight).every((img) => img.complete && img.naturalWidth > 0),
+      [...document.images]
+        .filter((img) => img.getBoundingClientRect().top < window.innerHeight)
+        .every((img) => img.complete && img.naturalWidth > 0),
     );
     const png = await page.screenshot();
     expect(png.subarray(1, 4).toString()).toBe('PNG');

@@ -52,7 +52,9 @@ function expectNoStaging(): void {
 
 describe('buildSite atomicity', () => {
   it('throws a ContentError on broken content and leaves the previous output as it was', async () => {
-    const failure = await buildSite({ contentDir: fixtureDir('missing-field'), outDir: out, env: BUILD_ENV }).catch((error: unknown) => error);
+    const failure = await buildSite({ contentDir: fixtureDir('missing-field'), outDir: out, env: BUILD_ENV }).catch(
+      (error: unknown) => error,
+    );
     expect(failure).toBeInstanceOf(ContentError);
     expect((failure as ContentError).problems).toEqual([
       { file: 'services/mcp-server-development.md', line: 2, field: 'title', message: expect.stringMatching(/required/) },
@@ -120,7 +122,9 @@ describe('cli.ts build', () => {
     expect(run.stdout).toBe('');
     const lines = run.stderr.trimEnd().split('\n');
     expect(lines).toContain(`${content}/services/mcp-server-development.md`);
-    expect(lines.filter((line) => line.startsWith('  '))).toEqual([expect.stringMatching(/^ {2}services\/mcp-server-development\.md:2: title: .*required/)]);
+    expect(lines.filter((line) => line.startsWith('  '))).toEqual([
+      expect.stringMatching(/^ {2}services\/mcp-server-development\.md:2: title: .*required/),
+    ]);
     expect(lines.at(-1)).toBe('1 problem in 1 file; nothing was built.');
     expect(run.stderr).not.toMatch(/^\s+at /m);
     expect(run.stderr).not.toContain('ContentError');

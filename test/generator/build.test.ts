@@ -84,7 +84,9 @@ describe('buildSite envelopes', () => {
 
   it('makes data an object on get records, health and the index, and an array everywhere else', () => {
     const objectFiles = new Set([`${V1}/health.json`, `${V1}/index.json`]);
-    for (const file of listFiles(out).filter((name) => name.startsWith(`${V1}/`) && name.endsWith('.json') && name !== `${V1}/openapi.json`)) {
+    for (const file of listFiles(out).filter(
+      (name) => name.startsWith(`${V1}/`) && name.endsWith('.json') && name !== `${V1}/openapi.json`,
+    )) {
       const { data } = readJson<Envelope>(out, file);
       const isObject = objectFiles.has(file) || GET_ROUTES.some((route) => file.startsWith(`${V1}/${route}/`));
       expect(Array.isArray(data), file).toBe(!isObject);
@@ -96,7 +98,8 @@ describe('buildSite envelopes', () => {
       if (operation.kind === 'static' || operation.kind === 'index') {
         expect(existsSync(path.join(out, V1, `${operation.path || 'index'}.json`)), operation.path).toBe(true);
       }
-      if (operation.kind === 'list') expect(existsSync(path.join(out, V1, operation.path, 'all', 'page-0.json')), operation.path).toBe(true);
+      if (operation.kind === 'list')
+        expect(existsSync(path.join(out, V1, operation.path, 'all', 'page-0.json')), operation.path).toBe(true);
     }
     for (let count = 1; count <= 20; count++) expect(existsSync(path.join(out, V1, `intelligence/latest/${count}.json`))).toBe(true);
     expect(existsSync(path.join(out, V1, 'intelligence/latest/21.json'))).toBe(false);
@@ -112,7 +115,13 @@ describe('buildSite envelopes', () => {
 
 describe('buildSite health', () => {
   it('reports healthy, version 1.3.0 and exactly the four resource groups', () => {
-    const { data } = readEnvelope<{ status: string; version: string; resources: string[]; built_at: string; records: Record<string, number> }>(out, 'health.json');
+    const { data } = readEnvelope<{
+      status: string;
+      version: string;
+      resources: string[];
+      built_at: string;
+      records: Record<string, number>;
+    }>(out, 'health.json');
     expect(data.status).toBe('healthy');
     expect(data.version).toBe('1.3.0');
     expect(data.resources).toEqual(['services', 'expertise', 'technology', 'intelligence']);
@@ -175,10 +184,20 @@ describe('buildSite manifest', () => {
 describe('buildSite site address', () => {
   /** Every absolute address the build writes about its own records and routes. */
   function addressesOf(root: string): string[] {
-    const items = LIST_ROUTES.flatMap((route) => readEnvelope<{ url: string }[]>(root, `${route}/all/page-0.json`).data.map((item) => item.url));
-    const article = readEnvelope<{ image: string; related: { articles: { url: string }[] } }>(root, 'intelligence/get/rag-evaluation.json').data;
-    const index = readEnvelope<{ documentation: string; openapi: string; resource_feed: string; operations: { url: string }[] }>(root, 'index.json').data;
-    const feed = readJson<{ result: { resources_hub: { url: string; entry_schema: string; feeds: { json: string } }; resources: { url: string }[] } }>(root, 'api/resources.json').result;
+    const items = LIST_ROUTES.flatMap((route) =>
+      readEnvelope<{ url: string }[]>(root, `${route}/all/page-0.json`).data.map((item) => item.url),
+    );
+    const article = readEnvelope<{ image: string; related: { articles: { url: string }[] } }>(
+      root,
+      'intelligence/get/rag-evaluation.json',
+    ).data;
+    const index = readEnvelope<{ documentation: string; openapi: string; resource_feed: string; operations: { url: string }[] }>(
+      root,
+      'index.json',
+    ).data;
+    const feed = readJson<{
+      result: { resources_hub: { url: string; entry_schema: string; feeds: { json: string } }; resources: { url: string }[] };
+    }>(root, 'api/resources.json').result;
     return [
       ...items,
       article.image,
@@ -206,13 +225,21 @@ describe('buildSite site address', () => {
 
   it('takes SITE_URL first, over every Netlify variable', async () => {
     await expectSiteUrl(
-      { SITE_URL: 'https://api.example.test', CONTEXT: 'production', URL: 'https://prod.example.net', DEPLOY_PRIME_URL: 'https://preview.example.net' },
+      {
+        SITE_URL: 'https://api.example.test',
+        CONTEXT: 'production',
+        URL: 'https://prod.example.net',
+        DEPLOY_PRIME_URL: 'https://preview.example.net',
+      },
       'https://api.example.test',
     );
   });
 
   it('takes URL on a Netlify production build', async () => {
-    await expectSiteUrl({ CONTEXT: 'production', URL: 'https://prod.example.net', DEPLOY_PRIME_URL: 'https://preview.example.net' }, 'https://prod.example.net');
+    await expectSiteUrl(
+      { CONTEXT: 'production', URL: 'https://prod.example.net', DEPLOY_PRIME_URL: 'https://preview.example.net' },
+      'https://prod.example.net',
+    );
   });
 
   it('takes DEPLOY_PRIME_URL on a Netlify deploy preview', async () => {
@@ -228,9 +255,12 @@ describe('buildSite site address', () => {
 
   it('takes DEPLOY_PRIME_URL on a branch deploy and drops a trailing slash (resolveSiteUrl, as buildSite calls it)', () => {
     const site = { site_url: 'https://fixture.example' } as Parameters<typeof resolveSiteUrl>[1];
-    expect(resolveSiteUrl({ CONTEXT: 'branch-deploy', URL: 'https://prod.example.net', DEPLOY_PRIME_URL: 'https://next--site.netlify.app' }, site)).toBe(
-      'https://next--site.netlify.app',
-    );
+    expect(
+      resolveSiteUrl(
+        { CONTEXT: 'branch-deploy', URL: 'https://prod.example.net', DEPLOY_PRIME_URL: 'https://next--site.netlify.app' },
+        site,
+      ),
+    ).toBe('https://next--site.netlify.app');
     expect(resolveSiteUrl({ SITE_URL: 'https://api.example.test/' }, site)).toBe('https://api.example.test');
     expect(resolveSiteUrl({ CONTEXT: 'production', URL: '' }, site)).toBe('https://fixture.example');
   });

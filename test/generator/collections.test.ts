@@ -100,7 +100,10 @@ describe('a collection registered in the collections table', () => {
     expect(body.meta.pagination).toEqual({ total: 2, limit: 20, offset: 0, has_more: false });
     expect(body.data.map((item: Json) => item.id)).toEqual(['claims-assistant-for-an-insurer', 'checkout-rebuild-for-a-grocer']);
     expect(Object.keys(body.data[0])).toEqual(Object.keys(caseStudyItem.shape));
-    expect(body.data[0]).toMatchObject({ client: 'Harbour Mutual', url: 'https://api.example.test/case-studies/claims-assistant-for-an-insurer/' });
+    expect(body.data[0]).toMatchObject({
+      client: 'Harbour Mutual',
+      url: 'https://api.example.test/case-studies/claims-assistant-for-an-insurer/',
+    });
   });
 
   it('gets its filters, matched against the fields the table names', async () => {
@@ -135,15 +138,21 @@ describe('a collection registered in the collections table', () => {
     expect(health.body.data.resources).toEqual(['services', 'expertise', 'technology', 'intelligence', 'case-studies']);
     expect(health.body.data.records['case-studies']).toBe(2);
     const index = await request('/v1/');
-    expect(index.body.data.operations.map((op: Json) => op.path)).toEqual(expect.arrayContaining(['/v1/case-studies/list', '/v1/case-studies/get']));
+    expect(index.body.data.operations.map((op: Json) => op.path)).toEqual(
+      expect.arrayContaining(['/v1/case-studies/list', '/v1/case-studies/get']),
+    );
   });
 
   it('is documented in the OpenAPI document: paths, filter values, search type and schemas', () => {
     const document = readJson<Json>(dist, '_api/v1/openapi.json');
     const list = document.paths['/case-studies/list'].get;
     expect(list.operationId).toBe('listCaseStudies');
-    expect(list.parameters.find((param: Json) => param.name === 'industry').schema.enum).toEqual(expect.arrayContaining(['retail-ecommerce', 'financial-services']));
-    expect(document.paths['/case-studies/get'].get.responses['404'].content['application/json'].example.error.message).toContain('No case study has');
+    expect(list.parameters.find((param: Json) => param.name === 'industry').schema.enum).toEqual(
+      expect.arrayContaining(['retail-ecommerce', 'financial-services']),
+    );
+    expect(document.paths['/case-studies/get'].get.responses['404'].content['application/json'].example.error.message).toContain(
+      'No case study has',
+    );
     const type = document.paths['/search'].get.parameters.find((param: Json) => param.name === 'type');
     expect(type.schema.enum).toContain('case-studies');
     expect(document.components.schemas.SearchResult.properties.type.enum).toContain('case-studies');
@@ -158,7 +167,11 @@ describe('a collection registered in the collections table', () => {
     await expect(build).rejects.toMatchObject({
       problems: expect.arrayContaining([
         expect.objectContaining({ file: 'case-studies/bad.md', field: 'client', message: expect.stringContaining('is required') }),
-        expect.objectContaining({ file: 'case-studies/bad.md', field: 'category', message: expect.stringContaining('unknown category "nope"') }),
+        expect.objectContaining({
+          file: 'case-studies/bad.md',
+          field: 'category',
+          message: expect.stringContaining('unknown category "nope"'),
+        }),
       ]),
     });
   });

@@ -9,7 +9,17 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeSyntheticContent } from '../helpers/synthetic-content.ts';
 import { fixtureDir, removeFixtureDirs, VALID_FIXTURE } from '../helpers/fixture.ts';
-import { BUILD_ENV, BUILD_TIME, buildInto, readEnvelope, readJson, readManifest, readTree, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
+import {
+  BUILD_ENV,
+  BUILD_TIME,
+  buildInto,
+  readEnvelope,
+  readJson,
+  readManifest,
+  readTree,
+  removeBuildDirs,
+  tempDir,
+} from '../helpers/build-output.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -32,7 +42,11 @@ function differences(left: unknown, right: unknown, at = ''): string[] {
   if (Array.isArray(left) !== Array.isArray(right)) return [at];
   const keys = new Set([...Object.keys(left), ...Object.keys(right)]);
   return [...keys].flatMap((key) =>
-    differences((left as Record<string, unknown>)[key], (right as Record<string, unknown>)[key], Array.isArray(left) ? `${at}[${key}]` : `${at}.${key}`),
+    differences(
+      (left as Record<string, unknown>)[key],
+      (right as Record<string, unknown>)[key],
+      Array.isArray(left) ? `${at}[${key}]` : `${at}.${key}`,
+    ),
   );
 }
 

@@ -21,7 +21,12 @@ afterAll(removeBuildDirs);
 /** `sha256sum` lines: `<hex>  <path>`, sorted by path. */
 function digestTree(root: string): string {
   return listFiles(root)
-    .map((file) => `${createHash('sha256').update(readFileSync(path.join(root, file))).digest('hex')}  ${file}\n`)
+    .map(
+      (file) =>
+        `${createHash('sha256')
+          .update(readFileSync(path.join(root, file)))
+          .digest('hex')}  ${file}\n`,
+    )
     .join('');
 }
 
@@ -29,7 +34,13 @@ describe('a build of the golden content', () => {
   it('is byte for byte the recorded build', async () => {
     const actual = digestTree(await buildInto(CONTENT, ENV));
     if (process.env.UPDATE_GOLDEN === '1') writeFileSync(DIGESTS, actual);
-    const parse = (text: string) => new Map(text.trim().split('\n').map((line) => [line.slice(66), line.slice(0, 64)] as const));
+    const parse = (text: string) =>
+      new Map(
+        text
+          .trim()
+          .split('\n')
+          .map((line) => [line.slice(66), line.slice(0, 64)] as const),
+      );
     const expected = parse(readFileSync(DIGESTS, 'utf8'));
     const got = parse(actual);
     const changed = [...new Set([...expected.keys(), ...got.keys()])].filter((file) => expected.get(file) !== got.get(file)).sort();

@@ -52,7 +52,11 @@ interface ListSpec {
 const termIds = (route: string) => (root: string) => readEnvelope<Term[]>(root, route).data.map((term) => term.id);
 
 const LISTS: ListSpec[] = [
-  { route: 'services/list', collection: 'services', filters: [{ name: 'category', values: termIds('services/categories.json'), matches: (item, value) => item.category === value }] },
+  {
+    route: 'services/list',
+    collection: 'services',
+    filters: [{ name: 'category', values: termIds('services/categories.json'), matches: (item, value) => item.category === value }],
+  },
   {
     route: 'expertise/list',
     collection: 'expertise',
@@ -61,7 +65,11 @@ const LISTS: ListSpec[] = [
       { name: 'industry', values: termIds('expertise/industries.json'), matches: (item, value) => item.industries!.includes(value) },
     ],
   },
-  { route: 'technology/list', collection: 'technology', filters: [{ name: 'category', values: termIds('technology/categories.json'), matches: (item, value) => item.category === value }] },
+  {
+    route: 'technology/list',
+    collection: 'technology',
+    filters: [{ name: 'category', values: termIds('technology/categories.json'), matches: (item, value) => item.category === value }],
+  },
   {
     route: 'intelligence/list',
     collection: 'intelligence',
@@ -115,14 +123,25 @@ function expectListsConsistent(root: string): void {
       const folder = folders.get(key)!;
       const total = expected.length;
       const offsets = total === 0 ? [0] : Array.from({ length: Math.ceil(total / 20) }, (_, page) => page * 20);
-      expect(folder.pages.map((page) => page.offset), where).toEqual(offsets);
+      expect(
+        folder.pages.map((page) => page.offset),
+        where,
+      ).toEqual(offsets);
       const paged: Item[] = [];
       for (const page of folder.pages) {
         const { data, meta } = readJson<Envelope<Item[]>>(root, page.file);
-        expect(meta.pagination, `${where} @${page.offset}`).toEqual({ total, limit: 20, offset: page.offset, has_more: page.offset + 20 < total });
+        expect(meta.pagination, `${where} @${page.offset}`).toEqual({
+          total,
+          limit: 20,
+          offset: page.offset,
+          has_more: page.offset + 20 < total,
+        });
         paged.push(...data);
       }
-      expect(folder.chunks.map((chunk) => chunk.index), where).toEqual(Array.from({ length: Math.ceil(total / 100) }, (_, index) => index));
+      expect(
+        folder.chunks.map((chunk) => chunk.index),
+        where,
+      ).toEqual(Array.from({ length: Math.ceil(total / 100) }, (_, index) => index));
       const chunked = folder.chunks.flatMap((chunk) => readChunk<Item>(root, chunk.file));
       folder.chunks.forEach((chunk, index) => {
         expect(readChunk(root, chunk.file).length, chunk.file).toBe(Math.min(100, total - index * 100));
@@ -169,14 +188,26 @@ describe('list items', () => {
 
   it('carry id, slug, title, summary, an absolute url and the category on services', () => {
     for (const item of all('services/list')) {
-      expect(item).toMatchObject({ id: expect.any(String), slug: expect.any(String), title: expect.any(String), summary: expect.any(String), category: expect.any(String) });
+      expect(item).toMatchObject({
+        id: expect.any(String),
+        slug: expect.any(String),
+        title: expect.any(String),
+        summary: expect.any(String),
+        category: expect.any(String),
+      });
       expect(item.url).toBe(`${SITE_URL}/services/${item.slug}/`);
     }
   });
 
   it('carry the category and the industries on expertise', () => {
     for (const item of all('expertise/list')) {
-      expect(item).toMatchObject({ id: expect.any(String), slug: expect.any(String), title: expect.any(String), summary: expect.any(String), category: expect.any(String) });
+      expect(item).toMatchObject({
+        id: expect.any(String),
+        slug: expect.any(String),
+        title: expect.any(String),
+        summary: expect.any(String),
+        category: expect.any(String),
+      });
       expect(item.industries!.length).toBeGreaterThan(0);
       expect(item.url).toBe(`${SITE_URL}/expertise/${item.slug}/`);
     }
@@ -184,7 +215,13 @@ describe('list items', () => {
 
   it('carry a name rather than a title on technologies', () => {
     for (const item of all('technology/list')) {
-      expect(item).toMatchObject({ id: expect.any(String), slug: expect.any(String), name: expect.any(String), summary: expect.any(String), category: expect.any(String) });
+      expect(item).toMatchObject({
+        id: expect.any(String),
+        slug: expect.any(String),
+        name: expect.any(String),
+        summary: expect.any(String),
+        category: expect.any(String),
+      });
       expect(item.title).toBeUndefined();
       expect(item.url).toBe(`${SITE_URL}/technology/${item.slug}/`);
     }
@@ -194,7 +231,13 @@ describe('list items', () => {
     const items = all('intelligence/list');
     expect(items.map((item) => item.id)).toEqual(['mcp-server-for-catalogue-search', 'rag-evaluation']);
     for (const item of items) {
-      expect(item).toMatchObject({ id: expect.any(String), slug: expect.any(String), title: expect.any(String), summary: expect.any(String), author: expect.any(String) });
+      expect(item).toMatchObject({
+        id: expect.any(String),
+        slug: expect.any(String),
+        title: expect.any(String),
+        summary: expect.any(String),
+        author: expect.any(String),
+      });
       expect(item.topics!.length).toBeGreaterThan(0);
       expect(item.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
       expect(item.reading_time).toMatch(/^[1-9]\d* min read$/);
@@ -223,11 +266,26 @@ describe('list order', () => {
   it('breaks ties in order by title (name on technologies) and ties in date by id', async () => {
     const dir = fixtureDir('valid');
     const write = (file: string, text: string) => writeFileSync(path.join(dir, file), text);
-    write('services/zz-crawl-budget.md', '---\ntitle: Crawl Budget Review\nsummary: S.\ncategory: growth-marketing\norder: 2\nupdated: 2025-01-01\n---\nBody.\n');
-    write('services/aa-tuning.md', '---\ntitle: Tuning\nsummary: S.\ncategory: growth-marketing\norder: 2\nupdated: 2025-01-01\n---\nBody.\n');
-    write('technology/zz-llm-cache.md', '---\nname: LLM Cache\nsummary: S.\ncategory: infrastructure\norder: 2\nupdated: 2025-01-01\n---\nBody.\n');
-    write('intelligence/aaa-same-day.md', '---\ntitle: Same day\nsummary: S.\ndate: 2025-07-30\nauthor: A\ntopics: [ai-engineering]\n---\nBody.\n');
-    write('intelligence/zzz-same-day.md', '---\ntitle: Also the same day\nsummary: S.\ndate: 2025-07-30\nauthor: A\ntopics: [ai-engineering]\n---\nBody.\n');
+    write(
+      'services/zz-crawl-budget.md',
+      '---\ntitle: Crawl Budget Review\nsummary: S.\ncategory: growth-marketing\norder: 2\nupdated: 2025-01-01\n---\nBody.\n',
+    );
+    write(
+      'services/aa-tuning.md',
+      '---\ntitle: Tuning\nsummary: S.\ncategory: growth-marketing\norder: 2\nupdated: 2025-01-01\n---\nBody.\n',
+    );
+    write(
+      'technology/zz-llm-cache.md',
+      '---\nname: LLM Cache\nsummary: S.\ncategory: infrastructure\norder: 2\nupdated: 2025-01-01\n---\nBody.\n',
+    );
+    write(
+      'intelligence/aaa-same-day.md',
+      '---\ntitle: Same day\nsummary: S.\ndate: 2025-07-30\nauthor: A\ntopics: [ai-engineering]\n---\nBody.\n',
+    );
+    write(
+      'intelligence/zzz-same-day.md',
+      '---\ntitle: Also the same day\nsummary: S.\ndate: 2025-07-30\nauthor: A\ntopics: [ai-engineering]\n---\nBody.\n',
+    );
     const root = await buildInto(dir);
     expect(ids(root, 'services/list')).toEqual(['mcp-server-development', 'zz-crawl-budget', 'technical-seo-audit', 'aa-tuning']);
     expect(ids(root, 'technology/list')).toEqual(['model-context-protocol', 'zz-llm-cache', 'llm-gateway']);
@@ -268,15 +326,24 @@ describe('taxonomy routes', () => {
     expect(ids('services/categories.json')).toEqual(readTerms(path.join(VALID_FIXTURE, 'categories.yaml')).map((term) => term.id));
     expect(ids('expertise/industries.json')).toEqual(readTerms(path.join(VALID_FIXTURE, 'industries.yaml')).map((term) => term.id));
     expect(ids('intelligence/topics.json')).toEqual(readTerms(path.join(VALID_FIXTURE, 'intelligence/topics.yaml')).map((term) => term.id));
-    expect(ids('technology/categories.json')).toEqual(readTerms(path.join(VALID_FIXTURE, 'technology/categories.yaml')).map((term) => term.id));
+    expect(ids('technology/categories.json')).toEqual(
+      readTerms(path.join(VALID_FIXTURE, 'technology/categories.yaml')).map((term) => term.id),
+    );
   });
 
   it('break a tie in order by name', async () => {
     const dir = fixtureDir('valid');
     const topics = path.join(dir, 'intelligence/topics.yaml');
-    writeFileSync(topics, `${readFileSync(topics, 'utf8')}- id: zz-first-by-name\n  name: Aardvark Studies\n  description: D.\n  order: 1\n`);
+    writeFileSync(
+      topics,
+      `${readFileSync(topics, 'utf8')}- id: zz-first-by-name\n  name: Aardvark Studies\n  description: D.\n  order: 1\n`,
+    );
     const root = await buildInto(dir);
-    expect(readEnvelope<Term[]>(root, 'intelligence/topics.json').data.map((term) => term.id)).toEqual(['zz-first-by-name', 'agentic-commerce', 'ai-engineering']);
+    expect(readEnvelope<Term[]>(root, 'intelligence/topics.json').data.map((term) => term.id)).toEqual([
+      'zz-first-by-name',
+      'agentic-commerce',
+      'ai-engineering',
+    ]);
   });
 
   it('carry id, name, description and the count of published records that use each term', () => {
@@ -332,7 +399,9 @@ describe('list windows of 250 articles', () => {
   beforeAll(async () => {
     const content = tempDir('synthetic');
     await writeSyntheticContent(content, { articles: 250, services: 5, expertise: 5, technology: 3, resources: 3 });
-    expectedIds = readArticleDates(path.join(content, 'intelligence')).sort(byNewestThenId).map((article) => article.id);
+    expectedIds = readArticleDates(path.join(content, 'intelligence'))
+      .sort(byNewestThenId)
+      .map((article) => article.id);
     root = await buildInto(content);
   });
 
@@ -368,7 +437,10 @@ describe('list windows of 250 articles', () => {
 
   it('hold the newest N in latest/N for every N from 1 to 20', () => {
     for (let count = 1; count <= 20; count++) {
-      expect(readEnvelope<Item[]>(root, `intelligence/latest/${count}.json`).data.map((item) => item.id), `latest/${count}`).toEqual(expectedIds.slice(0, count));
+      expect(
+        readEnvelope<Item[]>(root, `intelligence/latest/${count}.json`).data.map((item) => item.id),
+        `latest/${count}`,
+      ).toEqual(expectedIds.slice(0, count));
     }
   });
 });

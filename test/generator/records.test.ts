@@ -89,8 +89,20 @@ describe('get records', () => {
         { id: 'llm-gateway', name: 'LLM Gateway' },
         { id: 'shopify', name: 'Shopify' },
       ],
-      expertise: [{ id: 'agent-ready-product-data-retail', title: 'Agent-Ready Product Data for Retail', url: `${SITE_URL}/expertise/agent-ready-product-data-retail/` }],
-      articles: [{ id: 'mcp-server-for-catalogue-search', title: 'An MCP server for catalogue search', url: `${SITE_URL}/intelligence/mcp-server-for-catalogue-search/` }],
+      expertise: [
+        {
+          id: 'agent-ready-product-data-retail',
+          title: 'Agent-Ready Product Data for Retail',
+          url: `${SITE_URL}/expertise/agent-ready-product-data-retail/`,
+        },
+      ],
+      articles: [
+        {
+          id: 'mcp-server-for-catalogue-search',
+          title: 'An MCP server for catalogue search',
+          url: `${SITE_URL}/intelligence/mcp-server-for-catalogue-search/`,
+        },
+      ],
     });
   });
 
@@ -105,13 +117,20 @@ describe('get records', () => {
     expect(getRecord(out, 'intelligence', 'rag-evaluation').related).toEqual({
       topics: [{ id: 'ai-engineering', name: 'AI Engineering' }],
       category: { id: 'neural-core', name: 'Neural Core' },
-      articles: [{ id: 'mcp-server-for-catalogue-search', title: 'An MCP server for catalogue search', url: `${SITE_URL}/intelligence/mcp-server-for-catalogue-search/` }],
+      articles: [
+        {
+          id: 'mcp-server-for-catalogue-search',
+          title: 'An MCP server for catalogue search',
+          url: `${SITE_URL}/intelligence/mcp-server-for-catalogue-search/`,
+        },
+      ],
     });
   });
 
   it('give every related record the id, title and url of a published record', () => {
     const records = new Map<string, FullRecord>();
-    for (const collection of COLLECTIONS) for (const item of listItems(out, collection)) records.set(item.url, getRecord(out, collection, item.id));
+    for (const collection of COLLECTIONS)
+      for (const item of listItems(out, collection)) records.set(item.url, getRecord(out, collection, item.id));
     let refs = 0;
     for (const record of records.values()) {
       for (const value of Object.values(record.related)) {
@@ -168,18 +187,24 @@ describe('publishing', () => {
   });
 
   it('publishes an article dated on the build day, first in the list', () => {
-    expect(listItems(root, 'intelligence').map((item) => item.id)).toEqual(['build-day', 'mcp-server-for-catalogue-search', 'rag-evaluation']);
+    expect(listItems(root, 'intelligence').map((item) => item.id)).toEqual([
+      'build-day',
+      'mcp-server-for-catalogue-search',
+      'rag-evaluation',
+    ]);
     expect(readEnvelope<{ id: string }[]>(root, 'intelligence/latest/1.json').data.map((item) => item.id)).toEqual(['build-day']);
   });
 
   it('writes no get record for a draft or an article dated after the build', () => {
-    for (const id of [FUTURE.id, FUTURE.slug, DRAFT.id]) expect(existsSync(path.join(root, V1, 'intelligence/get', `${id}.json`)), id).toBe(false);
+    for (const id of [FUTURE.id, FUTURE.slug, DRAFT.id])
+      expect(existsSync(path.join(root, V1, 'intelligence/get', `${id}.json`)), id).toBe(false);
   });
 
   it('mentions neither in any file: lists, chunks, latest, related records, search index or pages', () => {
     for (const file of listFiles(root).filter((name) => /\.(json|ndjson|html)$/.test(name))) {
       const text = readFileSync(path.join(root, file), 'utf8');
-      for (const needle of [FUTURE.id, FUTURE.slug, FUTURE.title, DRAFT.id, DRAFT.title]) expect(text.includes(needle), `${file} mentions ${needle}`).toBe(false);
+      for (const needle of [FUTURE.id, FUTURE.slug, FUTURE.title, DRAFT.id, DRAFT.title])
+        expect(text.includes(needle), `${file} mentions ${needle}`).toBe(false);
     }
   });
 
@@ -190,7 +215,12 @@ describe('publishing', () => {
       ['ai-engineering', 3],
     ]);
     const { totals } = readManifest(root);
-    expect(totals['intelligence/list']).toMatchObject({ all: 3, 'topic=agentic-commerce': 1, 'topic=ai-engineering': 3, 'topic=paid-media': 0 });
+    expect(totals['intelligence/list']).toMatchObject({
+      all: 3,
+      'topic=agentic-commerce': 1,
+      'topic=ai-engineering': 3,
+      'topic=paid-media': 0,
+    });
     expect(readEnvelope<{ records: Record<string, number> }>(root, 'health.json').data.records.intelligence).toBe(3);
     expect(readEnvelope<{ id: string }[]>(root, 'intelligence/latest/20.json').data).toHaveLength(3);
   });
@@ -213,13 +243,18 @@ describe('publishing a draft technology', () => {
   });
 
   it('leaves it out of the relations of the services and expertise that use it', () => {
-    expect((getRecord(root, 'services', 'mcp-server-development').related.technologies as TermRef[]).map((ref) => ref.id)).toEqual(['model-context-protocol', 'shopify']);
+    expect((getRecord(root, 'services', 'mcp-server-development').related.technologies as TermRef[]).map((ref) => ref.id)).toEqual([
+      'model-context-protocol',
+      'shopify',
+    ]);
     expect(getRecord(root, 'expertise', 'llm-guardrails-financial-services').related.technologies).toEqual([]);
   });
 
   it('names it in no record at all, so no client follows an id to a 404', () => {
     // "No drafts anywhere" (routes/publish.ts): the raw `technologies` ids must not outlive the record.
-    const mentions = listFiles(root).filter((file) => file.startsWith(`${V1}/`) && readFileSync(path.join(root, file), 'utf8').includes('llm-gateway'));
+    const mentions = listFiles(root).filter(
+      (file) => file.startsWith(`${V1}/`) && readFileSync(path.join(root, file), 'utf8').includes('llm-gateway'),
+    );
     expect(mentions).toEqual([]);
   });
 });
@@ -261,9 +296,16 @@ describe('content_html safety', () => {
 
   it('keeps only web, mail and site-relative addresses in links and images', () => {
     const addresses = [...html.matchAll(/\s(?:href|src)="([^"]*)"/g)].map((match) => match[1]!.replaceAll('&amp;', '&'));
-    expect(addresses.sort()).toEqual(['/services/', 'https://example.test/page', 'https://x.test', 'https://x.test/?q=&quot;onmouseover=alert(1)', 'mailto:team@example.test'].sort());
+    expect(addresses.sort()).toEqual(
+      [
+        '/services/',
+        'https://example.test/page',
+        'https://x.test',
+        'https://x.test/?q=&quot;onmouseover=alert(1)',
+        'mailto:team@example.test',
+      ].sort(),
+    );
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(html).toContain('&lt;!-- a comment --&gt;');
   });
 });
-

@@ -59,7 +59,10 @@ function resolveResponse(document: OpenApiLike, response: Json | undefined): Jso
 }
 
 const formatErrors = (validate: ValidateFunction) =>
-  (validate.errors ?? []).map((error) => `${error.instancePath || '(body)'} ${error.message ?? 'is invalid'}${error.params ? ` ${JSON.stringify(error.params)}` : ''}`);
+  (validate.errors ?? []).map(
+    (error) =>
+      `${error.instancePath || '(body)'} ${error.message ?? 'is invalid'}${error.params ? ` ${JSON.stringify(error.params)}` : ''}`,
+  );
 
 /** What a path the API does not have may answer: 404, or what the handler checks before routing. */
 const UNKNOWN_PATH_RESPONSES: Record<number, string> = { 405: 'MethodNotAllowed', 429: 'RateLimitExceeded', 500: 'InternalError' };
@@ -85,7 +88,9 @@ export function createResponseValidator(document: OpenApiLike): ResponseValidate
     if (!response) return [`${documentPath}: status ${status} is not documented`];
     const schema = (response.content as Record<string, Json> | undefined)?.['application/json']?.schema;
     if (schema === undefined) {
-      return body === undefined || body === null || body === '' ? [] : [`${documentPath} ${status}: documented without a body, but one was sent`];
+      return body === undefined || body === null || body === ''
+        ? []
+        : [`${documentPath} ${status}: documented without a body, but one was sent`];
     }
     const key = `${documentPath} ${status}`;
     const validate = compiled.get(key) ?? ajv.compile(rewriteRefs(schema) as Json);

@@ -15,8 +15,23 @@ export interface SyntheticSizes {
   bodyWords?: number;
 }
 
-const TAXONOMY_FILES = ['site.yaml', 'categories.yaml', 'industries.yaml', 'platforms.yaml', 'technology/categories.yaml', 'intelligence/topics.yaml'];
-const CATEGORIES = ['websites-agentic-commerce', 'neural-intelligence', 'neural-core', 'ai-digital-experiences', 'growth-marketing', 'paid-media', 'performance-marketing'];
+const TAXONOMY_FILES = [
+  'site.yaml',
+  'categories.yaml',
+  'industries.yaml',
+  'platforms.yaml',
+  'technology/categories.yaml',
+  'intelligence/topics.yaml',
+];
+const CATEGORIES = [
+  'websites-agentic-commerce',
+  'neural-intelligence',
+  'neural-core',
+  'ai-digital-experiences',
+  'growth-marketing',
+  'paid-media',
+  'performance-marketing',
+];
 const INDUSTRIES = ['retail-ecommerce', 'financial-services', 'healthcare', 'travel-hospitality', 'b2b-saas', 'consumer-goods'];
 const TOPICS = ['agentic-commerce', 'ai-search', 'conversion-optimization', 'measurement', 'ai-engineering', 'brand-content'];
 const TECH_CATEGORIES = ['protocols', 'infrastructure', 'agents'];
@@ -62,10 +77,19 @@ export function createWriter(seed = 42) {
   };
   const body = (words: number) => {
     const per = Math.ceil(words / 4);
-    return [paragraph(per), `## ${sentence(4).slice(0, -1)}`, paragraph(per), `- ${sentence(6)}\n- ${sentence(6)}`, paragraph(per), paragraph(per - 12)].join('\n\n');
+    return [
+      paragraph(per),
+      `## ${sentence(4).slice(0, -1)}`,
+      paragraph(per),
+      `- ${sentence(6)}\n- ${sentence(6)}`,
+      paragraph(per),
+      paragraph(per - 12),
+    ].join('\n\n');
   };
   const title = () => sentence(5).slice(0, -1);
-  const some = <T>(items: readonly T[], max: number) => [...new Set(Array.from({ length: 1 + Math.floor(random() * max) }, () => pick(items)))];
+  const some = <T>(items: readonly T[], max: number) => [
+    ...new Set(Array.from({ length: 1 + Math.floor(random() * max) }, () => pick(items))),
+  ];
   return { random, pick, body, title, sentence, some };
 }
 
@@ -95,23 +119,67 @@ export async function writeSyntheticContent(dir: string, sizes: SyntheticSizes, 
   const technologyIds = Array.from({ length: sizes.technology ?? 30 }, (_, i) => `technology-${i + 1}`);
 
   technologyIds.forEach((id, i) => {
-    const fields = { name: `"${w.title()}"`, summary: `"${w.sentence(18)}"`, category: TECH_CATEGORIES[i % 3]!, open_protocol: i % 3 === 0, order: i + 1, updated: dateFor(i, technologyIds.length), tags: list(w.some(STEMS, 4)) };
+    const fields = {
+      name: `"${w.title()}"`,
+      summary: `"${w.sentence(18)}"`,
+      category: TECH_CATEGORIES[i % 3]!,
+      open_protocol: i % 3 === 0,
+      order: i + 1,
+      updated: dateFor(i, technologyIds.length),
+      tags: list(w.some(STEMS, 4)),
+    };
     files.push([`technology/${id}.md`, `---\n${front(fields)}\n---\n\n${w.body(250)}\n`]);
   });
   for (let i = 0; i < (sizes.services ?? 40); i++) {
-    const fields = { title: `"${w.title()}"`, summary: `"${w.sentence(20)}"`, category: CATEGORIES[i % 7]!, order: i + 1, updated: dateFor(i, 40), industries: list(w.some(INDUSTRIES, 3)), technologies: list(w.some(technologyIds, 3)), tags: list(w.some(STEMS, 4)), deliverables: list([`"${w.sentence(5)}"`, `"${w.sentence(6)}"`]) };
+    const fields = {
+      title: `"${w.title()}"`,
+      summary: `"${w.sentence(20)}"`,
+      category: CATEGORIES[i % 7]!,
+      order: i + 1,
+      updated: dateFor(i, 40),
+      industries: list(w.some(INDUSTRIES, 3)),
+      technologies: list(w.some(technologyIds, 3)),
+      tags: list(w.some(STEMS, 4)),
+      deliverables: list([`"${w.sentence(5)}"`, `"${w.sentence(6)}"`]),
+    };
     files.push([`services/service-${i + 1}.md`, `---\n${front(fields)}\n---\n\n${w.body(300)}\n`]);
   }
   for (let i = 0; i < (sizes.expertise ?? 60); i++) {
-    const fields = { title: `"${w.title()}"`, summary: `"${w.sentence(20)}"`, category: CATEGORIES[i % 7]!, order: i + 1, updated: dateFor(i, 60), industries: list(w.some(INDUSTRIES, 3)), technologies: list(w.some(technologyIds, 2)), tags: list(w.some(STEMS, 4)) };
+    const fields = {
+      title: `"${w.title()}"`,
+      summary: `"${w.sentence(20)}"`,
+      category: CATEGORIES[i % 7]!,
+      order: i + 1,
+      updated: dateFor(i, 60),
+      industries: list(w.some(INDUSTRIES, 3)),
+      technologies: list(w.some(technologyIds, 2)),
+      tags: list(w.some(STEMS, 4)),
+    };
     files.push([`expertise/expertise-${i + 1}.md`, `---\n${front(fields)}\n---\n\n${w.body(300)}\n`]);
   }
   for (let i = 0; i < sizes.articles; i++) {
-    const fields = { title: `"${w.title()}"`, summary: `"${w.sentence(22)}"`, date: dateFor(i, sizes.articles), author: w.pick(AUTHORS), topics: list(w.some(TOPICS, 2)), category: CATEGORIES[i % 7]!, tags: list(w.some(STEMS, 4)) };
+    const fields = {
+      title: `"${w.title()}"`,
+      summary: `"${w.sentence(22)}"`,
+      date: dateFor(i, sizes.articles),
+      author: w.pick(AUTHORS),
+      topics: list(w.some(TOPICS, 2)),
+      category: CATEGORIES[i % 7]!,
+      tags: list(w.some(STEMS, 4)),
+    };
     files.push([`intelligence/article-${i + 1}.md`, `---\n${front(fields)}\n---\n\n${w.body(words)}\n`]);
   }
   for (let i = 0; i < (sizes.resources ?? 50); i++) {
-    const fields = { title: `"${w.title()}"`, type: TYPES[i % 4]!, category: CATEGORIES[i % 7]!, excerpt: `"${w.sentence(20)}"`, author: w.pick(AUTHORS), updated: dateFor(i, 50), image: '/images/resources/hero.svg', topics: list(w.some(STEMS, 3)) };
+    const fields = {
+      title: `"${w.title()}"`,
+      type: TYPES[i % 4]!,
+      category: CATEGORIES[i % 7]!,
+      excerpt: `"${w.sentence(20)}"`,
+      author: w.pick(AUTHORS),
+      updated: dateFor(i, 50),
+      image: '/images/resources/hero.svg',
+      topics: list(w.some(STEMS, 3)),
+    };
     files.push([`resources/resource-${i + 1}.md`, `---\n${front(fields)}\n---\n\n${w.body(300)}\n`]);
   }
   // Parallel writes in batches: fast for 20,000 files without exhausting file handles.

@@ -52,12 +52,16 @@ const offSite = (requests: string[]) => requests.filter((url) => !url.startsWith
 describe('the API reference at /docs/', () => {
   it('lists every operation of the API with its path and summary', async () => {
     const { page } = await openPage(`${server.url}/docs/`);
-    await page.locator('.opblock').nth(operations.length - 1).waitFor({ timeout: 20_000 });
+    await page
+      .locator('.opblock')
+      .nth(operations.length - 1)
+      .waitFor({ timeout: 20_000 });
     expect(await page.locator('.opblock').count()).toBe(operations.length);
     const paths = await page.locator('.opblock-summary-path').allInnerTexts();
     expect(paths.map((text) => text.replace(/\u200b/g, '').trim()).sort()).toEqual(operations.map((op) => `/${op.path}`).sort());
     const text = await page.locator('body').innerText();
-    for (const summary of ['List services', 'Natural-language search over services, expertise and articles', 'Health check']) expect(text).toContain(summary);
+    for (const summary of ['List services', 'Natural-language search over services, expertise and articles', 'Health check'])
+      expect(text).toContain(summary);
     await expect(page.title()).resolves.toMatch(/API reference/);
     await page.close();
   });

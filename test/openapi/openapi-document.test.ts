@@ -13,7 +13,7 @@ import { DATA_DIR, MANIFEST_PATH, OPENAPI_PATH } from '../../generator/shared/da
 import { ERROR_STATUS } from '../../generator/shared/errors.ts';
 import { operations } from '../../generator/schemas/collections.ts';
 import { isObjectData, type Operation } from '../../generator/shared/operations.ts';
-import type { Content } from '../../generator/schemas/collections.ts';
+import type { Content } from '../../generator/schemas/content.ts';
 import { createAjv, createResponseValidator, type ResponseValidate } from '../helpers/openapi-validator.ts';
 
 const ENV = { SOURCE_DATE_EPOCH: '1795000000' };
@@ -35,7 +35,13 @@ async function buildInto(): Promise<{ dir: string; content: Content }> {
 
 const readText = (file: string) => readFileSync(path.join(dist, file), 'utf8');
 const operationOf = (op: Operation): Json => document.paths[`/${op.path}`].get;
-const resolve = (value: Json): Json => (typeof value?.$ref === 'string' ? value.$ref.split('/').slice(1).reduce((node: Json, key: string) => node[key], document) : value);
+const resolve = (value: Json): Json =>
+  typeof value?.$ref === 'string'
+    ? value.$ref
+        .split('/')
+        .slice(1)
+        .reduce((node: Json, key: string) => node[key], document)
+    : value;
 const sorted = (values: Iterable<string>) => [...values].sort();
 
 beforeAll(async () => {
@@ -84,25 +90,40 @@ describe('the OpenAPI document', () => {
   it('documents every parameter with its type, default, range, pattern and whether it is required', () => {
     for (const op of operations) {
       const documented = operationOf(op).parameters as Json[];
-      expect(documented.map((param) => param.name), op.path).toEqual(op.params.map((param) => param.name));
+      expect(
+        documented.map((param) => param.name),
+        op.path,
+      ).toEqual(op.params.map((param) => param.name));
       for (const param of documented) expect(param.in).toBe('query');
     }
     const param = (route: string, name: string) => (document.paths[route].get.parameters as Json[]).find((p) => p.name === name)!;
     for (const route of ['/search', '/services/list', '/expertise/list', '/technology/list', '/intelligence/list']) {
-      expect(param(route, 'limit')).toMatchObject({ required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20, pattern: '^[0-9]+$' } });
-      expect(param(route, 'offset')).toMatchObject({ required: false, schema: { type: 'integer', minimum: 0, maximum: 9007199254740991, default: 0, pattern: '^[0-9]+$' } });
+      expect(param(route, 'limit')).toMatchObject({
+        required: false,
+        schema: { type: 'integer', minimum: 1, maximum: 100, default: 20, pattern: '^[0-9]+$' },
+      });
+      expect(param(route, 'offset')).toMatchObject({
+        required: false,
+        schema: { type: 'integer', minimum: 0, maximum: 9007199254740991, default: 0, pattern: '^[0-9]+$' },
+      });
     }
-    expect(param('/intelligence/latest', 'count')).toMatchObject({ schema: { type: 'integer', minimum: 1, maximum: 20, default: 5, pattern: '^[0-9]+$' } });
+    expect(param('/intelligence/latest', 'count')).toMatchObject({
+      schema: { type: 'integer', minimum: 1, maximum: 20, default: 5, pattern: '^[0-9]+$' },
+    });
     for (const route of ['/services/get', '/expertise/get', '/technology/get', '/intelligence/get']) {
       expect(param(route, 'id')).toMatchObject({ required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,128}$' } });
     }
     expect(param('/search', 'q')).toMatchObject({ required: true, schema: { type: 'string', minLength: 1, maxLength: 200 } });
-    expect(param('/search', 'type')).toMatchObject({ required: false, schema: { type: 'string', enum: ['all', 'services', 'expertise', 'intelligence'], default: 'all' } });
+    expect(param('/search', 'type')).toMatchObject({
+      required: false,
+      schema: { type: 'string', enum: ['all', 'services', 'expertise', 'intelligence'], default: 'all' },
+    });
   });
 
   it('takes the filter enumerations from the content', () => {
     const ids = (terms: { id: string }[]) => sorted(terms.map((term) => term.id));
-    const enumOf = (route: string, name: string) => sorted((document.paths[route].get.parameters as Json[]).find((p) => p.name === name)!.schema.enum);
+    const enumOf = (route: string, name: string) =>
+      sorted((document.paths[route].get.parameters as Json[]).find((p) => p.name === name)!.schema.enum);
     expect(enumOf('/services/list', 'category')).toEqual(ids(content.categories));
     expect(enumOf('/expertise/list', 'category')).toEqual(ids(content.categories));
     expect(enumOf('/expertise/list', 'industry')).toEqual(ids(content.industries));
@@ -140,7 +161,9 @@ describe('the OpenAPI document', () => {
         expect(schema.required).toEqual(['success', 'error']);
         expect(schema.properties.meta).toBeUndefined();
         expect(schema.additionalProperties).toBe(false);
-        const codes = Object.entries(ERROR_STATUS).filter(([, code]) => String(code) === status).map(([name]) => name);
+        const codes = Object.entries(ERROR_STATUS)
+          .filter(([, code]) => String(code) === status)
+          .map(([name]) => name);
         expect(schema.properties.error.properties.code.enum).toEqual(codes);
         expect(schema.properties.error.required.includes('parameter')).toBe(status === '400');
       }
@@ -153,9 +176,13 @@ describe('the OpenAPI document', () => {
     );
     for (const op of operations) {
       const responses = operationOf(op).responses as Json;
-      expect(Object.keys(responses['200'].headers)).toEqual(expect.arrayContaining(['X-Request-Id', 'ETag', 'Cache-Control', 'RateLimit', 'RateLimit-Policy']));
+      expect(Object.keys(responses['200'].headers)).toEqual(
+        expect.arrayContaining(['X-Request-Id', 'ETag', 'Cache-Control', 'RateLimit', 'RateLimit-Policy']),
+      );
       for (const status of Object.keys(responses)) {
-        expect(Object.keys(resolve(responses[status]).headers), `${op.path} ${status}`).toEqual(expect.arrayContaining(['X-Request-Id', 'RateLimit']));
+        expect(Object.keys(resolve(responses[status]).headers), `${op.path} ${status}`).toEqual(
+          expect.arrayContaining(['X-Request-Id', 'RateLimit']),
+        );
       }
       expect(Object.keys(resolve(responses['429']).headers)).toContain('Retry-After');
       expect(resolve(responses['304']).content).toBeUndefined();
@@ -174,7 +201,9 @@ describe('the OpenAPI document', () => {
       if (typeof example.data.content_html === 'string') expect(example.data.content_html.length).toBeLessThanOrEqual(201);
     }
     const services = JSON.parse(readText(`${DATA_DIR}/v1/services/list/all/page-0.json`));
-    expect(operationOf(operations.find((op) => op.path === 'services/list')!).responses['200'].content['application/json'].example.data[0]).toEqual(services.data[0]);
+    expect(
+      operationOf(operations.find((op) => op.path === 'services/list')!).responses['200'].content['application/json'].example.data[0],
+    ).toEqual(services.data[0]);
   });
 
   it('has examples that each match their own response schema', () => {
@@ -182,7 +211,9 @@ describe('the OpenAPI document', () => {
     for (const op of operations) {
       for (const [status, response] of Object.entries(operationOf(op).responses as Json)) {
         const media = resolve(response).content?.['application/json'];
-        const examples = [media?.example, ...Object.values(media?.examples ?? {}).map((named: any) => named.value)].filter((value) => value !== undefined);
+        const examples = [media?.example, ...Object.values(media?.examples ?? {}).map((named: any) => named.value)].filter(
+          (value) => value !== undefined,
+        );
         for (const example of examples) {
           expect(validate(op.path, Number(status), example), `${op.path} ${status}`).toEqual([]);
           checked++;
@@ -193,12 +224,18 @@ describe('the OpenAPI document', () => {
   });
 
   it('matches every response envelope the build precomputed', () => {
-    const routes = operations.map((op) => op.path).filter((route) => route !== '').sort((a, b) => b.length - a.length);
+    const routes = operations
+      .map((op) => op.path)
+      .filter((route) => route !== '')
+      .sort((a, b) => b.length - a.length);
     const root = path.join(dist, DATA_DIR, 'v1');
     const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.json'));
     let checked = 0;
     for (const file of files) {
-      const relative = file.split(path.sep).join('/').replace(/\.json$/, '');
+      const relative = file
+        .split(path.sep)
+        .join('/')
+        .replace(/\.json$/, '');
       if (`${DATA_DIR}/v1/${relative}.json` === OPENAPI_PATH) continue;
       const route = relative === 'index' ? '' : routes.find((candidate) => relative === candidate || relative.startsWith(`${candidate}/`));
       expect(route, file).toBeDefined();
@@ -244,7 +281,9 @@ describe('createResponseValidator', () => {
   it('rejects an error with meta, a code of another status, and a 400 without its parameter', () => {
     expect(validate('/services/get', 404, { ...errorBody, meta: {} })).not.toEqual([]);
     expect(validate('/services/get', 404, { ...errorBody, error: { ...errorBody.error, code: 'INVALID_PARAMETER' } })).not.toEqual([]);
-    expect(validate('/services/get', 400, { ...errorBody, error: { ...errorBody.error, code: 'INVALID_PARAMETER' } }).join('\n')).toMatch(/parameter/);
+    expect(validate('/services/get', 400, { ...errorBody, error: { ...errorBody.error, code: 'INVALID_PARAMETER' } }).join('\n')).toMatch(
+      /parameter/,
+    );
   });
 
   it('rejects a status the document does not give for that operation', () => {

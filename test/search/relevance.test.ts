@@ -44,7 +44,10 @@ const judgements: Judgement[] = [
     expect: ['expertise:agent-ready-product-data-retail', 'services:agent-ready-product-feeds'],
   },
   { q: 'why do shoppers abandon the checkout', expect: ['intelligence:checkout-friction-audit'] },
-  { q: 'when should a customer service bot hand the conversation to a human', expect: ['intelligence:customer-service-agent-handoff-to-humans'] },
+  {
+    q: 'when should a customer service bot hand the conversation to a human',
+    expect: ['intelligence:customer-service-agent-handoff-to-humans'],
+  },
   { q: 'how do I stop a shopping agent from being manipulated', expect: ['intelligence:prompt-injection-defences-for-shopping-agents'] },
   { q: 'does site speed affect conversion rate', expect: ['intelligence:core-web-vitals-and-conversion'] },
   { q: 'how much do online travel agencies cost a hotel', expect: ['intelligence:hotel-direct-booking-vs-otas'] },
@@ -68,7 +71,10 @@ const judgements: Judgement[] = [
   { q: 'flight disruption rebooking', expect: ['expertise:conversational-booking-travel'] },
   { q: 'product-qualified leads', expect: ['expertise:product-led-growth-analytics-b2b-saas', 'intelligence:b2b-saas-trial-conversion'] },
   { q: 'free trial to paid conversion', expect: ['intelligence:b2b-saas-trial-conversion', 'expertise:trial-to-paid-lifecycle-b2b-saas'] },
-  { q: 'fraud in agent payments', expect: ['intelligence:fraud-in-agent-initiated-payments', 'expertise:fraud-aware-agent-payments-financial-services'] },
+  {
+    q: 'fraud in agent payments',
+    expect: ['intelligence:fraud-in-agent-initiated-payments', 'expertise:fraud-aware-agent-payments-financial-services'],
+  },
   { q: 'product feeds for ChatGPT', expect: ['intelligence:product-feeds-for-chatgpt-shopping', 'services:agent-ready-product-feeds'] },
   { q: 'email flows for subscription brands', expect: ['intelligence:email-lifecycle-subscription-brands'] },
   { q: 'merchant and buyer agents talking', expect: ['intelligence:a2a-merchant-and-buyer-agents'] },
@@ -129,7 +135,10 @@ describe('search relevance on the real content', () => {
       const rr = reciprocalRank(ids, judgement.expect);
       rrSum += rr;
       recallSum += recall(ids, judgement.expect);
-      if (rr < 1) misranked.push(`  ${rr.toFixed(2)}  "${judgement.q}"${judgement.type ? ` (${judgement.type})` : ''} -> ${ids.slice(0, 3).join(', ')}`);
+      if (rr < 1)
+        misranked.push(
+          `  ${rr.toFixed(2)}  "${judgement.q}"${judgement.type ? ` (${judgement.type})` : ''} -> ${ids.slice(0, 3).join(', ')}`,
+        );
     }
     const mrr = rrSum / judgements.length;
     console.log(

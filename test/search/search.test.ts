@@ -8,7 +8,13 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
 import { toSearchText } from '../../generator/pipeline/outputs/search/search-file.ts';
 import { serializeSearchIndex } from '../../generator/search/index-writer.ts';
-import { BODY_PRUNING, BODY_TERM_REPEAT, BODY_TERMS_PER_DOCUMENT, bodyTerms, pruneSearchBodies } from '../../generator/search/body-pruning.ts';
+import {
+  BODY_PRUNING,
+  BODY_TERM_REPEAT,
+  BODY_TERMS_PER_DOCUMENT,
+  bodyTerms,
+  pruneSearchBodies,
+} from '../../generator/search/body-pruning.ts';
 import { createSearch, type SearchQuery } from '../../generator/search/search.ts';
 import { loadSearchIndex } from '../../generator/search/index-reader.ts';
 import { miniSearchOptions, roundScore } from '../../generator/search/ranking.ts';
@@ -40,7 +46,11 @@ const twins = ['services:beta', 'expertise:zeta', 'intelligence:mu', 'expertise:
 );
 const documents = [
   ...twins,
-  createDocument('intelligence:widget-guide', { title: 'Widget pricing guide for widget sellers', tags: 'widget pricing', summary: 'Widget pricing.' }),
+  createDocument('intelligence:widget-guide', {
+    title: 'Widget pricing guide for widget sellers',
+    tags: 'widget pricing',
+    summary: 'Widget pricing.',
+  }),
   createDocument('services:gadgets', { title: 'Gadget repair', body: 'We repair gadgets and sometimes a widget.' }),
   createDocument('expertise:unrelated', { title: 'Garden design', body: 'Lawns and borders.' }),
 ];
@@ -152,18 +162,26 @@ describe('createSearch', () => {
 
 describe('toSearchText', () => {
   it('keeps the words of links and images and drops addresses and HTML', () => {
-    const markdown = '## Setup\n\nSee [the guide](https://example.com/guide) and ![a chart](/img/c.svg).\n<br>Visit https://x.dev now.\n\n[ref]: https://example.com';
+    const markdown =
+      '## Setup\n\nSee [the guide](https://example.com/guide) and ![a chart](/img/c.svg).\n<br>Visit https://x.dev now.\n\n[ref]: https://example.com';
     expect(toSearchText(markdown)).toBe('## Setup See the guide and a chart. Visit now.');
   });
 });
 
 /** Made-up words, letters only, none a stop word: "qab", "qac", ... */
 const madeUpWords = (count: number, prefix = 'q') =>
-  Array.from({ length: count }, (_, i) => prefix + [...(i + 26 * 26).toString(26)].map((digit) => String.fromCharCode(97 + parseInt(digit, 26))).join(''));
+  Array.from(
+    { length: count },
+    (_, i) => prefix + [...(i + 26 * 26).toString(26)].map((digit) => String.fromCharCode(97 + parseInt(digit, 26))).join(''),
+  );
 
 /** The body terms the serialized index holds for each document id, read from MiniSearch's own JSON of it. */
 function indexedBodyTerms(json: string): Map<string, string[]> {
-  const index = loadSearchIndex(json).toJSON() as { documentIds: Record<string, string>; fieldIds: Record<string, number>; index: [string, Record<string, Record<string, number>>][] };
+  const index = loadSearchIndex(json).toJSON() as {
+    documentIds: Record<string, string>;
+    fieldIds: Record<string, number>;
+    index: [string, Record<string, Record<string, number>>][];
+  };
   const terms = new Map<string, string[]>(Object.values(index.documentIds).map((id) => [id, []]));
   for (const [term, fields] of index.index) {
     for (const shortId of Object.keys(fields[index.fieldIds.body!] ?? {})) terms.get(index.documentIds[shortId]!)!.push(term);
@@ -190,7 +208,9 @@ describe('the index format', () => {
       const loaded = loadSearchIndex(serializeSearchIndex(corpus, pruning));
       expect(JSON.stringify(loaded)).toBe(JSON.stringify(viaMiniSearch));
       // The same terms, postings and documents as the index built in memory (loadJSON orders terms otherwise).
-      expect(loaded.toJSON().index.sort(([a], [b]) => (a < b ? -1 : 1))).toEqual(reference.toJSON().index.sort(([a], [b]) => (a < b ? -1 : 1)));
+      expect(loaded.toJSON().index.sort(([a], [b]) => (a < b ? -1 : 1))).toEqual(
+        reference.toJSON().index.sort(([a], [b]) => (a < b ? -1 : 1)),
+      );
     }
   });
 
@@ -206,7 +226,9 @@ describe('the index format', () => {
   });
 
   it('refuses an index in another format', async () => {
-    await expect(createSearch(async () => JSON.stringify(new MiniSearch(miniSearchOptions))).search(query('widget'))).rejects.toThrow(/format/);
+    await expect(createSearch(async () => JSON.stringify(new MiniSearch(miniSearchOptions))).search(query('widget'))).rejects.toThrow(
+      /format/,
+    );
   });
 });
 
@@ -217,7 +239,11 @@ describe('body pruning', () => {
   const long = madeUpWords(2000, 'z');
   const corpus = [
     createDocument('intelligence:long', { title: 'Everything', body: long.join(' ') }),
-    createDocument('services:lifecycle', { title: 'Lifecycle email', summary: 'Email flows.', body: `${shared.join(' ')} SPF and DMARC alignment.` }),
+    createDocument('services:lifecycle', {
+      title: 'Lifecycle email',
+      summary: 'Email flows.',
+      body: `${shared.join(' ')} SPF and DMARC alignment.`,
+    }),
     ...Array.from({ length: 18 }, (_, i) => createDocument(`expertise:filler-${i}`, { title: `Filler ${i}`, body: shared.join(' ') })),
   ];
   const json = serializeSearchIndex(corpus);
@@ -258,7 +284,10 @@ describe('body pruning', () => {
     ];
     const documents = bodies.map((body, i) => createDocument(`intelligence:doc-${i}`, { body }));
     const keepAll = { termsPerDocument: Infinity, cutShare: 1, cutMinDocuments: Infinity };
-    for (const [pruning, bound] of [[keepAll, Infinity], [BODY_PRUNING, BODY_TERMS_PER_DOCUMENT]] as const) {
+    for (const [pruning, bound] of [
+      [keepAll, Infinity],
+      [BODY_PRUNING, BODY_TERMS_PER_DOCUMENT],
+    ] as const) {
       pruneSearchBodies(documents, pruning).forEach((document, i) => {
         const original = bodyTerms(documents[i]!.body).frequency;
         const rewritten = bodyTerms(document.body);
@@ -309,6 +338,8 @@ describe('the build', () => {
 
   it('rejects a budget that is not a positive number', async () => {
     const env = { SOURCE_DATE_EPOCH: '1795000000', SEARCH_INDEX_BUDGET_MB: 'lots' };
-    await expect(buildSite({ contentDir: VALID_FIXTURE, outDir: tempDir(), env })).rejects.toThrow('SEARCH_INDEX_BUDGET_MB must be a positive number');
+    await expect(buildSite({ contentDir: VALID_FIXTURE, outDir: tempDir(), env })).rejects.toThrow(
+      'SEARCH_INDEX_BUDGET_MB must be a positive number',
+    );
   });
 });

@@ -57,7 +57,9 @@ describe('npm run serve', () => {
   });
 
   it('refuses to start on a folder that holds no build', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'generator/server/cli.ts', '--dist', '/nonexistent'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'generator/server/cli.ts', '--dist', '/nonexistent'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr!.on('data', (data) => (stderr += data));
     const [code] = await once(child, 'exit');

@@ -4,7 +4,8 @@
  * output is a function of the catalogue; it carries the collections table that says what each collection is.
  */
 import type { Site } from '../../schemas/site.ts';
-import type { AnyEntry, AnyTerm, CollectionTable, Content, MarkdownCollection } from '../../schemas/collections.ts';
+import type { AnyEntry, AnyTerm, CollectionTable, MarkdownCollection } from '../../schemas/collections.ts';
+import type { Content } from '../../schemas/content.ts';
 import { memoize } from '../../shared/memoize.ts';
 import { byOrderThen, sortRecords } from './order.ts';
 

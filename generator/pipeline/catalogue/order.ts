@@ -12,10 +12,14 @@ export const byOrderThen =
     a.order - b.order || compareText(label(a), label(b)) || compareText(a.id, b.id);
 
 /** Newest first by a date field (`YYYY-MM-DD` sorts as text), then id. */
-const byNewest = (field: string) => (a: AnyEntry, b: AnyEntry) => compareText(String(b[field]), String(a[field])) || compareText(a.id, b.id);
+const byNewest = (field: string) => (a: AnyEntry, b: AnyEntry) =>
+  compareText(String(b[field]), String(a[field])) || compareText(a.id, b.id);
 
 /** A collection's records in its contract order (a new array). */
 export function sortRecords<T extends AnyEntry>(records: readonly T[], collection: MarkdownCollection): T[] {
-  const compare = collection.order === 'order' ? byOrderThen<AnyEntry & { order: number }>((record) => String(record[collection.titleField])) : byNewest(collection.order);
+  const compare =
+    collection.order === 'order'
+      ? byOrderThen<AnyEntry & { order: number }>((record) => String(record[collection.titleField]))
+      : byNewest(collection.order);
   return [...records].sort(compare as (a: T, b: T) => number);
 }

@@ -1,5 +1,6 @@
 /** What is published: no drafts anywhere, and no record dated after the build. */
-import { markdownCollections, type AnyEntry, type CollectionTable, type Content } from '../../schemas/collections.ts';
+import { markdownCollections, type AnyEntry, type CollectionTable } from '../../schemas/collections.ts';
+import type { Content } from '../../schemas/content.ts';
 
 /**
  * `buildDate` is the build's calendar day (YYYY-MM-DD, UTC); a record whose `date` is after it is scheduled.
@@ -17,7 +18,10 @@ export function selectPublished(content: Content, collections: CollectionTable, 
     for (const [field, reference] of Object.entries(collection.references ?? {})) {
       if (!Array.isArray(reference) || !reference.some((target) => target in published)) continue;
       const usable = ids(reference);
-      published[key] = published[key]!.map((record) => ({ ...record, [field]: (record[field] as string[]).filter((id) => usable.has(id)) }));
+      published[key] = published[key]!.map((record) => ({
+        ...record,
+        [field]: (record[field] as string[]).filter((id) => usable.has(id)),
+      }));
     }
   }
   return { ...content, ...published } as Content;

@@ -62,7 +62,11 @@ function describeReference(reference: Reference, content: CheckedContent, images
   if (typeof reference === 'string') {
     // `site.<list>`: a list in site.yaml, such as resource_types.
     const field = reference.slice('site.'.length);
-    return { known: new Set(content.site.value[field] as string[]), what: field.replace(/_/g, ' ').replace(/s$/, ''), where: `${field} in site.yaml` };
+    return {
+      known: new Set(content.site.value[field] as string[]),
+      what: field.replace(/_/g, ' ').replace(/s$/, ''),
+      where: `${field} in site.yaml`,
+    };
   }
   const targets = reference.map((key) => collections[key]!);
   return {
@@ -86,7 +90,8 @@ export function checkReferences(content: CheckedContent, images: Set<string>, co
   for (const [key, collection] of Object.entries(collections)) {
     if (collection.kind === 'document') continue;
     checkUnique(key, content[key] ?? [], collections, problems);
-    if (collection.kind === 'list' && collection.exactly) problems.push(...checkExactIds(collection.file, collection.exactly, content[key] ?? [], collection.noun));
+    if (collection.kind === 'list' && collection.exactly)
+      problems.push(...checkExactIds(collection.file, collection.exactly, content[key] ?? [], collection.noun));
   }
   for (const [key, collection] of Object.entries(collections)) {
     if (collection.kind !== 'markdown') continue;

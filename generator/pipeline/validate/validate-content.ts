@@ -4,7 +4,8 @@
  */
 import type { z } from 'zod';
 import { id } from '../../schemas/fields.ts';
-import { collections as siteCollections, type CollectionTable, type Content } from '../../schemas/collections.ts';
+import { collections as siteCollections, type CollectionTable } from '../../schemas/collections.ts';
+import type { Content } from '../../schemas/content.ts';
 import type { RawContent, RawRecord } from '../load/load-content.ts';
 import { ContentError, type Problem } from '../problems.ts';
 import { checkReferences } from './check-references.ts';
@@ -26,7 +27,10 @@ function problemsFor(raw: RawRecord, error: z.ZodError, schema: z.ZodType): Prob
 function slugProblems(raw: RawRecord): Problem[] {
   const result = id.safeParse(raw.slug);
   if (result.success) return [];
-  const suggestion = raw.slug!.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  const suggestion = raw
+    .slug!.toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   const rename = suggestion ? `rename the file, e.g. to "${suggestion}.md"` : 'rename the file';
   return [{ file: raw.file, line: 1, field: '-', message: `the file name "${raw.slug}" ${result.error.issues[0]!.message} (${rename})` }];
 }

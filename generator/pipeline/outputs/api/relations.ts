@@ -18,7 +18,9 @@ function termRefs(ids: readonly string[], names: ReadonlyMap<string, string>): T
 
 function recordRefs(records: readonly AnyEntry[], key: string, catalogue: Catalogue, max = Infinity): RecordRef[] {
   const { titleField } = catalogue.collection(key);
-  return records.slice(0, max).map((record) => ({ id: record.id, title: String(record[titleField]), url: catalogue.recordUrl(key, record) }));
+  return records
+    .slice(0, max)
+    .map((record) => ({ id: record.id, title: String(record[titleField]), url: catalogue.recordUrl(key, record) }));
 }
 
 /**
@@ -65,6 +67,7 @@ function relate(relation: Relation, record: AnyEntry, key: string, catalogue: Ca
 /** The `related` object of `record` (a record of collection `key`). */
 export function createRelated(record: AnyEntry, key: string, catalogue: Catalogue): Record<string, unknown> {
   const related: Record<string, unknown> = {};
-  for (const [name, relation] of Object.entries(catalogue.collection(key).api?.relations ?? {})) related[name] = relate(relation, record, key, catalogue);
+  for (const [name, relation] of Object.entries(catalogue.collection(key).api?.relations ?? {}))
+    related[name] = relate(relation, record, key, catalogue);
   return related;
 }

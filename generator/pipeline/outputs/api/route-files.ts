@@ -71,15 +71,32 @@ function createIndex(catalogue: Catalogue, operations: readonly Operation[]): In
     resource_feed: `${siteUrl}/${FEED_PATH}`,
     operations: operations
       .filter((op) => op.path !== '')
-      .map((op) => ({ path: `${API_BASE_PATH}/${op.path}`, url: `${baseUrl}${op.path}`, method: 'GET', summary: op.summary, parameters: op.params.map((param) => param.name) })),
+      .map((op) => ({
+        path: `${API_BASE_PATH}/${op.path}`,
+        url: `${baseUrl}${op.path}`,
+        method: 'GET',
+        summary: op.summary,
+        parameters: op.params.map((param) => param.name),
+      })),
   };
 }
 
 /** Extra routes of every served collection, then health and the index. */
-export function buildRouteFiles(catalogue: Catalogue, served: readonly ServedCollection[], operations: readonly Operation[], meta: MetaFields): OutputFile[] {
+export function buildRouteFiles(
+  catalogue: Catalogue,
+  served: readonly ServedCollection[],
+  operations: readonly Operation[],
+  meta: MetaFields,
+): OutputFile[] {
   const files = served.flatMap((collection) => [...extraRouteFiles(collection, catalogue, meta)]);
   const records = Object.fromEntries(served.map(({ collection, records }) => [collection.api.path, records.length]));
-  const health: HealthData = { status: 'healthy', version: catalogue.site.api_version, resources: Object.keys(records), built_at: catalogue.builtAt, records };
+  const health: HealthData = {
+    status: 'healthy',
+    version: catalogue.site.api_version,
+    resources: Object.keys(records),
+    built_at: catalogue.builtAt,
+    records,
+  };
   files.push({ path: staticPath('health'), body: serializeEnvelope(JSON.stringify(health), meta) });
   files.push({ path: staticPath(''), body: serializeEnvelope(JSON.stringify(createIndex(catalogue, operations)), meta) });
   return files;

@@ -4,7 +4,8 @@
  */
 import { z } from 'zod';
 import { feedEntrySchema, type Feed, type FeedEntry } from '../../../schemas/feed.ts';
-import type { AnyEntry, Resource } from '../../../schemas/collections.ts';
+import type { AnyEntry } from '../../../schemas/collections.ts';
+import type { Resource } from '../../../schemas/content.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { OutputFile } from '../output-file.ts';
 import { ENTRY_SCHEMA_PATH, FEED_PATH } from '../../../shared/data-paths.ts';

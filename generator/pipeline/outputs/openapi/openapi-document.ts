@@ -81,7 +81,9 @@ function buildOperation(operation: Operation, inputs: OpenApiInputs, timestamp: 
       '200': {
         description: operation.kind === 'openapi' ? 'This OpenAPI document.' : `Success envelope: ${operation.summary.toLowerCase()}.`,
         headers: successHeaders(),
-        content: { 'application/json': { schema: { $ref: schemaRef(successSchemaName(operation)) }, ...(example === undefined ? {} : { example }) } },
+        content: {
+          'application/json': { schema: { $ref: schemaRef(successSchemaName(operation)) }, ...(example === undefined ? {} : { example }) },
+        },
       },
       '304': { $ref: '#/components/responses/NotModified' },
       ...buildErrorResponses(operation, inputs.manifest, timestamp),
@@ -95,7 +97,10 @@ export function toDocumentPath(operation: Operation): string {
 }
 
 /** The whole document; build-site writes it to OPENAPI_PATH and to the reference's static copy. */
-export function buildOpenApi(catalogue: Pick<Catalogue, 'site' | 'siteUrl' | 'builtAt' | 'collections'>, inputs: OpenApiInputs): OpenApiDocument {
+export function buildOpenApi(
+  catalogue: Pick<Catalogue, 'site' | 'siteUrl' | 'builtAt' | 'collections'>,
+  inputs: OpenApiInputs,
+): OpenApiDocument {
   const { site, siteUrl, builtAt } = catalogue;
   const { operations } = inputs;
   const paths: OpenApiDocument['paths'] = {};

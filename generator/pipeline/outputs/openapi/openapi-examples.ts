@@ -65,23 +65,36 @@ function createSearchExample(read: ReturnType<typeof createReader>, operations: 
     const [item] = firstItems(read, list);
     if (!list || !item || data.length >= MAX_ITEMS) continue;
     const title = String(item.title ?? item.name);
-    data.push({ type, id: item.id, slug: item.slug, title, summary: item.summary, url: item.url, score: Number((12.3456 / (data.length + 1)).toFixed(4)) });
+    data.push({
+      type,
+      id: item.id,
+      slug: item.slug,
+      title,
+      summary: item.summary,
+      url: item.url,
+      score: Number((12.3456 / (data.length + 1)).toFixed(4)),
+    });
   }
   const { meta } = read(staticPath('health'));
   return { success: true, data, meta: { ...meta, pagination: pagination(data.length, 20, 0, data.length) } };
 }
 
 /** The collections search's `type` narrows to (every value but `all`). */
-const searchTypes = (operation: Operation) => operation.params.flatMap((param) => (param.kind === 'enum' ? param.values.filter((value) => value !== 'all') : []));
+const searchTypes = (operation: Operation) =>
+  operation.params.flatMap((param) => (param.kind === 'enum' ? param.values.filter((value) => value !== 'all') : []));
 
 /** The example of one operation, or undefined when the content has nothing to show (an empty collection). */
-function selectExample(operation: Operation, read: ReturnType<typeof createReader>, operations: readonly Operation[]): Envelope | undefined {
+function selectExample(
+  operation: Operation,
+  read: ReturnType<typeof createReader>,
+  operations: readonly Operation[],
+): Envelope | undefined {
   switch (operation.kind) {
     case 'list':
       return shortenPage(read(pagePath(operation.path, [], 0)));
     case 'get': {
       const [first] = firstItems(read, routeOf(operations, 'list', operation.collection));
-      return first ? shortenHtml(read(recordPath(operation.path, first.id))) as Envelope : undefined;
+      return first ? (shortenHtml(read(recordPath(operation.path, first.id))) as Envelope) : undefined;
     }
     case 'latest':
       return read(latestPath(operation.path, MAX_ITEMS));

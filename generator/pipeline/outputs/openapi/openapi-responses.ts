@@ -17,16 +17,26 @@ const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
 /** CONTRACT "Headers on every /v1/ response", each documented once and referenced where it is sent. */
 export function buildHeaderComponents(): Record<string, Json> {
-  const text = (description: string, example?: string) => ({ description, required: true, schema: { type: 'string' }, ...(example ? { example } : {}) });
+  const text = (description: string, example?: string) => ({
+    description,
+    required: true,
+    schema: { type: 'string' },
+    ...(example ? { example } : {}),
+  });
   return {
     'X-Request-Id': text('Tracking identifier of the request; on success it equals `meta.request_id` (errors have no `meta`).'),
-    ETag: text('Derived from the data, not the per-request `meta`: send it back in `If-None-Match` to get 304 while the data is unchanged.'),
+    ETag: text(
+      'Derived from the data, not the per-request `meta`: send it back in `If-None-Match` to get 304 while the data is unchanged.',
+    ),
     'Cache-Control': {
       description: `\`${CACHE_CONTROL.success}\` on success (clients should cache for an hour); \`${CACHE_CONTROL.error}\` on errors.`,
       required: true,
       schema: { type: 'string', enum: [CACHE_CONTROL.success, CACHE_CONTROL.error] },
     },
-    RateLimit: text('Requests left in the window (`r`) and seconds until a request is allowed again (`t`), per the IETF RateLimit header fields draft.', '"default";r=99;t=0'),
+    RateLimit: text(
+      'Requests left in the window (`r`) and seconds until a request is allowed again (`t`), per the IETF RateLimit header fields draft.',
+      '"default";r=99;t=0',
+    ),
     'RateLimit-Policy': text(
       `${RATE_LIMIT.requests} requests per rolling ${RATE_LIMIT.windowSeconds} seconds per client IP address, over all of \`${API_BASE_PATH}/\`.`,
       `"default";q=${RATE_LIMIT.requests};w=${RATE_LIMIT.windowSeconds}`,
@@ -46,7 +56,10 @@ export const successHeaders = (): Json => ({
   ...RATE_HEADERS,
 });
 
-const EXTRA_ERROR_HEADERS: Partial<Record<number, Json>> = { 405: { Allow: headerRef('Allow') }, 429: { 'Retry-After': headerRef('Retry-After') } };
+const EXTRA_ERROR_HEADERS: Partial<Record<number, Json>> = {
+  405: { Allow: headerRef('Allow') },
+  429: { 'Retry-After': headerRef('Retry-After') },
+};
 
 const errorHeaders = (status: number): Json => ({
   'X-Request-Id': headerRef('X-Request-Id'),
@@ -128,7 +141,9 @@ function captureError(operation: Operation, query: Record<string, string>, manif
 }
 
 function toExample(error: ApiError, timestamp: string) {
-  return { value: envelope({ code: error.code, message: error.message, timestamp, ...(error.parameter ? { parameter: error.parameter } : {}) }) };
+  return {
+    value: envelope({ code: error.code, message: error.message, timestamp, ...(error.parameter ? { parameter: error.parameter } : {}) }),
+  };
 }
 
 /** 400 of one operation, with examples the parameter rules produce for its own parameters. */

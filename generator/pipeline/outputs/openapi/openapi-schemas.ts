@@ -29,7 +29,10 @@ const meta = z
     timestamp: z.iso.datetime().meta({ description: 'Time of this request, ISO 8601 UTC.' }),
     request_id: z.string().min(1).meta({ description: 'Tracking identifier of this request; also sent as `X-Request-Id`.' }),
     processing_time_ms: z.int().min(0).meta({ description: 'Time the handler spent on this request, in milliseconds.' }),
-    language: z.string().regex(/^[a-z]{2,3}-[A-Z]{2}$/).meta({ description: 'Language tag of the response.', example: 'en-US' }),
+    language: z
+      .string()
+      .regex(/^[a-z]{2,3}-[A-Z]{2}$/)
+      .meta({ description: 'Language tag of the response.', example: 'en-US' }),
   })
   .meta({ description: 'Per-request facts of a success response.' }) satisfies z.ZodType<MetaFields>;
 
@@ -37,7 +40,11 @@ const paginatedMeta = meta.extend({ pagination }) satisfies z.ZodType<MetaFields
 
 /** The OpenAPI route documents itself as a plain JSON object: the document, not an envelope. */
 const openApiDocument = z
-  .looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) })
+  .looseObject({
+    openapi: z.string(),
+    info: z.looseObject({ title: z.string(), version: z.string() }),
+    paths: z.record(z.string(), z.unknown()),
+  })
   .meta({ description: 'An OpenAPI 3.1 document (this one).' });
 
 /** CONTRACT "Error envelope": `error.parameter` is sent with these codes and only these. */
@@ -61,7 +68,8 @@ function createErrorEnvelope(codes: readonly ErrorCode[], parameter: 'required' 
 /** Statuses in ascending order with their codes, read from the one error catalogue. */
 export function listErrorStatuses(): { status: number; codes: ErrorCode[] }[] {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const [code, status] of Object.entries(ERROR_STATUS) as [ErrorCode, number][]) byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  for (const [code, status] of Object.entries(ERROR_STATUS) as [ErrorCode, number][])
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   return [...byStatus].sort(([a], [b]) => a - b).map(([status, codes]) => ({ status, codes }));
 }
 
@@ -144,7 +152,11 @@ export function buildSchemaComponents(operations: readonly Operation[], collecti
   for (const operation of operations) {
     if (operation.kind === 'openapi') continue;
     const envelope = z
-      .object({ success: z.literal(true), data: selectDataSchema(operation, { collections, searchResult }), meta: isPaginated(operation) ? paginatedMeta : meta })
+      .object({
+        success: z.literal(true),
+        data: selectDataSchema(operation, { collections, searchResult }),
+        meta: isPaginated(operation) ? paginatedMeta : meta,
+      })
       .meta({ description: `Success envelope of ${operation.operationId}.` });
     registry.add(envelope, { id: successSchemaName(operation) });
   }

@@ -35,8 +35,6 @@ const DOCS_SCRIPT = `// Renders the API reference from the static copy of the Op
 })();
 `;
 
-
-
 function renderDocsPage(catalogue: Pick<Catalogue, 'site' | 'siteUrl'>): string {
   const base = basePathOf(catalogue.siteUrl);
   const name = escapeHtml(catalogue.site.name);

@@ -4,7 +4,7 @@
  * Every value from content passes through `escapeHtml` (or `renderMarkdown` for bodies).
  */
 import { fileURLToPath } from 'node:url';
-import type { Resource } from '../../../schemas/collections.ts';
+import type { Resource } from '../../../schemas/content.ts';
 import { FEED_PATH } from '../../../shared/data-paths.ts';
 import { feedCategories, feedResources, toFeedEntry } from '../feed/feed-files.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
@@ -38,7 +38,10 @@ function createContext(catalogue: Catalogue): PageContext {
 }
 
 /** The empty icon stops browsers asking for a /favicon.ico that the site does not have. */
-function renderDocument(context: PageContext, page: { title: string; description: string; canonical: string; head?: string; main: string }): string {
+function renderDocument(
+  context: PageContext,
+  page: { title: string; description: string; canonical: string; head?: string; main: string },
+): string {
   const { catalogue, base } = context;
   const site = escapeHtml(catalogue.site.name);
   return `<!doctype html>
@@ -93,7 +96,9 @@ ${renderByline(context, resource, entry.reading_time)}
 function renderHub(context: PageContext, resources: readonly Resource[]): string {
   const { catalogue, base } = context;
   const { hub } = catalogue.site;
-  const options = feedCategories(catalogue).map((term) => `<option value="${escapeHtml(term.id)}">${escapeHtml(term.name)}</option>`).join('');
+  const options = feedCategories(catalogue)
+    .map((term) => `<option value="${escapeHtml(term.id)}">${escapeHtml(term.name)}</option>`)
+    .join('');
   const count = `${resources.length} resource${resources.length === 1 ? '' : 's'}`;
   const main = `<h1>${escapeHtml(hub.name)}</h1>
 <p class="lede">${escapeHtml(hub.description)}</p>

@@ -78,10 +78,7 @@ export function createSearchDocuments(catalogue: Catalogue): SearchDocument[] {
 }
 
 /** Builds and serializes the index; throws when it is larger than the budget (in megabytes). */
-export function buildSearchIndex(
-  catalogue: Catalogue,
-  budgetMb = DEFAULT_SEARCH_INDEX_BUDGET_MB,
-): { file: OutputFile; documents: number } {
+export function buildSearchIndex(catalogue: Catalogue, budgetMb = DEFAULT_SEARCH_INDEX_BUDGET_MB): { file: OutputFile; documents: number } {
   const documents = createSearchDocuments(catalogue);
   const body = serializeSearchIndex(documents);
   const size = new TextEncoder().encode(body).byteLength / MB;

@@ -16,7 +16,10 @@ const SEARCHED_FIELDS = '.card-title, .excerpt, .topics li, .author';
 const entries = [...document.querySelectorAll('#results > .card')].map((card) => ({
   card,
   category: card.dataset.category,
-  text: [...card.querySelectorAll(SEARCHED_FIELDS)].map((field) => field.textContent).join(' ').toLowerCase(),
+  text: [...card.querySelectorAll(SEARCHED_FIELDS)]
+    .map((field) => field.textContent)
+    .join(' ')
+    .toLowerCase(),
 }));
 const categories = new Set([...select.options].map((option) => option.value).filter(Boolean));
 
