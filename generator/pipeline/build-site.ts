@@ -83,11 +83,6 @@ export function* generateOutput(content: Content, options: OutputOptions): Gener
   yield* copyImages(catalogue, options.contentDir);
 }
 
-/** The same files as a list, for callers that want them all at once. */
-export function buildOutput(content: Content, options: OutputOptions): OutputFile[] {
-  return [...generateOutput(content, options)];
-}
-
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const env = options.env ?? process.env;
   const collections = options.collections ?? siteCollections;

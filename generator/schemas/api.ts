@@ -38,18 +38,22 @@ const practiceItemFields = {
 
 export const serviceItem = z.object(practiceItemFields);
 
+/** What a service or expertise area is related to: its terms, the other practice collection in its category, articles. */
+const practiceRelated = (other: 'services' | 'expertise', otherDescription: string) =>
+  z.object({
+    category: termRef,
+    industries: z.array(termRef),
+    technologies: z.array(termRef),
+    [other]: z.array(recordRef).meta({ description: otherDescription }),
+    articles: z.array(recordRef).meta({ description: 'The newest articles in the same category (at most 5).' }),
+  });
+
 export const serviceRecord = serviceItem.extend({
   technologies: ids.meta({ description: 'Ids of technologies and platforms used.' }),
   deliverables: z.array(z.string()),
   reading_time: readingTime,
   content_html: html,
-  related: z.object({
-    category: termRef,
-    industries: z.array(termRef),
-    technologies: z.array(termRef),
-    expertise: z.array(recordRef).meta({ description: 'Expertise areas in the same category.' }),
-    articles: z.array(recordRef).meta({ description: 'The newest articles in the same category (at most 5).' }),
-  }),
+  related: practiceRelated('expertise', 'Expertise areas in the same category.'),
 });
 
 export const expertiseItem = z.object(practiceItemFields);
@@ -58,13 +62,7 @@ export const expertiseRecord = expertiseItem.extend({
   technologies: ids,
   reading_time: readingTime,
   content_html: html,
-  related: z.object({
-    category: termRef,
-    industries: z.array(termRef),
-    technologies: z.array(termRef),
-    services: z.array(recordRef).meta({ description: 'Services in the same category.' }),
-    articles: z.array(recordRef).meta({ description: 'The newest articles in the same category (at most 5).' }),
-  }),
+  related: practiceRelated('services', 'Services in the same category.'),
 });
 
 export const technologyItem = z.object({
@@ -165,15 +163,6 @@ export const indexData = z.object({
 });
 
 export type ServiceItem = z.output<typeof serviceItem>;
-export type ServiceRecord = z.output<typeof serviceRecord>;
-export type ExpertiseItem = z.output<typeof expertiseItem>;
-export type ExpertiseRecord = z.output<typeof expertiseRecord>;
-export type TechnologyItem = z.output<typeof technologyItem>;
-export type TechnologyRecord = z.output<typeof technologyRecord>;
-export type ArticleItem = z.output<typeof articleItem>;
-export type ArticleRecord = z.output<typeof articleRecord>;
-export type TermItem = z.output<typeof termItem>;
-export type PlatformItem = z.output<typeof platformItem>;
 export type HealthData = z.output<typeof healthData>;
 export type SearchResult = z.output<typeof searchResult>;
 export type IndexData = z.output<typeof indexData>;

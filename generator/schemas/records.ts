@@ -68,9 +68,3 @@ export const resourceSchema = z.strictObject({
   image: imagePath,
   reading_time: readingTime.optional(),
 });
-
-export type ServiceFields = z.output<typeof serviceSchema>;
-export type ExpertiseFields = z.output<typeof expertiseSchema>;
-export type TechnologyFields = z.output<typeof technologySchema>;
-export type ArticleFields = z.output<typeof articleSchema>;
-export type ResourceFields = z.output<typeof resourceSchema>;

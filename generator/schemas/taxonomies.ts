@@ -24,5 +24,3 @@ export const platformSchema = z.strictObject({
 });
 
 export type Term = z.output<typeof termSchema>;
-export type TechnologyCategory = z.output<typeof technologyCategorySchema>;
-export type Platform = z.output<typeof platformSchema>;
