@@ -292,3 +292,49 @@ describe('createResponseValidator', () => {
     expect(validate('/health', 304, '{}')).not.toEqual([]);
   });
 });
+
+describe('the error examples of the OpenAPI document', () => {
+  /** The handler over this build, with a limiter that refuses when `refuse` is set and assets that fail when `fail` is. */
+  async function handlerFor(options: { refuse?: boolean; fail?: boolean } = {}) {
+    const { createHandler } = await import('../../generator/edge/handler.ts');
+    const { createMemoryAssets } = await import('../../generator/edge/assets.ts');
+    const { readDistFiles } = await import('../helpers/api-runtimes.ts');
+    const memory = createMemoryAssets(readDistFiles(dist));
+    return createHandler({
+      assets: options.fail ? { read: async () => Promise.reject(new Error('disk gone')) } : memory,
+      limiter: {
+        limit: 100,
+        windowSeconds: 60,
+        hit: () =>
+          options.refuse
+            ? { allowed: false, limit: 100, remaining: 0, retryAfter: 42 }
+            : { allowed: true, limit: 100, remaining: 99, retryAfter: 0 },
+      },
+      logError: () => {},
+    });
+  }
+  const errorOf = async (response: Response) => ((await response.json()) as Json).error;
+  const exampleOf = (op: Operation, status: number) => {
+    const response = resolve(operationOf(op).responses[String(status)]);
+    return response.content['application/json'].example.error;
+  };
+
+  it('shows for every get route the 404 the handler sends for an unknown id', async () => {
+    const handler = await handlerFor();
+    for (const op of operations.filter((candidate) => candidate.kind === 'get')) {
+      const real = await errorOf(await handler(new Request(`http://api.test/v1/${op.path}?id=no-such-id`), { ip: '192.0.2.1' }));
+      expect({ ...exampleOf(op, 404), timestamp: '' }, op.path).toEqual({ ...real, timestamp: '' });
+    }
+  });
+
+  it('shows the 405, 429 and 500 the handler sends', async () => {
+    const op = operations.find((candidate) => candidate.path === 'services/list')!;
+    const post = await (await handlerFor())(new Request('http://api.test/v1/services/list', { method: 'POST' }), { ip: '192.0.2.1' });
+    const limited = await (await handlerFor({ refuse: true }))(new Request('http://api.test/v1/services/list'), { ip: '192.0.2.1' });
+    const failed = await (await handlerFor({ fail: true }))(new Request('http://api.test/v1/services/list'), { ip: '192.0.2.1' });
+    expect([post.status, limited.status, failed.status]).toEqual([405, 429, 500]);
+    expect({ ...exampleOf(op, 405), timestamp: '' }).toEqual({ ...(await errorOf(post)), timestamp: '' });
+    expect({ ...exampleOf(op, 429), timestamp: '' }).toEqual({ ...(await errorOf(limited)), timestamp: '' });
+    expect({ ...exampleOf(op, 500), timestamp: '' }).toEqual({ ...(await errorOf(failed)), timestamp: '' });
+  });
+});
