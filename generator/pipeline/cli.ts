@@ -1,47 +1,78 @@
 /**
- * `check` validates the content folder; `build` validates it and writes the site.
- * Usage: tsx generator/pipeline/cli.ts check|build [--content DIR] [--out DIR]
+ * `check` validates the content folder; `build` validates it and writes the site. Run as
+ * `npm run check|build [-- --content DIR --out DIR]`; `--help` says the same.
  */
-import { parseArgs } from 'node:util';
+import { statSync } from 'node:fs';
 import { collections } from '../schemas/collections.ts';
-import type { CollectionKey } from '../schemas/content.ts';
-import { ContentError, formatReport } from './problems.ts';
-import { loadContent } from './load/load-content.ts';
-import { validateContent } from './validate/validate-content.ts';
 import { buildSite } from './build-site.ts';
+import { parseCommandLine } from './command-line.ts';
+import { loadContent } from './load/load-content.ts';
+import { ContentError, formatReport } from './problems.ts';
+import { validateContent } from './validate/validate-content.ts';
+
+const USAGE = `Usage:
+  npm run check [-- --content DIR]              validate the content; every problem as file:line: field: message
+  npm run build [-- --content DIR --out DIR]    validate, then write the site to DIR atomically
+
+Options:
+  --content DIR   the content folder (default: content)
+  --out DIR       where build writes the site (default: dist); the last good build stays on failure
+  -h, --help      show this help
+
+Environment: SITE_URL (the site's address), SOURCE_DATE_EPOCH (fixes the build time),
+SEARCH_INDEX_BUDGET_MB (largest search index, default 20). BUILD_DEBUG=1 shows stack traces.`;
+
+const OPTIONS = { content: { type: 'string', default: 'content' }, out: { type: 'string', default: 'dist' } } as const;
 
 function summarize(content: Record<string, unknown>): string {
-  return (Object.keys(collections) as CollectionKey[])
-    .filter((key) => key !== 'site')
-    .map((key) => `${(content[key] as unknown[]).length} ${collections[key].name}`)
+  return Object.entries(collections)
+    .filter(([, collection]) => collection.kind !== 'document')
+    .map(([key, collection]) => `${(content[key] as unknown[]).length} ${collection.name}`)
     .join(', ');
 }
 
-async function main(): Promise<number> {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: { content: { type: 'string', default: 'content' }, out: { type: 'string', default: 'dist' } },
-  });
-  const [command] = positionals;
+/** A content folder that is not there is one problem, not one per missing file. */
+function isFolder(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+async function run(command: 'check' | 'build', contentDir: string, outDir: string): Promise<number> {
+  if (command === 'check') {
+    const content = validateContent(await loadContent(contentDir));
+    console.log(`${contentDir}: ok: ${summarize(content)}`);
+    return 0;
+  }
+  const started = performance.now();
+  const result = await buildSite({ contentDir, outDir });
+  const size = `${(result.bytes / 1024 / 1024).toFixed(1)} MiB`;
+  console.log(
+    `${contentDir} -> ${outDir}: ${result.files} files, ${size} in ${Math.round(performance.now() - started)} ms (${summarize(result.content)})`,
+  );
+  return 0;
+}
+
+async function main(args: string[]): Promise<number> {
+  const parsed = parseCommandLine({ usage: USAGE, options: OPTIONS, positionals: 1 }, args);
+  if (!parsed.ok) return parsed.exitCode;
+  const [command] = parsed.positionals;
+  const { content, out } = parsed.values;
   if (command !== 'check' && command !== 'build') {
-    console.error('usage: cli.ts check|build [--content DIR] [--out DIR]');
+    console.error(`error: ${command ? `unknown command "${command}"` : 'no command given'}; use check or build\n\n${USAGE}`);
+    return 2;
+  }
+  if (!isFolder(content)) {
+    console.error(`${command} failed: content folder not found: ${content} (pass --content DIR)`);
     return 2;
   }
   try {
-    if (command === 'check') {
-      const content = validateContent(await loadContent(values.content));
-      console.log(`${values.content}: ok: ${summarize(content)}`);
-      return 0;
-    }
-    const started = performance.now();
-    const result = await buildSite({ contentDir: values.content, outDir: values.out });
-    console.log(
-      `${values.content} -> ${values.out}: ${result.files} files, ${(result.bytes / 1024 / 1024).toFixed(1)} MiB in ${Math.round(performance.now() - started)} ms (${summarize(result.content)})`,
-    );
-    return 0;
+    return await run(command, content, out);
   } catch (error) {
     if (error instanceof ContentError) {
-      console.error(formatReport(error.problems, values.content));
+      console.error(formatReport(error.problems, content));
       return 1;
     }
     // An editor needs the reason, not a stack trace; BUILD_DEBUG=1 shows the trace for developers.
@@ -51,4 +82,4 @@ async function main(): Promise<number> {
   }
 }
 
-process.exitCode = await main();
+process.exitCode = await main(process.argv.slice(2));

@@ -16,8 +16,11 @@ interface Run {
 }
 
 /** Runs `node --import tsx generator/pipeline/cli.ts check --content <dir>` from the project folder. */
-async function runCheck(contentDir: string): Promise<Run> {
-  const args = ['--import', 'tsx', 'generator/pipeline/cli.ts', 'check', '--content', contentDir];
+const runCheck = (contentDir: string) => runCli(['check', '--content', contentDir]);
+
+/** Runs `node --import tsx generator/pipeline/cli.ts <args>` from the project folder. */
+async function runCli(cliArgs: string[]): Promise<Run> {
+  const args = ['--import', 'tsx', 'generator/pipeline/cli.ts', ...cliArgs];
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, args, { cwd: ROOT });
     return { code: 0, stdout, stderr };
@@ -60,5 +63,37 @@ describe('cli.ts check', () => {
     const run = await runCheck(fixtureDir('several-problems'));
     expect(run.stderr).not.toMatch(/^ {4}at /m);
     expect(run.stderr).not.toContain('ContentError');
+  });
+});
+
+describe('cli.ts arguments', () => {
+  it.each([['check'], ['build']])('%s --help prints the usage and exits 0', async (command) => {
+    const run = await runCli([command, '--help']);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout).toContain('npm run build [-- --content DIR --out DIR]');
+    expect(run.stdout).toContain('SOURCE_DATE_EPOCH');
+  });
+
+  it('answers an unknown option with one line, the usage and exit 2, and no stack trace', async () => {
+    const run = await runCli(['build', '--nope']);
+    expect(run.code).toBe(2);
+    expect(run.stderr.split('\n')[0]).toBe("error: Unknown option '--nope'");
+    expect(run.stderr).toContain('Usage:');
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+  });
+
+  it('answers an unknown command and a missing value the same way', async () => {
+    const unknown = await runCli(['publish']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr.split('\n')[0]).toBe('error: unknown command "publish"; use check or build');
+    const missing = await runCli(['check', '--content']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr.split('\n')[0]).toBe("error: Option '--content <value>' argument missing");
+  });
+
+  it('says in one line that a content folder is not there', async () => {
+    const run = await runCli(['check', '--content', 'no-such-folder']);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toBe('check failed: content folder not found: no-such-folder (pass --content DIR)');
   });
 });

@@ -27,12 +27,27 @@ async function startServer(env: Record<string, string> = {}): Promise<Running> {
   child.stderr!.on('data', (data) => (output += data));
   const base = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', () => {
-      const match = /http:\/\/localhost:(\d+)\//.exec(output);
+      const match = /at http:\/\/127\.0\.0\.1:(\d+)\//.exec(output);
       if (match) resolve(`http://127.0.0.1:${match[1]}`);
     });
     child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
   });
   return { child, base, output: () => output };
+}
+
+/** Runs `node --import tsx <args>` from the project folder to its end. */
+async function runCommand(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (data) => {
+    stdout += data;
+  });
+  child.stderr!.on('data', (data) => {
+    stderr += data;
+  });
+  const [code] = await once(child, 'exit');
+  return { code: code as number, stdout, stderr };
 }
 
 describe('npm run serve', () => {
@@ -54,6 +69,32 @@ describe('npm run serve', () => {
     const [code] = await once(server.child, 'exit');
     expect(code).toBe(0);
     expect(server.output()).toContain('SIGTERM: closing');
+  });
+
+  it('says when it is ready: the address (127.0.0.1 unless HOST says otherwise), the build it serves and how to stop', async () => {
+    const server = await startServer();
+    try {
+      const ready = server.output().split('\n')[0]!;
+      expect(ready).toMatch(
+        /^Serving .+ \(built 2026-11-18T11:06:40Z: 2 services, 2 expertise, 2 technology, 2 intelligence\) at http:\/\/127\.0\.0\.1:\d+\//,
+      );
+      expect(ready).toContain('Ctrl+C');
+    } finally {
+      server.child.kill('SIGTERM');
+      await once(server.child, 'exit');
+    }
+  });
+
+  it('prints its usage for --help and exits 0; an unknown option gets one line, the usage and exit 2', async () => {
+    const help = await runCommand(['generator/server/cli.ts', '--help']);
+    expect(help).toMatchObject({ code: 0, stderr: '' });
+    expect(help.stdout).toContain('npm run serve [-- --dist DIR]');
+    expect(help.stdout).toContain('HOST');
+    const wrong = await runCommand(['generator/server/cli.ts', '--port', '9']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr.split('\n')[0]).toBe("error: Unknown option '--port'");
+    expect(wrong.stderr).toContain('Usage:');
+    expect(wrong.stderr).not.toMatch(/^\s+at /m);
   });
 
   it('refuses to start on a folder that holds no build', async () => {
