@@ -11,6 +11,7 @@ export function baseHeaders(requestId: string, rate: RateLimitDecision | undefin
     'X-Request-Id': requestId,
     'Access-Control-Allow-Origin': '*',
     'Access-Control-Expose-Headers': EXPOSED,
+    'X-Content-Type-Options': 'nosniff',
   });
   if (rate) {
     headers.set('RateLimit-Policy', `"default";q=${rate.limit};w=${windowSeconds}`);

@@ -13,6 +13,7 @@ import { buildSearchIndex, resolveSearchIndexBudget } from './outputs/search/sea
 import { buildOpenApi, serializeOpenApi } from './outputs/openapi/openapi-document.ts';
 import { createExampleCollector } from './outputs/openapi/openapi-examples.ts';
 import { buildDocsFiles } from './outputs/pages/docs-pages.ts';
+import { buildHeadersFile } from './outputs/deploy/headers-file.ts';
 import type { OutputFile } from './outputs/output-file.ts';
 import { OPENAPI_PATH } from '../shared/data-paths.ts';
 import { emitFiles } from './emit/emit-files.ts';
@@ -81,6 +82,7 @@ export function* generateOutput(content: Content, options: OutputOptions): Gener
   yield* buildFeedFiles(catalogue);
   yield* buildResourcePages(catalogue);
   yield* copyImages(catalogue, options.contentDir);
+  yield buildHeadersFile();
 }
 
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {

@@ -2,10 +2,13 @@
  * The local server: `/v1/` through the edge handler, everything else as static files from the build,
  * with the content types serve-handler knows.
  */
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import serveHandler from 'serve-handler';
 import { createHandler, type Handler, type HandlerOptions } from '../edge/handler.ts';
 import { createFileAssets } from './file-assets.ts';
+import { HEADERS_FILE, headersFor, parseHeaderRules, type HeaderRule } from '../shared/header-rules.ts';
 import { API_BASE_PATH } from '../shared/policy.ts';
 
 export interface ServerOptions {
@@ -46,8 +49,30 @@ async function sendWebResponse(response: Response, res: http.ServerResponse): Pr
 
 const isApiPath = (url: string) => url === API_BASE_PATH || url.startsWith(`${API_BASE_PATH}/`) || url.startsWith(`${API_BASE_PATH}?`);
 
+/** The build's header rules; a build without the file gets none. */
+function readHeaderRules(dist: string): HeaderRule[] {
+  try {
+    return parseHeaderRules(readFileSync(path.join(dist, HEADERS_FILE), 'utf8'));
+  } catch {
+    return [];
+  }
+}
+
+/** A static file, with the headers the build's `_headers` gives its path; the rules file itself is not served. */
+async function serveStatic(req: http.IncomingMessage, res: http.ServerResponse, dist: string, rules: readonly HeaderRule[]) {
+  const pathname = (req.url ?? '/').split('?')[0]!;
+  for (const [name, value] of Object.entries(headersFor(rules, pathname))) res.setHeader(name, value);
+  if (pathname === `/${HEADERS_FILE}`) {
+    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end('Not found');
+    return;
+  }
+  await serveHandler(req, res, { public: dist, directoryListing: false, etag: true });
+}
+
 export function createServer(options: ServerOptions): http.Server {
   const handler: Handler = createHandler({ assets: createFileAssets(options.dist), ...options.handler });
+  const rules = readHeaderRules(options.dist);
   return http.createServer(async (req, res) => {
     const started = performance.now();
     const url = req.url ?? '/';
@@ -60,7 +85,7 @@ export function createServer(options: ServerOptions): http.Server {
         const response = await handler(toWebRequest(req), { ip: clientAddress(req, options.trustProxy ?? false) });
         await sendWebResponse(response, res);
       } else {
-        await serveHandler(req, res, { public: options.dist, directoryListing: false, etag: true });
+        await serveStatic(req, res, options.dist, rules);
       }
     } catch (error) {
       // The handler turns its own errors into responses; this is the static side failing.

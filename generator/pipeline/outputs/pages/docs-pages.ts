@@ -59,6 +59,14 @@ function renderDocsPage(catalogue: Pick<Catalogue, 'site' | 'siteUrl'>): string 
 `;
 }
 
+/** The home page's only styles, inline; the page's Content-Security-Policy allows exactly this text (by hash). */
+export const HOME_STYLE = `
+body { font: 1.0625rem/1.6 system-ui, sans-serif; color: #1a1a1a; background: #fff; max-width: 42rem; margin: 0 auto; padding: 2rem 1.25rem; }
+a { color: #0645ad; } a:focus-visible { outline: 3px solid #0645ad; outline-offset: 2px; }
+code { font-size: 0.95em; background: #f2f2f2; padding: 0.1em 0.3em; border-radius: 3px; overflow-wrap: anywhere; }
+li { margin: 0.4rem 0; }
+`;
+
 function renderHomePage(catalogue: Pick<Catalogue, 'site' | 'siteUrl'>): string {
   const base = basePathOf(catalogue.siteUrl);
   const name = escapeHtml(catalogue.site.name);
@@ -72,12 +80,7 @@ function renderHomePage(catalogue: Pick<Catalogue, 'site' | 'siteUrl'>): string 
 <title>${name} API</title>
 <meta name="description" content="A read-only, public JSON API over the ${name} catalogue.">
 <link rel="icon" href="data:,">
-<style>
-body { font: 1.0625rem/1.6 system-ui, sans-serif; color: #1a1a1a; background: #fff; max-width: 42rem; margin: 0 auto; padding: 2rem 1.25rem; }
-a { color: #0645ad; } a:focus-visible { outline: 3px solid #0645ad; outline-offset: 2px; }
-code { font-size: 0.95em; background: #f2f2f2; padding: 0.1em 0.3em; border-radius: 3px; overflow-wrap: anywhere; }
-li { margin: 0.4rem 0; }
-</style>
+<style>${HOME_STYLE}</style>
 </head>
 <body>
 <main>

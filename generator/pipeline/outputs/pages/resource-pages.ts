@@ -12,6 +12,8 @@ import type { OutputFile } from '../output-file.ts';
 import { basePathOf, escapeHtml, renderMarkdown } from '../render-markdown.ts';
 
 const ASSETS = ['hub.js', 'resources.css'];
+/** Without JavaScript the hub's controls could not filter, so they are hidden; the CSP allows this text by hash. */
+export const NOSCRIPT_STYLE = '.filters{display:none}';
 /**
  * Cards show every image in the 1.91:1 frame of social preview images (CSS crops any other shape), so
  * the width and height reserve that space before the image loads and the list never jumps.
@@ -118,7 +120,7 @@ ${resources.map((resource) => renderCard(context, resource)).join('\n')}
     description: hub.description,
     canonical: `${catalogue.siteUrl}/resources/`,
     // Without JavaScript the controls could not filter, so they are not shown at all.
-    head: `<script type="module" src="${base}/resources/hub.js"></script>\n<noscript><style>.filters{display:none}</style></noscript>\n`,
+    head: `<script type="module" src="${base}/resources/hub.js"></script>\n<noscript><style>${NOSCRIPT_STYLE}</style></noscript>\n`,
     main,
   });
 }

@@ -1,0 +1,66 @@
+/**
+ * The static side's response headers, stated once: written to `_headers` in the build, which Netlify applies
+ * to the deployed files and the local server reads and applies the same way (server/static-headers.ts).
+ * CORS on what other sites fetch (the feed, its schema, images), a cache policy per kind of file, and the
+ * hardening every page needs: nosniff, a Content-Security-Policy that allows only what each page loads,
+ * no framing, and `noindex` on the precomputed API data.
+ */
+import { createHash } from 'node:crypto';
+import { DATA_DIR } from '../../../shared/data-paths.ts';
+import { formatHeaderRules, HEADERS_FILE, type HeaderRule } from '../../../shared/header-rules.ts';
+import type { OutputFile } from '../output-file.ts';
+import { HOME_STYLE } from '../pages/docs-pages.ts';
+import { NOSCRIPT_STYLE } from '../pages/resource-pages.ts';
+
+/** The CSP source of one inline block: its SHA-256, as browsers compute it over the exact text. */
+const inlineHash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
+/** Pages change with every deploy and are small: revalidate each time (the ETag makes that cheap). */
+const PAGE_CACHE = 'public, max-age=0, must-revalidate';
+const NO_FRAMING = "frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+
+/** The rules, from the broadest to the most specific; no two rules that match one path set the same header. */
+export function createHeaderRules(): HeaderRule[] {
+  return [
+    { path: '/*', headers: { 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'strict-origin-when-cross-origin' } },
+    {
+      path: '/',
+      headers: {
+        'Cache-Control': PAGE_CACHE,
+        'Content-Security-Policy': `default-src 'none'; style-src ${inlineHash(HOME_STYLE)}; img-src data:; ${NO_FRAMING}`,
+      },
+    },
+    {
+      path: '/resources/*',
+      headers: {
+        'Cache-Control': PAGE_CACHE,
+        'Content-Security-Policy': `default-src 'none'; script-src 'self'; style-src 'self' ${inlineHash(NOSCRIPT_STYLE)}; img-src 'self' data:; connect-src 'self'; ${NO_FRAMING}`,
+      },
+    },
+    {
+      // Swagger UI sets style attributes and shows inline SVG icons, so the reference needs inline styles and data: images.
+      path: '/docs/*',
+      headers: {
+        'Cache-Control': PAGE_CACHE,
+        'Content-Security-Policy': `default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; ${NO_FRAMING}`,
+      },
+    },
+    // The feed exists for other sites' clients: readable from any origin, cached briefly so a new entry shows soon.
+    { path: '/api/*', headers: { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'public, max-age=300, must-revalidate' } },
+    {
+      // An image opened on its own (an SVG can hold script) runs nothing and loads nothing.
+      path: '/images/*',
+      headers: {
+        'Access-Control-Allow-Origin': '*',
+        'Cache-Control': 'public, max-age=86400',
+        'Content-Security-Policy': "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; script-src 'none'; sandbox",
+      },
+    },
+    // The handler's data: public, but not pages to index; the API under /v1/ is what clients call.
+    { path: `/${DATA_DIR}/*`, headers: { 'X-Robots-Tag': 'noindex' } },
+  ];
+}
+
+export function buildHeadersFile(): OutputFile {
+  return { path: HEADERS_FILE, body: formatHeaderRules(createHeaderRules()) };
+}
