@@ -10,7 +10,7 @@ import { buildApiFiles } from './outputs/api/api-files.ts';
 import { buildFeedFiles } from './outputs/feed/feed-files.ts';
 import { buildResourcePages } from './outputs/pages/resource-pages.ts';
 import { buildSearchIndex, resolveSearchIndexBudget } from './outputs/search/search-file.ts';
-import { buildOpenApi, serializeOpenApi } from './outputs/openapi/openapi-document.ts';
+import { buildOpenApi, contentTime, serializeOpenApi } from './outputs/openapi/openapi-document.ts';
 import { createExampleCollector } from './outputs/openapi/openapi-examples.ts';
 import { buildDocsFiles } from './outputs/pages/docs-pages.ts';
 import { buildHeadersFile } from './outputs/deploy/headers-file.ts';
@@ -74,8 +74,9 @@ export function* generateOutput(content: Content, options: OutputOptions): Gener
     examples.offer(file);
     yield file;
   }
+  const exampleTime = contentTime(catalogue);
   const openApi = serializeOpenApi(
-    buildOpenApi(catalogue, { manifest: api.manifest, operations: api.operations, examples: examples.collect() }),
+    buildOpenApi(catalogue, { manifest: api.manifest, operations: api.operations, examples: examples.collect(exampleTime), exampleTime }),
   );
   yield { path: OPENAPI_PATH, body: openApi };
   yield* buildDocsFiles(catalogue, openApi);

@@ -81,8 +81,9 @@ export interface ApiSpec {
   path: string;
   /** What a list of these records is called in prose ("search over services, expertise and articles"). */
   label: string;
-  /** The OpenAPI tag of its operations. */
+  /** The OpenAPI tag of its operations, and what the tag covers. */
   tag: string;
+  about: string;
   /** A list item and a get route's record; their keys, in order, are the answer's keys. */
   item: z.ZodObject;
   record: z.ZodObject;

@@ -27,6 +27,15 @@ export const siteSchema = z.strictObject({
     filter: text,
   }),
   resource_types: z.array(z.enum(RESOURCE_TYPES)).min(1),
+  /** The licence the API's data is offered under, shown in the OpenAPI document. */
+  license: z
+    .strictObject({
+      name: text,
+      identifier: z.string().regex(/^[A-Za-z0-9.+-]+$/, { error: 'must be an SPDX licence id like "CC-BY-4.0"' }).optional(),
+      url: url.optional(),
+    })
+    .refine((license) => !(license.identifier && license.url), { error: 'give identifier or url, not both (OpenAPI 3.1)' })
+    .optional(),
 });
 
 export type Site = z.output<typeof siteSchema>;

@@ -53,6 +53,7 @@ const withCaseStudies: CollectionTable = {
       path: 'case-studies',
       label: 'case studies',
       tag: 'Case studies',
+      about: 'Work for clients, by category and industry.',
       item: caseStudyItem,
       record: caseStudyItem.extend({
         reading_time: z.string(),
@@ -147,14 +148,14 @@ describe('a collection registered in the collections table', () => {
     const document = readJson<Json>(dist, '_api/v1/openapi.json');
     const list = document.paths['/case-studies/list'].get;
     expect(list.operationId).toBe('listCaseStudies');
-    expect(list.parameters.find((param: Json) => param.name === 'industry').schema.enum).toEqual(
+    expect(list.parameters.find((param: Json) => param.name === 'industry').schema.examples).toEqual(
       expect.arrayContaining(['retail-ecommerce', 'financial-services']),
     );
     expect(document.paths['/case-studies/get'].get.responses['404'].content['application/json'].example.error.message).toContain(
       'No case study has',
     );
     const type = document.paths['/search'].get.parameters.find((param: Json) => param.name === 'type');
-    expect(type.schema.enum).toContain('case-studies');
+    expect(type.schema.examples).toContain('case-studies');
     expect(document.components.schemas.SearchResult.properties.type.enum).toContain('case-studies');
     expect(document.components.schemas.CaseStudiesItem.properties.client).toEqual({ type: 'string' });
   });

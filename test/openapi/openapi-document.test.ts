@@ -3,6 +3,7 @@
  * against the route table, with enumerations from the content, and examples and built responses that
  * match their own schemas.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -116,21 +117,63 @@ describe('the OpenAPI document', () => {
     expect(param('/search', 'q')).toMatchObject({ required: true, schema: { type: 'string', minLength: 1, maxLength: 200 } });
     expect(param('/search', 'type')).toMatchObject({
       required: false,
-      schema: { type: 'string', enum: ['all', 'services', 'expertise', 'intelligence'], default: 'all' },
+      schema: { type: 'string', examples: ['all', 'services', 'expertise', 'intelligence'], default: 'all' },
     });
   });
 
   it('takes the filter enumerations from the content', () => {
     const ids = (terms: { id: string }[]) => sorted(terms.map((term) => term.id));
     const enumOf = (route: string, name: string) =>
-      sorted((document.paths[route].get.parameters as Json[]).find((p) => p.name === name)!.schema.enum);
+      sorted((document.paths[route].get.parameters as Json[]).find((p) => p.name === name)!.schema.examples);
     expect(enumOf('/services/list', 'category')).toEqual(ids(content.categories));
     expect(enumOf('/expertise/list', 'category')).toEqual(ids(content.categories));
     expect(enumOf('/expertise/list', 'industry')).toEqual(ids(content.industries));
     expect(enumOf('/technology/list', 'category')).toEqual(ids(content.technologyCategories));
     expect(enumOf('/intelligence/list', 'topic')).toEqual(sorted(new Set([...ids(content.topics), ...ids(content.categories)])));
     const manifest = JSON.parse(readText(MANIFEST_PATH));
-    expect((document.paths['/intelligence/list'].get.parameters as Json[])[0]!.schema.enum).toEqual(manifest.filters.articleTopics);
+    expect((document.paths['/intelligence/list'].get.parameters as Json[])[0]!.schema.examples).toEqual(manifest.filters.articleTopics);
+  });
+
+  it('accepts a filter value in exactly the cases the server does: any case, spaces around it, or empty', async () => {
+    const { Ajv2020 } = await import('ajv/dist/2020.js');
+    const schema = (document.paths['/services/list'].get.parameters as Json[]).find((p) => p.name === 'category')!.schema;
+    const check = new Ajv2020({ strict: false }).compile(schema);
+    for (const value of ['paid-media', 'Paid-Media', ' PAID-MEDIA ', '']) expect(check(value), JSON.stringify(value)).toBe(true);
+    for (const value of ['paid_media', 'paid-media-x', 'xpaid-media', 'paid media'])
+      expect(check(value), JSON.stringify(value)).toBe(false);
+    const { readDistFiles } = await import('../helpers/api-runtimes.ts');
+    const { createHandler } = await import('../../generator/edge/handler.ts');
+    const { createMemoryAssets } = await import('../../generator/edge/assets.ts');
+    const handler = createHandler({ assets: createMemoryAssets(readDistFiles(dist)) });
+    for (const value of ['Paid-Media', ' PAID-MEDIA ', 'paid_media']) {
+      const response = await handler(new Request(`http://api.test/v1/services/list?category=${encodeURIComponent(value)}`), {
+        ip: '192.0.2.9',
+      });
+      expect(response.status, value).toBe(check(value) ? 200 : 400);
+    }
+  });
+
+  it("lints clean under Redocly's recommended rules: no errors, no warnings", () => {
+    const cli = path.join('node_modules', '@redocly', 'cli', 'bin', 'cli.js');
+    const run = spawnSync(process.execPath, [cli, 'lint', path.join(dist, OPENAPI_PATH), '--extends', 'recommended', '--format', 'json'], {
+      encoding: 'utf8',
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      timeout: 60_000,
+    });
+    const report = JSON.parse(run.stdout.slice(run.stdout.indexOf('{'))) as { totals: Json; problems: Json[] };
+    expect(report.problems.map((problem) => `${problem.ruleId}: ${problem.message}`)).toEqual([]);
+    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+  });
+
+  it('is the same document whatever the clock of the build that wrote it', async () => {
+    const other = mkdtempSync(path.join(os.tmpdir(), 'openapi-clock-'));
+    dirs.push(other);
+    await buildSite({
+      contentDir: 'content',
+      outDir: other,
+      env: { SOURCE_DATE_EPOCH: String(Number(ENV.SOURCE_DATE_EPOCH) + 3_600) },
+    });
+    expect(readFileSync(path.join(other, OPENAPI_PATH), 'utf8')).toBe(readText(OPENAPI_PATH));
   });
 
   it('wraps every success in the envelope, with pagination required on exactly the lists and search', () => {

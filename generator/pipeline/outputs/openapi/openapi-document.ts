@@ -8,6 +8,7 @@ import { DEFAULT_LIMIT, MAX_LIMIT, type Operation, type Param } from '../../../s
 import { API_BASE_PATH, RATE_LIMIT } from '../../../shared/policy.ts';
 import type { Manifest } from '../../../shared/manifest.ts';
 import { INTEGER_PATTERN, REQUEST_ID_PATTERN } from '../../../shared/params.ts';
+import { apiCollections } from '../../../schemas/collections.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import { buildSchemaComponents, isPaginated, schemaRef, successSchemaName } from './openapi-schemas.ts';
 import { buildErrorResponses, buildHeaderComponents, buildResponseComponents, successHeaders } from './openapi-responses.ts';
@@ -21,15 +22,44 @@ export interface OpenApiInputs {
   operations: readonly Operation[];
   /** One example body per operation path (see `createExampleCollector`). */
   examples: ReadonlyMap<string, unknown>;
+  /** The time examples show (`contentTime`), so the document does not change with the build's clock. */
+  exampleTime: string;
 }
+
+/** The newest date in the published content, as an ISO time: a time the examples can show that only content changes. */
+export function contentTime(catalogue: Pick<Catalogue, 'records' | 'builtAt'>): string {
+  let newest = '';
+  for (const records of Object.values(catalogue.records)) {
+    for (const record of records) for (const day of [record.updated, record.date]) if (typeof day === 'string' && day > newest) newest = day;
+  }
+  return newest ? `${newest}T00:00:00Z` : catalogue.builtAt;
+}
+
+/** The tags of the operations that belong to no collection. */
+const GENERAL_TAGS: Record<string, string> = {
+  API: 'The index of operations, the health check and this document.',
+  Search: 'Natural-language search with relevance scores.',
+};
 
 export interface OpenApiDocument {
   openapi: string;
-  info: { title: string; version: string; description: string };
+  info: { title: string; version: string; description: string; license?: Record<string, string> };
   servers: { url: string; description: string }[];
-  tags: { name: string }[];
+  tags: { name: string; description: string }[];
+  security: never[];
   paths: Record<string, { get: Record<string, unknown> }>;
   components: Record<string, Record<string, unknown>>;
+}
+
+/**
+ * One of `values` in any case, spaces around it allowed: what the handler accepts (CONTRACT "Parameters").
+ * A JSON Schema `enum` would be case-sensitive and refuse `?category=SEO`, which the server answers, so the
+ * values are spelled out as a pattern and listed as examples.
+ */
+function anyCaseOf(values: readonly string[]): Record<string, unknown> {
+  const letters = (value: string) =>
+    [...value].map((char) => (/[a-z]/i.test(char) ? `[${char.toLowerCase()}${char.toUpperCase()}]` : char.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('');
+  return { type: 'string', pattern: `^\\s*(?:${values.map(letters).join('|')})?\\s*$`, examples: [...values] };
 }
 
 /** The schema of one query parameter: CONTRACT "Parameters", with filter values taken from the content. */
@@ -38,9 +68,9 @@ function describeSchema(param: Param, filters: Manifest['filters']): Record<stri
     case 'integer':
       return { type: 'integer', minimum: param.min, maximum: param.max, default: param.default, pattern: INTEGER_PATTERN.source };
     case 'filter':
-      return { type: 'string', enum: filters[param.source] };
+      return anyCaseOf(filters[param.source] ?? []);
     case 'enum':
-      return { type: 'string', enum: [...param.values], default: param.default };
+      return { ...anyCaseOf(param.values), default: param.default };
     case 'id':
       return { type: 'string', pattern: REQUEST_ID_PATTERN.source };
     case 'query':
@@ -98,13 +128,17 @@ export function toDocumentPath(operation: Operation): string {
 
 /** The whole document; build-site writes it to OPENAPI_PATH and to the reference's static copy. */
 export function buildOpenApi(
-  catalogue: Pick<Catalogue, 'site' | 'siteUrl' | 'builtAt' | 'collections'>,
+  catalogue: Pick<Catalogue, 'site' | 'siteUrl' | 'collections'>,
   inputs: OpenApiInputs,
 ): OpenApiDocument {
-  const { site, siteUrl, builtAt } = catalogue;
-  const { operations } = inputs;
+  const { site, siteUrl } = catalogue;
+  const { operations, exampleTime } = inputs;
   const paths: OpenApiDocument['paths'] = {};
-  for (const operation of operations) paths[toDocumentPath(operation)] = { get: buildOperation(operation, inputs, builtAt) };
+  for (const operation of operations) paths[toDocumentPath(operation)] = { get: buildOperation(operation, inputs, exampleTime) };
+  const tagDescriptions = new Map([
+    ...Object.entries(GENERAL_TAGS),
+    ...apiCollections(catalogue.collections).map(([, { api }]) => [api.tag, api.about] as const),
+  ]);
   return {
     openapi: OPENAPI_VERSION,
     info: {
@@ -117,13 +151,16 @@ export function buildOpenApi(
         `Rate limit: ${RATE_LIMIT.requests} requests per rolling ${RATE_LIMIT.windowSeconds === 60 ? 'minute' : `${RATE_LIMIT.windowSeconds} seconds`} per IP address, reported in \`RateLimit\` and \`RateLimit-Policy\`; back off exponentially after a 429.`,
         `The resource feed is separate and static: ${siteUrl}/${FEED_PATH}.`,
       ].join('\n\n'),
+      ...(site.license ? { license: site.license } : {}),
     },
     servers: [{ url: `${siteUrl}${API_BASE_PATH}`, description: 'The versioned API root.' }],
-    tags: [...new Set(operations.map((operation) => operation.tag))].map((name) => ({ name })),
+    tags: [...new Set(operations.map((operation) => operation.tag))].map((name) => ({ name, description: tagDescriptions.get(name) ?? name })),
+    // Public and read-only: no operation needs a credential (CONTRACT "Authentication").
+    security: [],
     paths,
     components: {
       schemas: buildSchemaComponents(operations, catalogue.collections),
-      responses: buildResponseComponents(builtAt),
+      responses: buildResponseComponents(exampleTime),
       headers: buildHeaderComponents(),
     },
   };

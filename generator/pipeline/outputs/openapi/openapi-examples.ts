@@ -19,11 +19,19 @@ interface Envelope {
 
 type Item = Record<string, unknown> & { id: string; slug: string; url: string; summary: string };
 
-function createReader(bodies: ReadonlyMap<string, string>) {
+/**
+ * Reads a built body as an example. Times are set to `timestamp` (the request time in `meta`, the build time
+ * in health's `built_at`), so the document does not change with the clock of the build that wrote it.
+ */
+function createReader(bodies: ReadonlyMap<string, string>, timestamp: string) {
   return (path: string): Envelope => {
     const body = bodies.get(path);
     if (body === undefined) throw new Error(`OpenAPI example: the build made no ${path}; the example would not be a real response`);
-    return JSON.parse(body) as Envelope;
+    const envelope = JSON.parse(body) as Envelope;
+    envelope.meta.timestamp = timestamp;
+    const data = envelope.data as { built_at?: unknown };
+    if (data && typeof data === 'object' && 'built_at' in data) data.built_at = timestamp;
+    return envelope;
   };
 }
 
@@ -138,8 +146,9 @@ export function createExampleCollector(operations: readonly Operation[]) {
       const [first] = getRoute ? ((JSON.parse(file.body) as Envelope).data as Item[]) : [];
       if (getRoute && first) wanted.add(recordPath(getRoute, first.id));
     },
-    collect(): Map<string, unknown> {
-      const read = createReader(bodies);
+    /** The examples by operation path, every time in them set to `timestamp`. */
+    collect(timestamp: string): Map<string, unknown> {
+      const read = createReader(bodies, timestamp);
       const examples = new Map<string, unknown>();
       for (const operation of operations) {
         const example = selectExample(operation, read, operations);

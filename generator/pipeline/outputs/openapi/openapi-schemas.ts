@@ -160,7 +160,6 @@ export function buildSchemaComponents(operations: readonly Operation[], collecti
       .meta({ description: `Success envelope of ${operation.operationId}.` });
     registry.add(envelope, { id: successSchemaName(operation) });
   }
-  registry.add(createErrorEnvelope(Object.keys(ERROR_STATUS) as ErrorCode[], 'optional'), { id: 'ErrorResponse' });
   for (const { status, codes } of listErrorStatuses()) {
     const parameter = codes.every((code) => PARAMETER_CODES.includes(code)) ? 'required' : 'absent';
     registry.add(createErrorEnvelope(codes, parameter), { id: errorSchemaName(status) });
