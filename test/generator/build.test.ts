@@ -285,3 +285,16 @@ describe('the Netlify adapter', () => {
     expect(config.path).toEqual([API_BASE_PATH, `${API_BASE_PATH}/*`]);
   });
 });
+
+describe('the deploy', () => {
+  it('builds on a supported LTS line that package.json engines allows', async () => {
+    const { readFileSync } = await import('node:fs');
+    const nodeVersion = /NODE_VERSION\s*=\s*"(\d+)"/.exec(readFileSync('netlify.toml', 'utf8'))?.[1];
+    const engines = (JSON.parse(readFileSync('package.json', 'utf8')) as { engines: { node: string } }).engines.node;
+    const minimum = /^>=(\d+)\.(\d+)$/.exec(engines);
+    expect(Number(nodeVersion)).toBeGreaterThanOrEqual(22);
+    expect(Number(nodeVersion) % 2, 'an even (LTS) major').toBe(0);
+    expect(minimum && Number(minimum[1])).toBeGreaterThanOrEqual(22);
+    expect(Number(nodeVersion)).toBeGreaterThanOrEqual(Number(minimum?.[1]));
+  });
+});
