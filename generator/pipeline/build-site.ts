@@ -17,7 +17,7 @@ import { buildHeadersFile } from './outputs/deploy/headers-file.ts';
 import type { OutputFile } from './outputs/output-file.ts';
 import { OPENAPI_PATH } from '../shared/data-paths.ts';
 import { emitFiles } from './emit/emit-files.ts';
-import { isoSeconds, resolveBuildTime, resolveSiteUrl } from './build-options.ts';
+import { isoSeconds, resolveBuildTime, resolveContentLimits, resolveSiteUrl } from './build-options.ts';
 
 export interface BuildOptions {
   contentDir: string;
@@ -89,7 +89,7 @@ export function* generateOutput(content: Content, options: OutputOptions): Gener
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const env = options.env ?? process.env;
   const collections = options.collections ?? siteCollections;
-  const content = validateContent(await loadContent(options.contentDir, collections), collections);
+  const content = validateContent(await loadContent(options.contentDir, collections, resolveContentLimits(env)), collections);
   const files = generateOutput(content, {
     collections,
     contentDir: options.contentDir,

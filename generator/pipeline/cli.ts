@@ -4,6 +4,7 @@
  */
 import { statSync } from 'node:fs';
 import { collections } from '../schemas/collections.ts';
+import { resolveContentLimits } from './build-options.ts';
 import { buildSite } from './build-site.ts';
 import { parseCommandLine } from './command-line.ts';
 import { loadContent } from './load/load-content.ts';
@@ -20,7 +21,8 @@ Options:
   -h, --help      show this help
 
 Environment: SITE_URL (the site's address), SOURCE_DATE_EPOCH (fixes the build time),
-SEARCH_INDEX_BUDGET_MB (largest search index, default 20). BUILD_DEBUG=1 shows stack traces.`;
+SEARCH_INDEX_BUDGET_MB (largest search index, default 20), MAX_TEXT_KB and MAX_IMAGE_MB (largest
+Markdown or YAML file, default 1024, and largest image, default 10). BUILD_DEBUG=1 shows stack traces.`;
 
 const OPTIONS = { content: { type: 'string', default: 'content' }, out: { type: 'string', default: 'dist' } } as const;
 
@@ -42,7 +44,7 @@ function isFolder(dir: string): boolean {
 
 async function run(command: 'check' | 'build', contentDir: string, outDir: string): Promise<number> {
   if (command === 'check') {
-    const content = validateContent(await loadContent(contentDir));
+    const content = validateContent(await loadContent(contentDir, collections, resolveContentLimits(process.env)));
     console.log(`${contentDir}: ok: ${summarize(content)}`);
     return 0;
   }

@@ -31,7 +31,10 @@ export const siteSchema = z.strictObject({
   license: z
     .strictObject({
       name: text,
-      identifier: z.string().regex(/^[A-Za-z0-9.+-]+$/, { error: 'must be an SPDX licence id like "CC-BY-4.0"' }).optional(),
+      identifier: z
+        .string()
+        .regex(/^[A-Za-z0-9.+-]+$/, { error: 'must be an SPDX licence id like "CC-BY-4.0"' })
+        .optional(),
       url: url.optional(),
     })
     .refine((license) => !(license.identifier && license.url), { error: 'give identifier or url, not both (OpenAPI 3.1)' })

@@ -2,10 +2,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
-import matter from 'gray-matter';
 import { collections as siteCollections, type CollectionTable } from '../../schemas/collections.ts';
 import type { Problem } from '../problems.ts';
-import { createLazyLocate, parseFrontMatter, parseYaml, YamlSyntaxError, type FieldPath, type Locate } from './parse-yaml.ts';
+import { isYamlLanguage, parseFrontMatterData, splitFrontMatter } from './front-matter.ts';
+import { createLazyLocate, parseYaml, YamlSyntaxError, type FieldPath, type Locate } from './parse-yaml.ts';
+import { DEFAULT_LIMITS, scanContent } from './scan-content.ts';
 
 export interface RawRecord {
   file: string;
@@ -44,9 +45,11 @@ function readText(root: string, file: string): string | undefined {
 /** Most YAML errors an editor meets are an unquoted colon or a stray indent; the hint says so. */
 const YAML_HINT = 'quote a value that contains ": " or starts with a special character, and check the indentation';
 
+/** A file that could not be parsed, whatever the reason: every failure names the file it came from. */
 function syntaxProblem(file: string, error: unknown, what: string): Problem {
-  if (!(error instanceof YamlSyntaxError)) throw error;
-  return { file, line: error.line, field: '-', message: `invalid ${what}: ${error.message} (${YAML_HINT})` };
+  if (error instanceof YamlSyntaxError)
+    return { file, line: error.line, field: '-', message: `invalid ${what}: ${error.message} (${YAML_HINT})` };
+  return { file, line: 1, field: '-', message: `could not be read as ${what}: ${error instanceof Error ? error.message : String(error)}` };
 }
 
 function loadYamlFile(root: string, file: string, kind: 'list' | 'document', problems: Problem[]): RawRecord[] {
@@ -77,20 +80,18 @@ function loadYamlFile(root: string, file: string, kind: 'list' | 'document', pro
 /** Front matter starts on line 2, after the opening `---`. */
 const FRONT_MATTER_FIRST_LINE = 2;
 
-/**
- * Front matter follows the same YAML rules as the YAML files (parse-yaml.ts), so dates and errors behave alike in
- * both (gray-matter's own js-yaml rolls 2025-02-30 over to March). gray-matter hands over the text after
- * the opening `---`, starting with its line break, so that text begins on line 1.
- */
-const matterOptions = { language: 'yaml', engines: { yaml: (source: string) => parseFrontMatter(source, 1) as object } };
-
 function loadMarkdownFile(root: string, file: string, problems: Problem[]): RawRecord | undefined {
   const text = readText(root, file) ?? '';
   const slug = path.posix.basename(file, '.md');
-  let parsed: matter.GrayMatterFile<string>;
+  const split = splitFrontMatter(text);
+  if (split.present && !isYamlLanguage(split.language)) {
+    const message = `front matter must be YAML: the file opens with "---${split.language}"; start it with "---" alone (content is data, never code)`;
+    problems.push({ file, line: 1, field: '-', message });
+    return undefined;
+  }
+  let data: unknown;
   try {
-    // Options make gray-matter skip its process-wide cache, which would keep every file alive.
-    parsed = matter(text, matterOptions);
+    data = split.present ? parseFrontMatterData(split.matter) : {};
   } catch (error) {
     problems.push(syntaxProblem(file, error, 'YAML front matter'));
     return undefined;
@@ -99,27 +100,37 @@ function loadMarkdownFile(root: string, file: string, problems: Problem[]): RawR
   return {
     file,
     slug,
-    data: parsed.data,
-    body: parsed.content,
-    locate: hasFrontMatter ? createLazyLocate(parsed.matter.replace(/^\r?\n/, ''), FRONT_MATTER_FIRST_LINE) : () => 1,
+    data,
+    body: split.body,
+    locate: hasFrontMatter ? createLazyLocate(split.matter.replace(/^\r?\n/, ''), FRONT_MATTER_FIRST_LINE) : () => 1,
   };
 }
 
 /** Loads the whole content folder; records come in sorted file order, whatever the file system's order. */
-export async function loadContent(root: string, collections: CollectionTable = siteCollections): Promise<RawContent> {
-  const problems: Problem[] = [];
+export async function loadContent(
+  root: string,
+  collections: CollectionTable = siteCollections,
+  limits = DEFAULT_LIMITS,
+): Promise<RawContent> {
+  const scan = await scanContent(root, limits);
+  const problems: Problem[] = [...scan.problems];
   const records: Record<string, RawRecord[]> = {};
   const loads = Object.entries(collections).map(async ([key, collection]) => {
     if (collection.kind === 'markdown') {
-      const files = (await fg(collection.pattern, { cwd: root, onlyFiles: true })).map(toPosix).sort();
-      const loaded = files.map((file) => loadMarkdownFile(root, file, problems));
+      // Only what the scan found readable: a pattern's folder may itself be a link, which the glob would follow.
+      const files = (await fg(collection.pattern, { cwd: root, onlyFiles: true, followSymbolicLinks: false })).map(toPosix);
+      const loaded = files
+        .filter((file) => scan.readable.has(file))
+        .sort()
+        .map((file) => loadMarkdownFile(root, file, problems));
       records[key] = loaded.filter((record): record is RawRecord => record !== undefined);
-    } else {
+    } else if (scan.readable.has(collection.file) || !scan.problems.some((problem) => problem.file === collection.file)) {
       records[key] = loadYamlFile(root, collection.file, collection.kind, problems);
+    } else {
+      records[key] = [];
     }
   });
-  const imageFiles = fg('images/**/*', { cwd: root, onlyFiles: true });
   await Promise.all(loads);
-  const images = new Set((await imageFiles).map((file) => `/${toPosix(file)}`));
+  const images = new Set([...scan.readable].filter((file) => file.startsWith('images/')).map((file) => `/${file}`));
   return { root, records, images, problems };
 }

@@ -85,12 +85,28 @@ function locateIn(doc: Document, lineAt: (offset: number) => number, path: Field
   return line;
 }
 
+/** Most aliases a document may expand (as the YAML library counts them): a few lines could otherwise build gigabytes. */
+const MAX_ALIAS_COUNT = 100;
+
+function toData(doc: Document, firstLine: number): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? null;
+  } catch (error) {
+    // The library refuses an alias bomb with a ReferenceError; to an editor it is a problem in the file.
+    const message = error instanceof Error ? error.message : String(error);
+    throw new YamlSyntaxError(
+      `${message} (anchors and aliases expand to more than ${MAX_ALIAS_COUNT} nodes; write the values out)`,
+      firstLine,
+    );
+  }
+}
+
 /** Parses a YAML file (`source` starts at line `firstLine`); throws `YamlSyntaxError` with its line. */
 export function parseYaml(source: string, firstLine = 1): { data: unknown; locate: Locate } {
   const { doc, lineAt } = parseWithLines(source, firstLine);
   const [error] = doc.errors;
   if (error) throw new YamlSyntaxError(error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, ''), lineAt(error.pos[0]));
-  return { data: doc.toJS({ maxAliasCount: 100 }) ?? null, locate: (path) => locateIn(doc, lineAt, path, firstLine) };
+  return { data: toData(doc, firstLine), locate: (path) => locateIn(doc, lineAt, path, firstLine) };
 }
 
 /**

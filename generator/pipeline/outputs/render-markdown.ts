@@ -42,3 +42,16 @@ const marked = new Marked({
 export function renderMarkdown(markdown: string): string {
   return marked.parse(markdown, { async: false });
 }
+
+/**
+ * A record's body as HTML. A body the renderer cannot handle (nesting deep enough to exhaust the stack) fails
+ * the build with the file it came from, not with the renderer's own words alone.
+ */
+export function renderBody(record: { body: string; file: string }): string {
+  try {
+    return renderMarkdown(record.body);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new Error(`${record.file}: the body could not be rendered as Markdown (${reason}); simplify its nesting`);
+  }
+}

@@ -30,7 +30,8 @@ export interface OpenApiInputs {
 export function contentTime(catalogue: Pick<Catalogue, 'records' | 'builtAt'>): string {
   let newest = '';
   for (const records of Object.values(catalogue.records)) {
-    for (const record of records) for (const day of [record.updated, record.date]) if (typeof day === 'string' && day > newest) newest = day;
+    for (const record of records)
+      for (const day of [record.updated, record.date]) if (typeof day === 'string' && day > newest) newest = day;
   }
   return newest ? `${newest}T00:00:00Z` : catalogue.builtAt;
 }
@@ -58,7 +59,9 @@ export interface OpenApiDocument {
  */
 function anyCaseOf(values: readonly string[]): Record<string, unknown> {
   const letters = (value: string) =>
-    [...value].map((char) => (/[a-z]/i.test(char) ? `[${char.toLowerCase()}${char.toUpperCase()}]` : char.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('');
+    [...value]
+      .map((char) => (/[a-z]/i.test(char) ? `[${char.toLowerCase()}${char.toUpperCase()}]` : char.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('');
   return { type: 'string', pattern: `^\\s*(?:${values.map(letters).join('|')})?\\s*$`, examples: [...values] };
 }
 
@@ -127,10 +130,7 @@ export function toDocumentPath(operation: Operation): string {
 }
 
 /** The whole document; build-site writes it to OPENAPI_PATH and to the reference's static copy. */
-export function buildOpenApi(
-  catalogue: Pick<Catalogue, 'site' | 'siteUrl' | 'collections'>,
-  inputs: OpenApiInputs,
-): OpenApiDocument {
+export function buildOpenApi(catalogue: Pick<Catalogue, 'site' | 'siteUrl' | 'collections'>, inputs: OpenApiInputs): OpenApiDocument {
   const { site, siteUrl } = catalogue;
   const { operations, exampleTime } = inputs;
   const paths: OpenApiDocument['paths'] = {};
@@ -154,7 +154,10 @@ export function buildOpenApi(
       ...(site.license ? { license: site.license } : {}),
     },
     servers: [{ url: `${siteUrl}${API_BASE_PATH}`, description: 'The versioned API root.' }],
-    tags: [...new Set(operations.map((operation) => operation.tag))].map((name) => ({ name, description: tagDescriptions.get(name) ?? name })),
+    tags: [...new Set(operations.map((operation) => operation.tag))].map((name) => ({
+      name,
+      description: tagDescriptions.get(name) ?? name,
+    })),
     // Public and read-only: no operation needs a credential (CONTRACT "Authentication").
     security: [],
     paths,
