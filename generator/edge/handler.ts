@@ -12,6 +12,7 @@ import { parseParams } from '../shared/params.ts';
 import { ALLOWED_METHODS, API_BASE_PATH, CACHE_CONTROL } from '../shared/policy.ts';
 import { createSearch, type Search } from '../search/search.ts';
 import type { Assets } from './assets.ts';
+import { clientKey } from './client-address.ts';
 import { createEtag, matchesEtag } from './etag.ts';
 import { createMemoryLimiter, type RateLimitDecision, type RateLimiter } from './limiter.ts';
 import { baseHeaders, errorResponse, jsonResponse, withoutBody } from './respond.ts';
@@ -31,8 +32,10 @@ export interface HandlerOptions {
 }
 
 export interface RequestContext {
-  /** The client address the rate limit counts by. */
+  /** The client's address, as the platform or the proxy in front saw it; the limit counts by its `clientKey`. */
   ip: string;
+  /** The request's method when a Web `Request` cannot carry it (TRACE, CONNECT); the request then has a stand-in. */
+  method?: string;
 }
 
 export type Handler = (request: Request, context: RequestContext) => Promise<Response>;
@@ -41,6 +44,15 @@ export type Handler = (request: Request, context: RequestContext) => Promise<Res
 interface BuildData {
   manifest: Manifest;
   operations: ReadonlyMap<string, Operation>;
+}
+
+/** One request as the handler sees it, with what it has measured and decided so far. */
+interface Exchange {
+  request: Request;
+  method: string;
+  started: number;
+  requestId: string;
+  timestamp: string;
 }
 
 /** `/v1/services/list/` -> `services/list`; null outside the API. One trailing slash is ignored. */
@@ -104,14 +116,15 @@ export function createHandler(options: HandlerOptions): Handler {
   const search = options.search ?? createSearch(() => assets.read(SEARCH_INDEX_PATH));
   const loadBuild = createBuildLoader(assets);
 
-  async function respond(
-    request: Request,
-    started: number,
-    requestId: string,
-    rate: RateLimitDecision,
-    timestamp: string,
-  ): Promise<Response> {
-    if (request.method !== 'GET' && request.method !== 'HEAD') throw apiErrors.methodNotAllowed(request.method);
+  async function respond({
+    request,
+    method,
+    started,
+    requestId,
+    rate,
+    timestamp,
+  }: Exchange & { rate: RateLimitDecision }): Promise<Response> {
+    if (method !== 'GET' && method !== 'HEAD') throw apiErrors.methodNotAllowed(method);
     const url = new URL(request.url);
     const path = routePath(url.pathname);
     const { manifest, operations } = await loadBuild();
@@ -125,16 +138,18 @@ export function createHandler(options: HandlerOptions): Handler {
 
   return async function handle(request, context) {
     const started = performance.now();
+    const method = context.method ?? request.method;
     const requestId = createRequestId();
     const now = clock();
     const timestamp = new Date(now).toISOString();
     let rate: RateLimitDecision | undefined;
     let response: Response;
     try {
-      if (isPreflight(request)) return preflightResponse(request, baseHeaders(requestId, undefined, limiter.windowSeconds));
-      rate = await limiter.hit(context.ip, now);
+      if (method === 'OPTIONS' && isPreflight(request))
+        return preflightResponse(request, baseHeaders(requestId, undefined, limiter.windowSeconds));
+      rate = await limiter.hit(clientKey(context.ip), now);
       if (!rate.allowed) throw apiErrors.rateLimited(rate.limit, limiter.windowSeconds, rate.retryAfter);
-      response = await respond(request, started, requestId, rate, timestamp);
+      response = await respond({ request, method, started, requestId, rate, timestamp });
     } catch (caught) {
       let error = caught;
       if (!(error instanceof ApiError)) {
@@ -143,6 +158,6 @@ export function createHandler(options: HandlerOptions): Handler {
       }
       response = errorResponse(error as ApiError, timestamp, baseHeaders(requestId, rate, limiter.windowSeconds));
     }
-    return request.method === 'HEAD' ? withoutBody(response) : response;
+    return method === 'HEAD' ? withoutBody(response) : response;
   };
 }

@@ -24,68 +24,98 @@ export interface RateLimiter {
 export interface MemoryLimiterOptions {
   limit?: number;
   windowMs?: number;
-  /** Most addresses remembered at once; beyond it the longest-idle address is forgotten. */
+  /** Most clients remembered at once; beyond it the longest-idle client is forgotten. */
   maxKeys?: number;
 }
 
 export interface MemoryLimiter extends RateLimiter {
   hit(key: string, now: number): RateLimitDecision;
-  /** Addresses remembered now. */
+  /** Clients remembered now. */
   size(): number;
 }
 
-/** The counted request times of one address, oldest first, from `times[start]` on. */
-interface Log {
+/** Clients remembered at most by default: about 300 bytes each while they send little, so some 30 MB at most. */
+export const DEFAULT_MAX_KEYS = 100_000;
+
+/**
+ * One client: the times of its counted requests in the window, oldest first from `times[start]`, at most
+ * `limit` of them; and its place in the idle order (a doubly linked list, least recently seen first).
+ */
+interface Client {
+  key: string;
   times: number[];
   start: number;
+  older: Client | null;
+  newer: Client | null;
 }
 
 /**
- * Sliding log: each address keeps the times of its counted requests in the window, at most `limit`, so
- * memory per address is bounded and the whole by `maxKeys`. The Map's insertion order doubles as an idle
- * order (an address is re-inserted on each hit), so eviction is O(1).
+ * Sliding log per client, exact. Every operation is O(1) whatever the number of clients: the clients form a
+ * list in the order they were last seen, so a hit moves one to the end and the idle ones are dropped from
+ * the front, each once; nothing walks the table. Memory is bounded by `maxKeys` clients of at most `limit`
+ * times each.
  */
 export function createMemoryLimiter(options: MemoryLimiterOptions = {}): MemoryLimiter {
   const limit = options.limit ?? RATE_LIMIT.requests;
   const windowMs = options.windowMs ?? RATE_LIMIT.windowSeconds * 1000;
-  const maxKeys = options.maxKeys ?? 50_000;
+  const maxKeys = options.maxKeys ?? DEFAULT_MAX_KEYS;
   if (!Number.isInteger(limit) || limit < 1) throw new Error(`rate limit must be a whole number of requests >= 1, not ${limit}`);
-  const logs = new Map<string, Log>();
-  const countOf = (log: Log) => log.times.length - log.start;
+  const clients = new Map<string, Client>();
+  const order: { oldest: Client | null; newest: Client | null } = { oldest: null, newest: null };
 
-  /** Forgets idle addresses at the idle end of the Map, and the longest-idle ones while over the cap. */
-  const sweep = (now: number) => {
-    for (const [key, log] of logs) {
-      const isActive = countOf(log) > 0 && log.times[log.times.length - 1]! > now - windowMs;
-      if (isActive && logs.size <= maxKeys) break;
-      logs.delete(key);
+  const unlink = (client: Client) => {
+    if (client.older) client.older.newer = client.newer;
+    else order.oldest = client.newer;
+    if (client.newer) client.newer.older = client.older;
+    else order.newest = client.older;
+    client.older = null;
+    client.newer = null;
+  };
+  const append = (client: Client) => {
+    client.older = order.newest;
+    if (order.newest) order.newest.newer = client;
+    else order.oldest = client;
+    order.newest = client;
+  };
+  const lastTime = (client: Client) => (client.times.length > client.start ? client.times[client.times.length - 1]! : -Infinity);
+
+  /** Drops clients idle for a whole window from the front, and the longest-idle while there are too many. */
+  const forget = (now: number) => {
+    for (let oldest = order.oldest; oldest; oldest = order.oldest) {
+      if (lastTime(oldest) > now - windowMs && clients.size <= maxKeys) break;
+      unlink(oldest);
+      clients.delete(oldest.key);
     }
   };
 
   /** Drops the times that have slid out of the window; compacts once the dead prefix is large. */
-  const slide = (log: Log, now: number) => {
-    while (log.start < log.times.length && log.times[log.start]! <= now - windowMs) log.start++;
-    if (log.start > 64 && log.start * 2 > log.times.length) {
-      log.times = log.times.slice(log.start);
-      log.start = 0;
+  const slide = (client: Client, now: number) => {
+    while (client.start < client.times.length && client.times[client.start]! <= now - windowMs) client.start++;
+    if (client.start > 64 && client.start * 2 > client.times.length) {
+      client.times = client.times.slice(client.start);
+      client.start = 0;
     }
   };
 
   return {
     limit,
     windowSeconds: windowMs / 1000,
-    size: () => logs.size,
+    size: () => clients.size,
     hit(key, now) {
-      let log = logs.get(key);
-      if (log) logs.delete(key);
-      else log = { times: [], start: 0 };
-      logs.set(key, log);
-      slide(log, now);
-      const oldestExpiry = () => Math.max(1, Math.ceil((log.times[log.start]! + windowMs - now) / 1000));
-      if (countOf(log) >= limit) return { allowed: false, limit, remaining: 0, retryAfter: oldestExpiry() };
-      log.times.push(now);
-      sweep(now);
-      const remaining = limit - countOf(log);
+      let client = clients.get(key);
+      if (client) unlink(client);
+      else {
+        client = { key, times: [], start: 0, older: null, newer: null };
+        clients.set(key, client);
+      }
+      append(client);
+      slide(client, now);
+      const counted = client.times.length - client.start;
+      const oldestExpiry = () => Math.max(1, Math.ceil((client.times[client.start]! + windowMs - now) / 1000));
+      if (counted >= limit) return { allowed: false, limit, remaining: 0, retryAfter: oldestExpiry() };
+      client.times.push(now);
+      forget(now);
+      const remaining = limit - counted - 1;
       return { allowed: true, limit, remaining, retryAfter: remaining > 0 ? 0 : oldestExpiry() };
     },
   };

@@ -36,7 +36,9 @@ export function errorResponse(error: ApiError, timestamp: string, headers: Heade
   return jsonResponse(JSON.stringify(body), error.status, headers);
 }
 
-/** A body for HEAD is dropped here, once, so every route serves HEAD as GET. */
-export function withoutBody(response: Response): Response {
+/** A body for HEAD is dropped here, once, so every route serves HEAD as GET, with the length GET would send. */
+export async function withoutBody(response: Response): Promise<Response> {
+  const length = (await response.arrayBuffer()).byteLength;
+  if (response.status !== 304) response.headers.set('Content-Length', String(length));
   return new Response(null, { status: response.status, headers: response.headers });
 }

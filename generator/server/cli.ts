@@ -16,7 +16,8 @@ Options:
   -h, --help    show this help
 
 Environment: HOST (default 127.0.0.1; 0.0.0.0 to listen on every interface, as in a container),
-PORT (default 8080; 0 picks a free one), TRUST_PROXY=1 (take the client address from X-Forwarded-For).`;
+PORT (default 8080; 0 picks a free one), TRUST_PROXY=N (N proxies in front append to X-Forwarded-For: the
+client is the Nth entry from the right; default 0, the socket's address).`;
 
 /** "built 2026-11-18T11:06:40Z: 10 services, 12 expertise, ..." from the build's own files; null when there is none. */
 function describeBuild(dist: string): string | null {
@@ -45,7 +46,12 @@ function main(): number | undefined {
     console.error(`PORT must be a whole number from 0 to 65535, not "${process.env.PORT}"`);
     return 2;
   }
-  const server = createServer({ dist, trustProxy: process.env.TRUST_PROXY === '1', log: (line) => console.log(line) });
+  const trustedProxies = Number(process.env.TRUST_PROXY || 0);
+  if (!Number.isInteger(trustedProxies) || trustedProxies < 0 || trustedProxies > 16) {
+    console.error(`TRUST_PROXY must be the number of proxies in front of this server (0 to 16), not "${process.env.TRUST_PROXY}"`);
+    return 2;
+  }
+  const server = createServer({ dist, trustedProxies, log: (line) => console.log(line) });
   server.on('error', (error: NodeJS.ErrnoException) => {
     console.error(`cannot listen on ${host}:${port}: ${error.code === 'EADDRINUSE' ? 'the port is in use (set PORT)' : error.message}`);
     process.exit(1);

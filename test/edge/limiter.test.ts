@@ -52,3 +52,17 @@ describe('createMemoryLimiter', () => {
     expect(limiter.hit('new', 4).allowed).toBe(false);
   });
 });
+
+describe('createMemoryLimiter at scale', () => {
+  it('stays exact for one client while a million others come and go', () => {
+    const limiter = createMemoryLimiter({ limit: 100, windowMs: 60_000, maxKeys: 10_000 });
+    let allowed = 0;
+    for (let i = 0; i < 1_000_000; i++) {
+      limiter.hit(`c${i}`, i / 100);
+      if (i % 5000 === 0 && limiter.hit('steady', i / 100).allowed) allowed++;
+    }
+    // 200 tries over 10 s of clock: the first 100 are allowed, the rest refused, whatever the churn around it.
+    expect(allowed).toBe(100);
+    expect(limiter.size()).toBeLessThanOrEqual(10_000);
+  });
+});

@@ -50,7 +50,7 @@ export const httpRuntime: Runtime = {
   name: 'Node HTTP server',
   async start(dist, options = {}) {
     // TRUST_PROXY lets a test speak for several client addresses through X-Forwarded-For.
-    const server = createServer({ dist, trustProxy: true, handler: { logError: silent, ...options } });
+    const server = createServer({ dist, trustedProxies: 1, handler: { logError: silent, ...options } });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     return {
