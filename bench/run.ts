@@ -4,9 +4,11 @@
  */
 import { benchBuild } from './build.ts';
 import { benchHandler } from './handler.ts';
+import { benchLimiter } from './limiter.ts';
 import { benchSearch } from './search.ts';
 
 console.log(`# Benchmarks (Node ${process.version}, ${(await import('node:os')).cpus().length} cores)`);
 await benchBuild();
 await benchHandler();
+await benchLimiter();
 await benchSearch();

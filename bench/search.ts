@@ -19,6 +19,7 @@ import { serializeSearchIndex } from '../generator/search/index-writer.ts';
 import { BODY_PRUNING, type BodyPruning } from '../generator/search/body-pruning.ts';
 import { createSearch } from '../generator/search/search.ts';
 import type { SearchDocument } from '../generator/search/index-format.ts';
+import { CRAFTED_QUERIES } from '../test/helpers/crafted-queries.ts';
 
 type Loader = 'site' | 'plain';
 /** An index to measure: the site's (with the given body pruning, none when null) or MiniSearch's defaults. */
@@ -34,6 +35,8 @@ const STOP_WORDS = eng as string[];
 const VOCABULARY_SIZE = 5000;
 const BODY_WORDS = 400;
 const QUERIES = 200;
+/** The corpus size the crafted queries are measured at (the issue's figure). */
+const CRAFTED_AT = 10_000;
 const COLD_RUNS = 5;
 const WARM_ROUNDS = 3;
 // Calibrated on content/: stopword's English list covers about 35% of its words.
@@ -260,12 +263,52 @@ async function measureVariant(
   };
 }
 
+/**
+ * Crafted queries (test/helpers/crafted-queries.ts) against the site's index: each one's warm time beside the
+ * typical query's (the median of the ordinary set). Goal: the worst at most 3x the typical.
+ */
+async function benchCraftedQueries(json: string, queries: string[], docs: number): Promise<void> {
+  const search = createSearch(async () => json);
+  const typical = median(await measureWarmSite(search, queries));
+  const crafted = Object.entries(CRAFTED_QUERIES).map(([name, q]) => ({ name, ms: 0, q }));
+  const times = await measureWarmSite(
+    search,
+    crafted.map(({ q }) => q),
+    20,
+  );
+  crafted.forEach((entry, index) => {
+    entry.ms = times[index]!;
+  });
+  console.log(
+    `\ncrafted queries at ${docs.toLocaleString('en')} documents (warm, median of 20 runs each); typical query ${typical.toFixed(3)} ms`,
+  );
+  for (const { name, ms } of crafted) console.log(`  ${name.padEnd(34)} ${ms.toFixed(3).padStart(8)} ms  ${(ms / typical).toFixed(2)}x`);
+  const worst = Math.max(...crafted.map(({ ms }) => ms));
+  console.log(`worst crafted / typical: ${(worst / typical).toFixed(2)}x (goal <= 3x) ${worst / typical <= 3 ? 'ok' : 'MISSED'}`);
+}
+
+/** Warm times of the site's search, per query: the median of `rounds` runs after a warm-up pass. */
+async function measureWarmSite(search: ReturnType<typeof createSearch>, queries: string[], rounds = WARM_ROUNDS): Promise<number[]> {
+  const run = (q: string) => search.search({ q, type: 'all', limit: 20, offset: 0 });
+  for (const q of queries) await run(q);
+  const times = queries.map((): number[] => []);
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, q] of queries.entries()) {
+      const started = performance.now();
+      await run(q);
+      times[i]!.push(performance.now() - started);
+    }
+  }
+  return times.map(median);
+}
+
 /** `bodyTerms`: also measure the site's index keeping N body terms per document, for each N. */
 export async function benchSearch(sizes: number[] = [1000, 10_000], bodyTerms: number[] = []): Promise<SearchBenchRow[]> {
   const variants = createVariants(bodyTerms);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-search-'));
   const queries = createQueries(QUERIES);
   const rows: SearchBenchRow[] = [];
+  let crafted: { json: string; docs: number } | undefined;
   try {
     // What a cold process costs whatever the index: the floor under every cold start figure.
     const floorFile = path.join(dir, 'floor.json');
@@ -274,8 +317,10 @@ export async function benchSearch(sizes: number[] = [1000, 10_000], bodyTerms: n
     for (const docs of sizes) {
       const documents = createDocuments(docs);
       for (const variant of variants) rows.push(await measureVariant(variant, docs, documents, queries, dir));
+      if (docs === CRAFTED_AT) crafted = { json: buildIndex(variants[0]!, documents), docs };
     }
     printReport(rows, floor);
+    if (crafted) await benchCraftedQueries(crafted.json, queries, crafted.docs);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -9,6 +9,10 @@ import { loadSearchIndex } from './index-reader.ts';
 import { byRank, createQuery, roundScore } from './ranking.ts';
 import { processQuery } from './text-analysis.ts';
 
+/** The query handed to MiniSearch is its analysed terms joined by spaces: split them back, change none. */
+const splitTerms = (text: string) => text.split(' ');
+const keepTerm = (term: string) => term;
+
 export interface SearchQuery {
   /** Trimmed and validated by the handler: 1 to 200 characters. */
   q: string;
@@ -62,7 +66,8 @@ export function createSearch(readIndex: () => Promise<string | null>): Search {
       const index = await loadIndex();
       const prefix = `${type}:`;
       const filter = type === 'all' ? undefined : (result: MiniSearchResult) => result.id.startsWith(prefix);
-      const results = index.search(createQuery(q), { filter });
+      // The distinct terms, already analysed: a repeated word counts once and nothing past the cap is searched.
+      const results = index.search(createQuery(terms.join(' ')), { filter, tokenize: splitTerms, processTerm: keepTerm });
       // MiniSearch's OR already multiplies a score by the number of query terms matched; multiplying again
       // by the share matched puts documents that answer every word of a long question above those that
       // repeat one of its words often. Results are MiniSearch's own objects, so they are scored in place.

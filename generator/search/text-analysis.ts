@@ -13,12 +13,29 @@ const APOSTROPHE = /['\u2019](?:s\b)?/g;
 const SEPARATORS = /[^\p{L}\p{N}]+/u;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, control characters included
 const NON_ASCII = /[^\u0000-\u007f]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, control characters included
+const NON_ASCII_CHARS = /[^\u0000-\u007f]/gu;
 const MARKS = /\p{M}+/gu;
+const NON_WORD_CHARS = /[^\p{L}\p{N}]/gu;
+const HAS_NON_WORD = /[^\p{L}\p{N}]/u;
+
+/**
+ * One character, compatibility-folded without its accents ("é" -> "e", "ﬁ" -> "fi", "™" -> "TM"). A
+ * character whose folding holds separators ("㏂" -> "a.m.", "ﷺ" -> four words) gives its letters as one run,
+ * so that no character can turn into several words: a query's cost stays bounded by its length.
+ */
+function foldCharacter(char: string): string {
+  const folded = char.normalize('NFKD').replace(MARKS, '');
+  if (!HAS_NON_WORD.test(folded)) return folded;
+  const letters = folded.replace(NON_WORD_CHARS, '');
+  return letters === '' ? ' ' : letters;
+}
 
 /** Splits text into words on anything but letters and digits; accents are folded so "café" finds "cafe". */
 export function tokenize(text: string): string[] {
-  const folded = NON_ASCII.test(text) ? text.normalize('NFKD').replace(MARKS, '') : text;
-  return folded.replace(APOSTROPHE, '').split(SEPARATORS);
+  const joined = text.replace(APOSTROPHE, '');
+  const folded = NON_ASCII.test(joined) ? joined.replace(NON_ASCII_CHARS, foldCharacter) : joined;
+  return folded.split(SEPARATORS);
 }
 
 // British -ise/-isation and -yse forms meet their American -ize/-yze spellings ("optimisation" finds
@@ -43,12 +60,20 @@ export function processTerm(term: string): string | null {
   return stemmer(foldSpelling(word));
 }
 
-/** The distinct terms a query is searched with, in query order; empty when it holds only stop words. */
+/**
+ * Distinct terms a query is searched with, at most: a natural-language question has a handful once stop
+ * words go, and each term costs a walk of the index (more with typo tolerance), so a query of 200
+ * characters can cost no more than a few ordinary ones.
+ */
+export const MAX_QUERY_TERMS = 8;
+
+/** The distinct terms a query is searched with, in query order, at most MAX_QUERY_TERMS; empty when it holds only stop words. */
 export function processQuery(query: string): string[] {
   const terms = new Set<string>();
   for (const token of tokenize(query)) {
     const term = processTerm(token);
     if (term) terms.add(term);
+    if (terms.size === MAX_QUERY_TERMS) break;
   }
   return [...terms];
 }

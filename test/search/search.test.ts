@@ -15,12 +15,13 @@ import {
   bodyTerms,
   pruneSearchBodies,
 } from '../../generator/search/body-pruning.ts';
-import { createSearch, type SearchQuery } from '../../generator/search/search.ts';
+import { createSearch, type Search, type SearchQuery } from '../../generator/search/search.ts';
 import { loadSearchIndex } from '../../generator/search/index-reader.ts';
 import { miniSearchOptions, roundScore } from '../../generator/search/ranking.ts';
 import { MANIFEST_PATH, SEARCH_INDEX_PATH } from '../../generator/shared/data-paths.ts';
-import { processQuery, processTerm, tokenize } from '../../generator/search/text-analysis.ts';
+import { MAX_QUERY_TERMS, processQuery, processTerm, tokenize } from '../../generator/search/text-analysis.ts';
 import type { SearchDocument } from '../../generator/search/index-format.ts';
+import { CRAFTED_QUERIES } from '../helpers/crafted-queries.ts';
 import { VALID_FIXTURE } from '../helpers/fixture.ts';
 
 function createDocument(id: string, fields: Partial<Omit<SearchDocument, 'id' | 'stored'>>): SearchDocument {
@@ -341,5 +342,47 @@ describe('the build', () => {
     await expect(buildSite({ contentDir: VALID_FIXTURE, outDir: tempDir(), env })).rejects.toThrow(
       'SEARCH_INDEX_BUDGET_MB must be a positive number',
     );
+  });
+});
+
+/** Search over the real content's index, built once for this suite. */
+let site: Promise<Search> | undefined;
+function siteSearch(): Promise<Search> {
+  site ??= (async () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'crafted-'));
+    await buildSite({ contentDir: 'content', outDir: out, env: { SOURCE_DATE_EPOCH: '1795000000' } });
+    const json = readFileSync(path.join(out, SEARCH_INDEX_PATH), 'utf8');
+    rmSync(out, { recursive: true, force: true });
+    return createSearch(async () => json);
+  })();
+  return site;
+}
+
+describe('search under crafted queries', () => {
+  it('counts a repeated word once', async () => {
+    const search = await siteSearch();
+    const once = await search.search({ q: 'agentic commerce', type: 'all', limit: 20, offset: 0 });
+    const repeated = await search.search({ q: 'agentic agentic commerce agentic commerce commerce', type: 'all', limit: 20, offset: 0 });
+    expect(once.total).toBeGreaterThan(0);
+    expect(repeated).toEqual(once);
+  });
+
+  it(`searches at most ${MAX_QUERY_TERMS} distinct terms, in query order`, () => {
+    expect(processQuery(CRAFTED_QUERIES['many distinct words']!)).toHaveLength(MAX_QUERY_TERMS);
+    expect(processQuery('agent agent agent commerce')).toEqual(['agent', 'commerc']);
+  });
+
+  it('never turns one character into several words', () => {
+    expect(tokenize('\uFDFA').filter(Boolean)).toHaveLength(1);
+    expect(tokenize('\u33C2').filter(Boolean)).toEqual(['am']);
+    expect(tokenize('café ﬁnance Brand™ ½').filter(Boolean)).toEqual(['cafe', 'finance', 'BrandTM', '12']);
+  });
+
+  it.each(Object.entries(CRAFTED_QUERIES))('answers "%s" with at most the capped terms and a valid result', async (_name, q) => {
+    expect([...q].length).toBeLessThanOrEqual(200);
+    expect(processQuery(q).length).toBeLessThanOrEqual(MAX_QUERY_TERMS);
+    const answer = await (await siteSearch()).search({ q, type: 'all', limit: 20, offset: 0 });
+    expect(answer.items.length).toBeLessThanOrEqual(20);
+    for (const item of answer.items) expect(item.score).toBeGreaterThan(0);
   });
 });
