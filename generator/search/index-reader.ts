@@ -81,3 +81,14 @@ export function loadSearchIndex(json: string): MiniSearch<SearchDocument> {
   }
   return index;
 }
+
+/**
+ * The postings a term has across all fields: what scoring it costs. Read from the same internal map the
+ * loader fills (`_index`), so a MiniSearch release that moves it fails the loader's check first.
+ */
+export function countPostings(index: MiniSearch<SearchDocument>, term: string): number {
+  const fields = (index as unknown as { _index: { get(term: string): Map<number, Map<number, number>> | undefined } })._index.get(term);
+  let count = 0;
+  for (const postings of fields?.values() ?? []) count += postings.size;
+  return count;
+}

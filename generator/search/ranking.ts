@@ -26,7 +26,10 @@ export const searchOptions: SearchOptions = {
   // The edge's query applies this to the short fields only, not to bodies (see `createQuery` there).
   fuzzy: fuzzyFor,
   prefix: prefixFor,
-  maxFuzzy: 2,
+  // One edit at most: a second made a long word's typo search the costliest part of a query (a crafted
+  // 18-letter word took twice a typical query's time at 10,000 documents), and the relevance suite's
+  // misspellings are one edit each.
+  maxFuzzy: 1,
   combineWith: 'OR',
 };
 
@@ -68,4 +71,41 @@ export function createQuery(q: string): Query {
       { queries: [q], fields: ['body'], fuzzy: false },
     ],
   };
+}
+
+/**
+ * Most postings a query may score, summed over its terms. Scoring costs in proportion to the postings a term
+ * has, so a query of many very common words would cost many times an ordinary one; past this budget its most
+ * common words are left out (they weigh least in a score), but never its rarest. Below some thousands of
+ * documents no query reaches it.
+ */
+export const MAX_QUERY_POSTINGS = 4000;
+
+/**
+ * A term with more postings than this matches a large share of the documents as it is, so it is searched
+ * without typo tolerance or prefix expansion, which would add the postings of its neighbours to its own.
+ */
+export const MAX_EXPANDED_POSTINGS = 1000;
+
+/** Typo and prefix options that leave the `common` terms unexpanded (see MAX_EXPANDED_POSTINGS). */
+export function expansionsFor(common: ReadonlySet<string>): Pick<SearchOptions, 'fuzzy' | 'prefix'> {
+  return {
+    fuzzy: (term) => (common.has(term) ? false : fuzzyFor(term)),
+    prefix: (term, index, terms) => !common.has(term) && prefixFor(term, index, terms),
+  };
+}
+
+/** The terms a query is run with: rarest first while they fit the budget, then back in query order. */
+export function selectAffordableTerms(terms: readonly string[], postingsOf: (term: string) => number): string[] {
+  const byRarity = terms
+    .map((term, position) => ({ term, position, postings: postingsOf(term) }))
+    .sort((a, b) => a.postings - b.postings || a.position - b.position);
+  const kept = new Set<string>();
+  let total = 0;
+  for (const { term, postings } of byRarity) {
+    if (kept.size > 0 && total + postings > MAX_QUERY_POSTINGS) break;
+    kept.add(term);
+    total += postings;
+  }
+  return terms.filter((term) => kept.has(term));
 }

@@ -5,8 +5,8 @@
 import type { default as MiniSearch, SearchResult as MiniSearchResult } from 'minisearch';
 import type { SearchResult } from '../schemas/api.ts';
 import type { SearchDocument, StoredResult } from './index-format.ts';
-import { loadSearchIndex } from './index-reader.ts';
-import { byRank, createQuery, roundScore } from './ranking.ts';
+import { countPostings, loadSearchIndex } from './index-reader.ts';
+import { byRank, createQuery, expansionsFor, MAX_EXPANDED_POSTINGS, roundScore, selectAffordableTerms } from './ranking.ts';
 import { processQuery } from './text-analysis.ts';
 
 /** The query handed to MiniSearch is its analysed terms joined by spaces: split them back, change none. */
@@ -66,12 +66,16 @@ export function createSearch(readIndex: () => Promise<string | null>): Search {
       const index = await loadIndex();
       const prefix = `${type}:`;
       const filter = type === 'all' ? undefined : (result: MiniSearchResult) => result.id.startsWith(prefix);
-      // The distinct terms, already analysed: a repeated word counts once and nothing past the cap is searched.
-      const results = index.search(createQuery(terms.join(' ')), { filter, tokenize: splitTerms, processTerm: keepTerm });
+      // The distinct terms, already analysed (a repeated word counts once, nothing past the cap), within the budget.
+      const postings = new Map(terms.map((term) => [term, countPostings(index, term)]));
+      const run = selectAffordableTerms(terms, (term) => postings.get(term)!);
+      const common = new Set(run.filter((term) => postings.get(term)! > MAX_EXPANDED_POSTINGS));
+      const options = { filter, tokenize: splitTerms, processTerm: keepTerm, ...expansionsFor(common) };
+      const results = index.search(createQuery(run.join(' ')), options);
       // MiniSearch's OR already multiplies a score by the number of query terms matched; multiplying again
       // by the share matched puts documents that answer every word of a long question above those that
       // repeat one of its words often. Results are MiniSearch's own objects, so they are scored in place.
-      for (const result of results) result.score = roundScore((result.score * result.queryTerms.length) / terms.length);
+      for (const result of results) result.score = roundScore((result.score * result.queryTerms.length) / run.length);
       results.sort(byRank);
       return { total: results.length, items: results.slice(offset, offset + limit).map(toItem) };
     },

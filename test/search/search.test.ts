@@ -17,7 +17,7 @@ import {
 } from '../../generator/search/body-pruning.ts';
 import { createSearch, type Search, type SearchQuery } from '../../generator/search/search.ts';
 import { loadSearchIndex } from '../../generator/search/index-reader.ts';
-import { miniSearchOptions, roundScore } from '../../generator/search/ranking.ts';
+import { MAX_QUERY_POSTINGS, miniSearchOptions, roundScore, selectAffordableTerms } from '../../generator/search/ranking.ts';
 import { MANIFEST_PATH, SEARCH_INDEX_PATH } from '../../generator/shared/data-paths.ts';
 import { MAX_QUERY_TERMS, processQuery, processTerm, tokenize } from '../../generator/search/text-analysis.ts';
 import type { SearchDocument } from '../../generator/search/index-format.ts';
@@ -384,5 +384,24 @@ describe('search under crafted queries', () => {
     const answer = await (await siteSearch()).search({ q, type: 'all', limit: 20, offset: 0 });
     expect(answer.items.length).toBeLessThanOrEqual(20);
     for (const item of answer.items) expect(item.score).toBeGreaterThan(0);
+  });
+});
+
+describe('selectAffordableTerms', () => {
+  const postings: Record<string, number> = { rare: 10, mid: 900, common: 3500, huge: 6000 };
+  const of = (term: string) => postings[term] ?? 0;
+
+  it('keeps every term of an ordinary query', () => {
+    expect(selectAffordableTerms(['rare', 'mid'], of)).toEqual(['rare', 'mid']);
+  });
+
+  it('leaves out the most common terms past the budget, keeping query order', () => {
+    expect(MAX_QUERY_POSTINGS).toBe(4000);
+    expect(selectAffordableTerms(['common', 'rare', 'huge', 'mid'], of)).toEqual(['rare', 'mid']);
+  });
+
+  it('always keeps the rarest term, even when it alone is over the budget', () => {
+    expect(selectAffordableTerms(['huge'], of)).toEqual(['huge']);
+    expect(selectAffordableTerms(['huge', 'common'], of)).toEqual(['common']);
   });
 });
