@@ -214,19 +214,11 @@ function measureColdStart(loader: Loader, file: string, q: string): { cpuMs: num
   return { cpuMs: median(runs.map((run) => run.cpuMs)), wallMs: median(runs.map((run) => run.wallMs)) };
 }
 
-/** Per query, the median of WARM_ROUNDS runs after a warm-up pass, so one noisy neighbour does not make a p99. */
-async function measureWarm(loader: Loader, json: string, queries: string[]): Promise<number[]> {
-  let run: (q: string) => Promise<unknown>;
-  if (loader === 'site') {
-    const site = createSearch(async () => json);
-    run = (q) => site.search({ q, type: 'all', limit: 20, offset: 0 });
-  } else {
-    const plain = MiniSearch.loadJSON(json, PLAIN_OPTIONS);
-    run = async (q) => plain.search(q);
-  }
+/** Per query, the median of `rounds` runs after a warm-up pass, so one noisy neighbour does not make a p99. */
+async function timeQueries(run: (q: string) => Promise<unknown>, queries: string[], rounds = WARM_ROUNDS): Promise<number[]> {
   for (const q of queries) await run(q);
   const times = queries.map((): number[] => []);
-  for (let round = 0; round < WARM_ROUNDS; round++) {
+  for (let round = 0; round < rounds; round++) {
     for (const [i, q] of queries.entries()) {
       const started = performance.now();
       await run(q);
@@ -234,6 +226,16 @@ async function measureWarm(loader: Loader, json: string, queries: string[]): Pro
     }
   }
   return times.map(median);
+}
+
+/** Warm latency of one index: the site's through its own runner, or plain MiniSearch. */
+function measureWarm(loader: Loader, json: string, queries: string[]): Promise<number[]> {
+  if (loader === 'site') {
+    const site = createSearch(async () => json);
+    return timeQueries((q) => site.search({ q, type: 'all', limit: 20, offset: 0 }), queries);
+  }
+  const plain = MiniSearch.loadJSON(json, PLAIN_OPTIONS);
+  return timeQueries(async (q) => plain.search(q), queries);
 }
 
 async function measureVariant(
@@ -269,10 +271,11 @@ async function measureVariant(
  */
 async function benchCraftedQueries(json: string, queries: string[], docs: number): Promise<void> {
   const search = createSearch(async () => json);
-  const typical = median(await measureWarmSite(search, queries));
+  const run = (q: string) => search.search({ q, type: 'all', limit: 20, offset: 0 });
+  const typical = median(await timeQueries(run, queries));
   const crafted = Object.entries(CRAFTED_QUERIES).map(([name, q]) => ({ name, ms: 0, q }));
-  const times = await measureWarmSite(
-    search,
+  const times = await timeQueries(
+    run,
     crafted.map(({ q }) => q),
     20,
   );
@@ -285,21 +288,6 @@ async function benchCraftedQueries(json: string, queries: string[], docs: number
   for (const { name, ms } of crafted) console.log(`  ${name.padEnd(34)} ${ms.toFixed(3).padStart(8)} ms  ${(ms / typical).toFixed(2)}x`);
   const worst = Math.max(...crafted.map(({ ms }) => ms));
   console.log(`worst crafted / typical: ${(worst / typical).toFixed(2)}x (goal <= 3x) ${worst / typical <= 3 ? 'ok' : 'MISSED'}`);
-}
-
-/** Warm times of the site's search, per query: the median of `rounds` runs after a warm-up pass. */
-async function measureWarmSite(search: ReturnType<typeof createSearch>, queries: string[], rounds = WARM_ROUNDS): Promise<number[]> {
-  const run = (q: string) => search.search({ q, type: 'all', limit: 20, offset: 0 });
-  for (const q of queries) await run(q);
-  const times = queries.map((): number[] => []);
-  for (let round = 0; round < rounds; round++) {
-    for (const [i, q] of queries.entries()) {
-      const started = performance.now();
-      await run(q);
-      times[i]!.push(performance.now() - started);
-    }
-  }
-  return times.map(median);
 }
 
 /** `bodyTerms`: also measure the site's index keeping N body terms per document, for each N. */
