@@ -1,12 +1,17 @@
 /**
  * The local server: `/v1/` through the edge handler, everything else as static files from the build,
- * with the content types serve-handler knows.
+ * with the content types serve-handler knows. It serves each build as one unit (served-builds.ts): a
+ * request reads one build from start to end, and a build written while the server runs is picked up by
+ * the next request, with no restart.
  */
 import http from 'node:http';
 import { createHandler, type Handler, type HandlerOptions } from '../edge/handler.ts';
+import { createMemoryLimiter } from '../edge/limiter.ts';
+import type { HeaderRule } from '../shared/header-rules.ts';
 import { API_BASE_PATH } from '../shared/policy.ts';
 import { createFileAssets } from './file-assets.ts';
 import { answerConnect, serveApi, targetPath } from './node-adapter.ts';
+import { createBuildSource } from './served-builds.ts';
 import { readHeaderRules, serveStatic } from './static-files.ts';
 
 export interface ServerOptions {
@@ -22,11 +27,22 @@ export interface ServerOptions {
   handler?: Partial<HandlerOptions>;
 }
 
+/** What the server makes of one build: its handler (with its own file cache and search index) and its header rules. */
+interface BuildServer {
+  handler: Handler;
+  rules: HeaderRule[];
+}
+
 const isApiPath = (url: string) => url === API_BASE_PATH || url.startsWith(`${API_BASE_PATH}/`) || url.startsWith(`${API_BASE_PATH}?`);
 
 export function createServer(options: ServerOptions): http.Server {
-  const handler: Handler = createHandler({ assets: createFileAssets(options.dist), ...options.handler });
-  const rules = readHeaderRules(options.dist);
+  // One count for every build: a new build does not give clients a new budget.
+  const limiter = options.handler?.limiter ?? createMemoryLimiter();
+  const builds = createBuildSource<BuildServer>(options.dist, (dir) => ({
+    handler: createHandler({ assets: createFileAssets(dir), ...options.handler, limiter }),
+    rules: readHeaderRules(dir),
+  }));
+  const hops = options.trustedProxies ?? 0;
   const server = http.createServer(async (req, res) => {
     const started = performance.now();
     const target = targetPath(req.url);
@@ -36,18 +52,25 @@ export function createServer(options: ServerOptions): http.Server {
         `${req.method} ${JSON.stringify(req.url ?? '').slice(1, -1)} ${res.statusCode} ${ms}ms ${res.getHeader('x-request-id') ?? '-'}`,
       );
     });
+    const build = builds.acquire();
     try {
-      if (isApiPath(target)) await serveApi(handler, req, res, options.trustedProxies ?? 0);
-      else await serveStatic(req, res, target, options.dist, rules);
+      if (isApiPath(target)) await serveApi(build.value.handler, req, res, hops);
+      else await serveStatic(req, res, target, build.dir, build.value.rules);
     } catch (error) {
       // The handler turns its own errors into responses; this is the static side failing on our side.
       console.error('server error', error instanceof Error ? error.message : error);
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
       res.end('Internal server error');
+    } finally {
+      builds.release(build);
     }
   });
   server.on('connect', (req, socket) => {
-    answerConnect(handler, req, socket, options.trustedProxies ?? 0).catch(() => socket.destroy());
+    const build = builds.acquire();
+    answerConnect(build.value.handler, req, socket, hops)
+      .catch(() => socket.destroy())
+      .finally(() => builds.release(build));
   });
+  server.on('close', () => builds.close());
   return server;
 }

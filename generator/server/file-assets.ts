@@ -9,8 +9,8 @@ export interface FileAssetsOptions {
 }
 
 /**
- * A build folder never changes under a running server (a new build is swapped in whole, and the server
- * is restarted to serve it), so file texts are kept in a bounded cache instead of being read per request.
+ * The server reads each build from a snapshot that never changes (served-builds.ts), so file texts are kept
+ * in a bounded cache instead of being read per request.
  */
 export function createFileAssets(distDir: string, options: FileAssetsOptions = {}): Assets {
   const root = path.resolve(distDir);

@@ -1,0 +1,159 @@
+/**
+ * The local server reads a build as one unit. A build is swapped in whole (the emit step renames a finished
+ * folder into place), so the server serves a snapshot of the build folder: a tree of hard links, made when
+ * the server first sees the build, that the next build's swap cannot change. Each request takes the
+ * current snapshot and keeps it to its end, so it never mixes two builds (manifest, files, search index,
+ * ETags), and a request that starts after a swap sees only the new build. A snapshot is removed once it is
+ * retired and no request is using it.
+ */
+import { linkSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { MANIFEST_PATH } from '../shared/data-paths.ts';
+
+/** One build as the server serves it: a folder that no later build changes, and what was made from it. */
+export interface ServedBuild<T> {
+  /** The snapshot folder to read from. */
+  dir: string;
+  /** What the server made for this build (its handler and header rules). */
+  value: T;
+}
+
+export interface BuildSource<T> {
+  /** The current build, held until `release`; a new build is picked up here, before any file of it is read. */
+  acquire(): ServedBuild<T>;
+  release(build: ServedBuild<T>): void;
+  /** Removes every snapshot (on shutdown). */
+  close(): void;
+}
+
+interface Held<T> extends ServedBuild<T> {
+  identity: string;
+  users: number;
+  retired: boolean;
+}
+
+const SNAPSHOT_MARK = '.serving-';
+/** Snapshots made by this process, for unique folder names across every server it runs. */
+let snapshotCount = 0;
+
+/** Which build a folder holds: a swap gives the folder a new inode. Null when there is no build. */
+function identityOf(dist: string): string | null {
+  try {
+    const folder = statSync(dist);
+    const manifest = statSync(path.join(dist, MANIFEST_PATH));
+    return `${folder.dev}:${folder.ino}:${manifest.ino}`;
+  } catch {
+    return null;
+  }
+}
+
+/** Hard-links every file of `from` into `to` (same file system: the snapshot sits beside the build). */
+function linkTree(from: string, to: string): void {
+  mkdirSync(to, { recursive: true });
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const source = path.join(from, entry.name);
+    const target = path.join(to, entry.name);
+    if (entry.isDirectory()) linkTree(source, target);
+    else if (entry.isFile()) linkSync(source, target);
+  }
+}
+
+/** Whether a process is running (this one, and another server beside it, keep their snapshots). */
+function isRunning(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Snapshots left by a server of this build folder that is no longer running. */
+function removeStaleSnapshots(dist: string): void {
+  const parent = path.dirname(path.resolve(dist));
+  const prefix = `${path.basename(path.resolve(dist))}${SNAPSHOT_MARK}`;
+  for (const name of readdirSync(parent)) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(name.slice(prefix.length).split('-')[0]);
+    if (!isRunning(pid)) rmSync(path.join(parent, name), { recursive: true, force: true });
+  }
+}
+
+/**
+ * Serves the builds written to `dist`. `prepare` makes what a build needs (its handler) from its snapshot
+ * folder, once per build. Throws at the start when `dist` holds no build.
+ */
+export function createBuildSource<T>(dist: string, prepare: (dir: string) => T): BuildSource<T> {
+  const root = path.resolve(dist);
+  removeStaleSnapshots(root);
+  let current: Held<T> | undefined;
+  const all = new Set<Held<T>>();
+
+  const drop = (build: Held<T>) => {
+    all.delete(build);
+    rmSync(build.dir, { recursive: true, force: true });
+  };
+
+  /** A snapshot of the build in `root` now; if another swap lands while linking, the links are made again. */
+  const snapshot = (identity: string): Held<T> | undefined => {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const dir = `${root}${SNAPSHOT_MARK}${process.pid}-${++snapshotCount}`;
+      try {
+        // Not recursive: a folder that is already there belongs to someone else and is left alone.
+        mkdirSync(dir);
+      } catch {
+        continue;
+      }
+      try {
+        linkTree(root, dir);
+      } catch {
+        // The build was swapped or removed while it was being linked; try the folder as it is now.
+        rmSync(dir, { recursive: true, force: true });
+        identity = identityOf(root) ?? identity;
+        continue;
+      }
+      const after = identityOf(root);
+      if (after === identity) return { dir, identity, value: prepare(dir), users: 0, retired: false };
+      rmSync(dir, { recursive: true, force: true });
+      if (after === null) return undefined;
+      identity = after;
+    }
+    return undefined;
+  };
+
+  const refresh = () => {
+    const identity = identityOf(root);
+    if (identity === null || identity === current?.identity) return;
+    const next = snapshot(identity);
+    if (!next) return;
+    all.add(next);
+    const previous = current;
+    current = next;
+    if (previous) {
+      previous.retired = true;
+      if (previous.users === 0) drop(previous);
+    }
+  };
+
+  refresh();
+  if (!current) throw new Error(`${dist} holds no build`);
+
+  return {
+    acquire() {
+      refresh();
+      const build = current!;
+      build.users++;
+      return build;
+    },
+    release(build) {
+      const held = build as Held<T>;
+      held.users--;
+      if (held.retired && held.users === 0) drop(held);
+    },
+    close() {
+      for (const build of [...all]) drop(build);
+      current = undefined;
+    },
+  };
+}

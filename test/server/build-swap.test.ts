@@ -1,0 +1,109 @@
+/**
+ * The server reads a build as one unit. Builds of two versions of the content are swapped into the folder a
+ * running server serves, over and over, while clients keep asking: every answer belongs wholly to one build
+ * (its total from the manifest and its items from the data files agree, its ETag is that build's), and once
+ * a build has been written the next request gets it, with no restart.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSite } from '../../generator/pipeline/build-site.ts';
+import { createMemoryLimiter } from '../../generator/edge/limiter.ts';
+import { createServer } from '../../generator/server/create-server.ts';
+import { removeBuildDirs, tempDir } from '../helpers/build-output.ts';
+import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
+
+type Json = Record<string, any>;
+const SITE = { SITE_URL: 'https://api.example.test' };
+/** Build A and build B: B moves one service to another category and has another build time. */
+const VERSIONS = {
+  A: { content: '', env: { ...SITE, SOURCE_DATE_EPOCH: '1795000000' } },
+  B: { content: '', env: { ...SITE, SOURCE_DATE_EPOCH: '1795003600' } },
+};
+let dist: string;
+let base: string;
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  VERSIONS.A.content = fixtureDir('valid');
+  VERSIONS.B.content = fixtureDir('valid');
+  const file = path.join(VERSIONS.B.content, 'services', 'seo-audit.md');
+  writeFileSync(file, readFileSync(file, 'utf8').replace('category: growth-marketing', 'category: paid-media'));
+  dist = path.join(tempDir('swap'), 'dist');
+  await buildSite({ contentDir: VERSIONS.A.content, outDir: dist, env: VERSIONS.A.env });
+  const server = createServer({ dist, handler: { limiter: createMemoryLimiter({ limit: 1_000_000 }) } });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  close = () =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+});
+
+afterAll(async () => {
+  await close();
+  removeBuildDirs();
+  removeFixtureDirs();
+});
+
+const build = (version: keyof typeof VERSIONS) =>
+  buildSite({ contentDir: VERSIONS[version].content, outDir: dist, env: VERSIONS[version].env });
+
+/** What a build answers to the probes: the build time, a filtered total (manifest) beside its items (data files). */
+async function probe(): Promise<{ builtAt: string; total: number; ids: string[]; etag: string }> {
+  const health = (await (await fetch(`${base}/v1/health`)).json()) as Json;
+  const response = await fetch(`${base}/v1/services/list?category=paid-media&limit=5`);
+  const list = (await response.json()) as Json;
+  return {
+    builtAt: health.data.built_at,
+    total: list.meta.pagination.total,
+    ids: list.data.map((item: Json) => item.id),
+    etag: response.headers.get('ETag')!,
+  };
+}
+
+describe('a running server while builds are swapped', () => {
+  it('serves the next request from a build written after it started, with no restart', async () => {
+    expect((await probe()).builtAt).toBe('2026-11-18T11:06:40Z');
+    await build('B');
+    expect(await probe()).toMatchObject({ builtAt: '2026-11-18T12:06:40Z', total: 1, ids: ['technical-seo-audit'] });
+    await build('A');
+    expect(await probe()).toMatchObject({ builtAt: '2026-11-18T11:06:40Z', total: 0, ids: [] });
+  });
+
+  it('never answers with a mix of two builds while builds are swapped under load', async () => {
+    const seen = new Map<string, string>();
+    let stop = false;
+    let answers = 0;
+    const client = async () => {
+      while (!stop) {
+        const response = await fetch(`${base}/v1/services/list?category=paid-media&limit=5`);
+        const body = (await response.json()) as Json;
+        expect(response.status).toBe(200);
+        // A total from one manifest with items from another build's files would disagree here.
+        expect(body.meta.pagination.total).toBe(body.data.length);
+        const key = `${body.meta.pagination.total}`;
+        const etag = response.headers.get('ETag')!;
+        expect(seen.get(key) ?? etag, 'one ETag per build').toBe(etag);
+        seen.set(key, etag);
+        answers++;
+      }
+    };
+    const clients = Array.from({ length: 6 }, client);
+    for (const version of ['B', 'A', 'B', 'A', 'B', 'A'] as const) await build(version);
+    stop = true;
+    await Promise.all(clients);
+    expect(answers).toBeGreaterThan(50);
+    expect([...seen.keys()].sort()).toEqual(['0', '1']);
+  });
+
+  it('leaves no snapshot behind once the server has closed', async () => {
+    const parent = path.dirname(dist);
+    expect(readdirSync(parent).filter((name) => name.includes('.serving-')).length).toBeGreaterThan(0);
+    await close();
+    expect(readdirSync(parent).filter((name) => name.includes('.serving-'))).toEqual([]);
+    close = async () => {};
+  });
+});
