@@ -4,7 +4,7 @@ import { collections as siteCollections, markdownCollections, type CollectionTab
 import type { Content } from '../schemas/content.ts';
 import { loadContent } from './load/load-content.ts';
 import { validateContent } from './validate/validate-content.ts';
-import { selectPublished } from './catalogue/publish.ts';
+import { countPublication, type Preview, type PublicationCount, selectPublished } from './catalogue/publish.ts';
 import { createCatalogue, type Catalogue } from './catalogue/catalogue.ts';
 import { buildApiFiles } from './outputs/api/api-files.ts';
 import { buildFeedFiles } from './outputs/feed/feed-files.ts';
@@ -27,10 +27,14 @@ export interface BuildOptions {
   searchIndex?: boolean;
   /** The collections table; the site's own unless a test registers another. */
   collections?: CollectionTable;
+  /** Drafts and scheduled records to include, for a preview build only. */
+  preview?: Preview;
 }
 
 export interface BuildResult {
   content: Content;
+  /** What the build published and left out, per collection. */
+  publication: PublicationCount[];
   files: number;
   bytes: number;
 }
@@ -57,13 +61,12 @@ function copyImages(catalogue: Catalogue, contentDir: string): OutputFile[] {
 }
 
 /**
- * Every output file, from validated content: a pure function of the content, the address and the time.
- * A generator, so the emit step writes each file as it is made and the whole site never sits in memory.
+ * Every output file, from the published content: a pure function of it, the address and the time. A
+ * generator, so the emit step writes each file as it is made and the whole site never sits in memory.
  */
-export function* generateOutput(content: Content, options: OutputOptions): Generator<OutputFile> {
+export function* generateOutput(published: Content, options: OutputOptions): Generator<OutputFile> {
   const builtAt = isoSeconds(options.builtAt);
   const collections = options.collections ?? siteCollections;
-  const published = selectPublished(content, collections, builtAt.slice(0, 10));
   const catalogue = createCatalogue(published, collections, { siteUrl: options.siteUrl, builtAt });
 
   const search = options.searchIndex === false ? undefined : buildSearchIndex(catalogue, options.searchIndexBudgetMb);
@@ -90,14 +93,17 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const env = options.env ?? process.env;
   const collections = options.collections ?? siteCollections;
   const content = validateContent(await loadContent(options.contentDir, collections, resolveContentLimits(env)), collections);
-  const files = generateOutput(content, {
+  const builtAt = resolveBuildTime(env);
+  const buildDate = isoSeconds(builtAt).slice(0, 10);
+  const published = selectPublished(content, collections, buildDate, options.preview);
+  const files = generateOutput(published, {
     collections,
     contentDir: options.contentDir,
     siteUrl: resolveSiteUrl(env, content.site),
-    builtAt: resolveBuildTime(env),
+    builtAt,
     searchIndexBudgetMb: resolveSearchIndexBudget(env),
     searchIndex: options.searchIndex,
   });
   const written = await emitFiles(files, options.outDir);
-  return { content, ...written };
+  return { content, publication: countPublication(content, collections, published, buildDate), ...written };
 }

@@ -4,7 +4,9 @@
  */
 import { statSync } from 'node:fs';
 import { collections } from '../schemas/collections.ts';
-import { resolveContentLimits } from './build-options.ts';
+import { isoSeconds, resolveBuildTime, resolveContentLimits } from './build-options.ts';
+import { countPublication, type Preview, selectPublished } from './catalogue/publish.ts';
+import { formatPublication } from './publication-report.ts';
 import { buildSite } from './build-site.ts';
 import { parseCommandLine } from './command-line.ts';
 import { loadContent } from './load/load-content.ts';
@@ -18,13 +20,20 @@ const USAGE = `Usage:
 Options:
   --content DIR   the content folder (default: content)
   --out DIR       where build writes the site (default: dist); the last good build stays on failure
+  -D, --drafts    include drafts, for a preview only (never deploy such a build)
+  -F, --future    include records dated after today, for a preview only
   -h, --help      show this help
 
 Environment: SITE_URL (the site's address), SOURCE_DATE_EPOCH (fixes the build time),
 SEARCH_INDEX_BUDGET_MB (largest search index, default 20), MAX_TEXT_KB and MAX_IMAGE_MB (largest
 Markdown or YAML file, default 1024, and largest image, default 10). BUILD_DEBUG=1 shows stack traces.`;
 
-const OPTIONS = { content: { type: 'string', default: 'content' }, out: { type: 'string', default: 'dist' } } as const;
+const OPTIONS = {
+  content: { type: 'string', default: 'content' },
+  out: { type: 'string', default: 'dist' },
+  drafts: { type: 'boolean', short: 'D', default: false },
+  future: { type: 'boolean', short: 'F', default: false },
+} as const;
 
 function summarize(content: Record<string, unknown>): string {
   return Object.entries(collections)
@@ -42,18 +51,20 @@ function isFolder(dir: string): boolean {
   }
 }
 
-async function run(command: 'check' | 'build', contentDir: string, outDir: string): Promise<number> {
+async function run(command: 'check' | 'build', contentDir: string, outDir: string, preview: Preview): Promise<number> {
   if (command === 'check') {
     const content = validateContent(await loadContent(contentDir, collections, resolveContentLimits(process.env)));
+    const buildDate = isoSeconds(resolveBuildTime(process.env)).slice(0, 10);
+    const published = selectPublished(content, collections, buildDate, preview);
     console.log(`${contentDir}: ok: ${summarize(content)}`);
+    for (const line of formatPublication(countPublication(content, collections, published, buildDate), preview)) console.log(line);
     return 0;
   }
   const started = performance.now();
-  const result = await buildSite({ contentDir, outDir });
+  const result = await buildSite({ contentDir, outDir, preview });
   const size = `${(result.bytes / 1024 / 1024).toFixed(1)} MiB`;
-  console.log(
-    `${contentDir} -> ${outDir}: ${result.files} files, ${size} in ${Math.round(performance.now() - started)} ms (${summarize(result.content)})`,
-  );
+  console.log(`${contentDir} -> ${outDir}: ${result.files} files written, ${size} in ${Math.round(performance.now() - started)} ms`);
+  for (const line of formatPublication(result.publication, preview)) console.log(line);
   return 0;
 }
 
@@ -62,6 +73,7 @@ async function main(args: string[]): Promise<number> {
   if (!parsed.ok) return parsed.exitCode;
   const [command] = parsed.positionals;
   const { content, out } = parsed.values;
+  const preview = { drafts: parsed.values.drafts, future: parsed.values.future };
   if (command !== 'check' && command !== 'build') {
     console.error(`error: ${command ? `unknown command "${command}"` : 'no command given'}; use check or build\n\n${USAGE}`);
     return 2;
@@ -71,7 +83,7 @@ async function main(args: string[]): Promise<number> {
     return 2;
   }
   try {
-    return await run(command, content, out);
+    return await run(command, content, out, preview);
   } catch (error) {
     if (error instanceof ContentError) {
       console.error(formatReport(error.problems, content));

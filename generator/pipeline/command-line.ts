@@ -7,7 +7,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
 
-/** What a command takes: its usage text and its options (every option a string but `help`). */
+/** What a command takes: its usage text and its options (strings and flags). */
 export interface CommandSpec<O extends Options> {
   usage: string;
   options: O;
@@ -16,7 +16,13 @@ export interface CommandSpec<O extends Options> {
 }
 
 export type Parsed<O extends Options> =
-  | { ok: true; values: { [K in keyof O]: O[K] extends { default: string } ? string : string | undefined }; positionals: string[] }
+  | {
+      ok: true;
+      values: {
+        [K in keyof O]: O[K] extends { type: 'boolean' } ? boolean : O[K] extends { default: string } ? string : string | undefined;
+      };
+      positionals: string[];
+    }
   | { ok: false; exitCode: number };
 
 /** Parses `args`; prints the usage (stdout for --help, stderr after a mistake) and says how to exit when there is nothing to run. */

@@ -32,11 +32,13 @@ async function runCli(cliArgs: string[]): Promise<Run> {
 }
 
 describe('cli.ts check', () => {
-  it('exits 0 on a valid folder and prints a one-line summary with the records of each collection', async () => {
+  it('exits 0 on a valid folder and prints the records of each collection, what a build publishes and what it leaves out', async () => {
     const run = await runCheck(VALID_FIXTURE);
     expect(run.code).toBe(0);
     const lines = run.stdout.trim().split('\n');
-    expect(lines).toHaveLength(1);
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toBe('  published: 2 services, 2 expertise, 2 technology, 2 intelligence, 2 resources');
+    expect(lines[2]).toBe('  left out: 1 draft (1 in intelligence); --drafts includes them in a preview');
     expect(lines[0]).toBe(
       `${VALID_FIXTURE}: ok: 7 categories, 2 industries, 2 platforms, 3 technology categories, 2 topics, ` +
         '2 services, 2 expertise, 2 technology, 3 intelligence, 2 resources',

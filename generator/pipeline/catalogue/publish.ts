@@ -1,16 +1,64 @@
-/** What is published: no drafts anywhere, and no record dated after the build. */
+/**
+ * What is published: no drafts anywhere, and no record dated after the build, unless a preview build asks for
+ * them (`--drafts`, `--future`).
+ */
 import { markdownCollections, type AnyEntry, type CollectionTable } from '../../schemas/collections.ts';
 import type { Content } from '../../schemas/content.ts';
+
+/** What a preview build includes besides what is published: drafts, scheduled records, or both. */
+export interface Preview {
+  drafts: boolean;
+  future: boolean;
+}
+
+export const NO_PREVIEW: Preview = { drafts: false, future: false };
+
+/** A record whose `date` is after the build's day: it goes live with the first build on or after that day. */
+const isScheduled = (record: AnyEntry, buildDate: string) => typeof record.date === 'string' && record.date > buildDate;
+
+/** Per Markdown collection: records published, drafts, scheduled, and the next scheduled date. */
+export interface PublicationCount {
+  key: string;
+  name: string;
+  published: number;
+  drafts: number;
+  scheduled: number;
+  nextDate?: string;
+}
+
+/** How many records of each collection a build publishes and leaves out (a draft that is also scheduled counts as a draft). */
+export function countPublication(
+  content: Content,
+  collections: CollectionTable,
+  published: Content,
+  buildDate: string,
+): PublicationCount[] {
+  const all = content as unknown as Record<string, AnyEntry[]>;
+  const live = published as unknown as Record<string, AnyEntry[]>;
+  return markdownCollections(collections).map(([key, collection]) => {
+    const records = all[key] ?? [];
+    const scheduled = records.filter((record) => !record.draft && isScheduled(record, buildDate));
+    const nextDate = scheduled.map((record) => record.date as string).sort()[0];
+    return {
+      key,
+      name: collection.name,
+      published: live[key]?.length ?? 0,
+      drafts: records.filter((record) => record.draft).length,
+      scheduled: scheduled.length,
+      ...(nextDate ? { nextDate } : {}),
+    };
+  });
+}
 
 /**
  * `buildDate` is the build's calendar day (YYYY-MM-DD, UTC); a record whose `date` is after it is scheduled.
  * A reference to an unpublished record would name a record the API answers 404 for, so it goes too.
  */
-export function selectPublished(content: Content, collections: CollectionTable, buildDate: string): Content {
+export function selectPublished(content: Content, collections: CollectionTable, buildDate: string, preview = NO_PREVIEW): Content {
   const all = content as unknown as Record<string, AnyEntry[]>;
   const published: Record<string, AnyEntry[]> = {};
   for (const [key] of markdownCollections(collections)) {
-    published[key] = all[key]!.filter((record) => !record.draft && !(typeof record.date === 'string' && record.date > buildDate));
+    published[key] = all[key]!.filter((record) => (preview.drafts || !record.draft) && (preview.future || !isScheduled(record, buildDate)));
   }
   const ids = (keys: readonly string[]) =>
     new Set(keys.flatMap((key) => (published[key] ?? (all[key] as { id: string }[] | undefined) ?? []).map((record) => record.id)));
