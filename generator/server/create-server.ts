@@ -11,6 +11,7 @@ import type { HeaderRule } from '../shared/header-rules.ts';
 import { API_BASE_PATH } from '../shared/policy.ts';
 import { createFileAssets } from './file-assets.ts';
 import { answerConnect, serveApi, targetPath } from './node-adapter.ts';
+import type { LiveReload } from './live-reload.ts';
 import { createBuildSource } from './served-builds.ts';
 import { readHeaderRules, serveStatic } from './static-files.ts';
 
@@ -25,6 +26,8 @@ export interface ServerOptions {
   log?: (line: string) => void;
   /** Overrides for the handler (a limiter, a clock, search), as tests need. */
   handler?: Partial<HandlerOptions>;
+  /** `npm run dev` only: pages reload themselves when a new build is served. */
+  liveReload?: LiveReload;
 }
 
 /** What the server makes of one build: its handler (with its own file cache and search index) and its header rules. */
@@ -55,7 +58,7 @@ export function createServer(options: ServerOptions): http.Server {
     const build = builds.acquire();
     try {
       if (isApiPath(target)) await serveApi(build.value.handler, req, res, hops);
-      else await serveStatic(req, res, target, build.dir, build.value.rules);
+      else await serveStatic(req, res, target, { dir: build.dir, rules: build.value.rules, liveReload: options.liveReload });
     } catch (error) {
       // The handler turns its own errors into responses; this is the static side failing on our side.
       console.error('server error', error instanceof Error ? error.message : error);

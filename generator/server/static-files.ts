@@ -2,11 +2,12 @@
  * The static side of the local server: the build's files with the headers its `_headers` gives them (as on
  * the deploy), and a clean 400 or 404 for a path no file can have.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type http from 'node:http';
 import path from 'node:path';
 import serveHandler from 'serve-handler';
 import { HEADERS_FILE, type HeaderRule, headersFor, parseHeaderRules } from '../shared/header-rules.ts';
+import type { LiveReload } from './live-reload.ts';
 
 /** The build's header rules; a build without the file gets none. */
 export function readHeaderRules(dist: string): HeaderRule[] {
@@ -31,18 +32,39 @@ function isServablePath(pathname: string): boolean {
   }
 }
 
-/** A static file, with the headers the build's `_headers` gives its path; the rules file itself is not served. */
+/** A page of the build (`/x/` or `/x.html`), with the live-reload script added; false when there is none. */
+function sendDevPage(res: http.ServerResponse, dir: string, pathname: string, liveReload: LiveReload): boolean {
+  if (!pathname.endsWith('/') && !pathname.endsWith('.html')) return false;
+  const file = path.join(dir, decodeURIComponent(pathname), pathname.endsWith('/') ? 'index.html' : '');
+  if (!file.startsWith(`${dir}${path.sep}`) || !existsSync(file)) return false;
+  const csp = res.getHeader('Content-Security-Policy');
+  if (typeof csp === 'string') res.setHeader('Content-Security-Policy', liveReload.allow(csp));
+  const body = liveReload.inject(readFileSync(file, 'utf8'));
+  res.writeHead(200, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+  });
+  res.end(body);
+  return true;
+}
+
+/**
+ * A static file, with the headers the build's `_headers` gives its path; the rules file itself is not served.
+ * With `liveReload` (npm run dev), pages carry the reload script and its event stream is answered.
+ */
 export async function serveStatic(
   req: http.IncomingMessage,
   res: http.ServerResponse,
   pathAndQuery: string,
-  dist: string,
-  rules: readonly HeaderRule[],
+  build: { dir: string; rules: readonly HeaderRule[]; liveReload?: LiveReload | undefined },
 ) {
   const pathname = pathAndQuery.split('?')[0]!;
   if (!isServablePath(pathname)) return sendText(res, 400, 'Bad request: the path is not a valid file path.');
-  for (const [name, value] of Object.entries(headersFor(rules, pathname))) res.setHeader(name, value);
+  if (build.liveReload?.serve(pathname, res)) return;
+  for (const [name, value] of Object.entries(headersFor(build.rules, pathname))) res.setHeader(name, value);
   if (pathname === `/${HEADERS_FILE}`) return sendText(res, 404, 'Not found');
+  if (build.liveReload && sendDevPage(res, path.resolve(build.dir), pathname, build.liveReload)) return;
   req.url = pathAndQuery;
-  await serveHandler(req, res, { public: dist, directoryListing: false, etag: true });
+  await serveHandler(req, res, { public: build.dir, directoryListing: false, etag: true });
 }

@@ -1,0 +1,134 @@
+/**
+ * `npm run dev [-- --content DIR --out DIR]`, the editors' loop: builds, serves on HOST and PORT, watches the
+ * content folder (and the pages' own scripts and styles), rebuilds on every change and prints one line per
+ * rebuild, or the problems. A bad edit keeps the last good build served; the next good edit recovers. Open
+ * pages reload by themselves after a rebuild (live-reload.ts; nothing of it is in a build).
+ */
+import { statSync, watch } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { buildSite } from '../pipeline/build-site.ts';
+import type { Preview } from '../pipeline/catalogue/publish.ts';
+import { parseCommandLine } from '../pipeline/command-line.ts';
+import { ContentError, formatReport } from '../pipeline/problems.ts';
+import { formatPublication } from '../pipeline/publication-report.ts';
+import { createServer } from './create-server.ts';
+import { createLiveReload } from './live-reload.ts';
+import { describeBuild, listen, readListen, stopOnSignals } from './run-server.ts';
+
+const USAGE = `Usage:
+  npm run dev [-- --content DIR --out DIR]    build, serve, and rebuild on every change to the content
+
+Options:
+  --content DIR   the content folder to watch (default: content)
+  --out DIR       where the builds go (default: dist)
+  -D, --drafts    include drafts (a preview)
+  -F, --future    include records dated after today (a preview)
+  -h, --help      show this help
+
+Environment: HOST (default 127.0.0.1) and PORT (default 8080), and the build's settings (npm run build -- --help).`;
+
+const OPTIONS = {
+  content: { type: 'string', default: 'content' },
+  out: { type: 'string', default: 'dist' },
+  drafts: { type: 'boolean', short: 'D', default: false },
+  future: { type: 'boolean', short: 'F', default: false },
+} as const;
+
+/** The pages' hand-written scripts and styles, which a build copies: a change to them is a change to the site. */
+const PAGE_ASSETS = fileURLToPath(new URL('../pipeline/outputs/pages/assets/', import.meta.url));
+/** Changes that land within this long of each other are one rebuild. */
+const SETTLE_MS = 80;
+const FIRST = 'first build';
+
+interface Rebuilder {
+  /** Notes a changed file; the rebuild starts once changes settle, and one at a time. */
+  changed(file: string): void;
+  /** The first build. True when it succeeded. */
+  start(): Promise<boolean>;
+}
+
+function describeChange(files: ReadonlySet<string>): string {
+  const [first] = files;
+  return files.size === 1 ? `${first} changed` : `${files.size} files changed`;
+}
+
+function createRebuilder(contentDir: string, outDir: string, preview: Preview, built: () => void): Rebuilder {
+  let pending = new Set<string>();
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+
+  const rebuild = async (reason: string): Promise<boolean> => {
+    const started = performance.now();
+    try {
+      const result = await buildSite({ contentDir, outDir, preview });
+      const ms = Math.round(performance.now() - started);
+      console.log(`${reason}: ${reason === FIRST ? 'built' : 'rebuilt'} in ${ms} ms, ${result.files} files written`);
+      for (const line of formatPublication(result.publication, preview)) console.log(line);
+      built();
+      return true;
+    } catch (error) {
+      if (!(error instanceof ContentError)) throw error;
+      console.error(`${reason}: not rebuilt; still serving the last good build\n${formatReport(error.problems, contentDir)}`);
+      return false;
+    }
+  };
+
+  const flush = () => {
+    const files = pending;
+    pending = new Set();
+    running = running
+      .then(() => rebuild(describeChange(files)))
+      .catch((error: unknown) => console.error(`rebuild failed: ${String(error)}`));
+  };
+
+  return {
+    changed(file) {
+      pending.add(file);
+      clearTimeout(timer);
+      timer = setTimeout(flush, SETTLE_MS);
+    },
+    start: () => rebuild(FIRST),
+  };
+}
+
+async function main(): Promise<number | undefined> {
+  const parsed = parseCommandLine({ usage: USAGE, options: OPTIONS }, process.argv.slice(2));
+  if (!parsed.ok) return parsed.exitCode;
+  const { content, out } = parsed.values;
+  const preview = { drafts: parsed.values.drafts, future: parsed.values.future };
+  if (!statSync(content, { throwIfNoEntry: false })?.isDirectory()) {
+    console.error(`dev failed: content folder not found: ${content} (pass --content DIR)`);
+    return 2;
+  }
+  const where = readListen(process.env);
+  if (typeof where === 'string') {
+    console.error(where);
+    return 2;
+  }
+  const liveReload = createLiveReload();
+  let server: ReturnType<typeof createServer> | undefined;
+  /** Starts serving once there is a build to serve; later builds are picked up by the server itself. */
+  const serve = () => {
+    if (server || describeBuild(out) === null) return;
+    server = createServer({ dist: out, liveReload });
+    listen(
+      server,
+      where,
+      (url) => `Serving ${out} at ${url} (API at /v1/), rebuilding on every change to ${content}; press Ctrl+C to stop`,
+    );
+    stopOnSignals(server, () => liveReload.close());
+  };
+  const rebuilder = createRebuilder(content, out, preview, () => {
+    liveReload.announce();
+    serve();
+  });
+  await rebuilder.start();
+  serve();
+  if (!server) console.log('waiting for a good edit to make the first build');
+  watch(content, { recursive: true }, (_event, file) => rebuilder.changed(file ?? content));
+  watch(PAGE_ASSETS, (_event, file) => rebuilder.changed(`page assets: ${file ?? ''}`));
+  return undefined;
+}
+
+const exitCode = await main();
+if (exitCode !== undefined) process.exitCode = exitCode;

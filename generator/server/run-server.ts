@@ -1,0 +1,61 @@
+/** Running a server from a command: where it listens (HOST, PORT), the line that says it is ready, and a clean stop. */
+import { readFileSync } from 'node:fs';
+import type http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { MANIFEST_PATH, staticPath } from '../shared/data-paths.ts';
+
+export interface Listen {
+  host: string;
+  port: number;
+}
+
+/** HOST (default 127.0.0.1) and PORT (default 8080; 0 picks a free one); a one-line error for a bad PORT. */
+export function readListen(env: Record<string, string | undefined>): Listen | string {
+  const host = env.HOST || '127.0.0.1';
+  const port = Number(env.PORT ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) return `PORT must be a whole number from 0 to 65535, not "${env.PORT}"`;
+  return { host, port };
+}
+
+/** Listens, then prints `ready(url)`; a port in use ends the process with one line. */
+export function listen(server: http.Server, { host, port }: Listen, ready: (url: string) => string): void {
+  server.on('error', (error: NodeJS.ErrnoException) => {
+    console.error(`cannot listen on ${host}:${port}: ${error.code === 'EADDRINUSE' ? 'the port is in use (set PORT)' : error.message}`);
+    process.exit(1);
+  });
+  server.listen(port, host, () => {
+    const { port: actual } = server.address() as AddressInfo;
+    const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+    console.log(ready(`http://${shown}:${actual}/`));
+  });
+}
+
+/** SIGINT and SIGTERM close the server (and whatever `also` stops), then end the process. */
+export function stopOnSignals(server: http.Server, also: () => void = () => {}): void {
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    console.log(`${signal}: closing`);
+    also();
+    server.close(() => process.exit(0));
+    server.closeIdleConnections();
+    // Keep-alive clients get a moment, then the process ends regardless.
+    setTimeout(() => process.exit(0), 3000).unref();
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+/** "built 2026-11-18T11:06:40Z: 10 services, 12 expertise, ..." from the build's own files; null when there is none. */
+export function describeBuild(dist: string): string | null {
+  try {
+    const manifest = JSON.parse(readFileSync(path.join(dist, MANIFEST_PATH), 'utf8')) as { built_at: string };
+    const health = JSON.parse(readFileSync(path.join(dist, staticPath('health')), 'utf8')) as { data: { records: Record<string, number> } };
+    const records = Object.entries(health.data.records).map(([group, count]) => `${count} ${group}`);
+    return `built ${manifest.built_at}: ${records.join(', ')}`;
+  } catch {
+    return null;
+  }
+}
