@@ -1,4 +1,4 @@
-/** The build, top to bottom: load -> validate -> build routes -> emit. Only the emit step writes. */
+/** The build, top to bottom: load -> validate -> catalogue -> outputs -> emit. Only the emit step writes. */
 import path from 'node:path';
 import { collections as siteCollections, markdownCollections, type CollectionTable } from '../schemas/collections.ts';
 import type { Content } from '../schemas/content.ts';

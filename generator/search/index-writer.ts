@@ -46,7 +46,7 @@ export function toSerializedSearchIndex(index: AsPlainObject): SerializedSearchI
 }
 
 /**
- * The serialized index of `documents` (SerializedSearchIndex), bodies pruned (see prune-search-body.ts): what
+ * The serialized index of `documents` (SerializedSearchIndex), bodies pruned (see body-pruning.ts): what
  * the build writes, and what bench/search.ts measures. `pruning` is for measuring other settings (null: whole
  * bodies); the build uses the default.
  */
