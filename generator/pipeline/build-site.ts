@@ -10,7 +10,7 @@ import { buildApiFiles } from './outputs/api/api-files.ts';
 import { buildFeedFiles } from './outputs/feed/feed-files.ts';
 import { buildResourcePages } from './outputs/pages/resource-pages.ts';
 import { buildSearchIndex, resolveSearchIndexBudget } from './outputs/search/search-file.ts';
-import { buildOpenApi, contentTime, serializeOpenApi } from './outputs/openapi/openapi-document.ts';
+import { buildOpenApi, serializeOpenApi } from './outputs/openapi/openapi-document.ts';
 import { createExampleCollector } from './outputs/openapi/openapi-examples.ts';
 import { buildDocsFiles } from './outputs/pages/docs-pages.ts';
 import { buildHeadersFile } from './outputs/deploy/headers-file.ts';
@@ -35,7 +35,10 @@ export interface BuildResult {
   content: Content;
   /** What the build published and left out, per collection. */
   publication: PublicationCount[];
+  /** Files in the output. */
   files: number;
+  /** Files written; the others were unchanged since the previous build and are linked from it. */
+  written: number;
   bytes: number;
 }
 
@@ -77,7 +80,7 @@ export function* generateOutput(published: Content, options: OutputOptions): Gen
     examples.offer(file);
     yield file;
   }
-  const exampleTime = contentTime(catalogue);
+  const exampleTime = catalogue.contentTime;
   const openApi = serializeOpenApi(
     buildOpenApi(catalogue, { manifest: api.manifest, operations: api.operations, examples: examples.collect(exampleTime), exampleTime }),
   );

@@ -63,7 +63,8 @@ async function run(command: 'check' | 'build', contentDir: string, outDir: strin
   const started = performance.now();
   const result = await buildSite({ contentDir, outDir, preview });
   const size = `${(result.bytes / 1024 / 1024).toFixed(1)} MiB`;
-  console.log(`${contentDir} -> ${outDir}: ${result.files} files written, ${size} in ${Math.round(performance.now() - started)} ms`);
+  const ms = Math.round(performance.now() - started);
+  console.log(`${contentDir} -> ${outDir}: ${result.files} files, ${result.written} written (the rest unchanged), ${size} in ${ms} ms`);
   for (const line of formatPublication(result.publication, preview)) console.log(line);
   return 0;
 }

@@ -62,7 +62,7 @@ function createRebuilder(contentDir: string, outDir: string, preview: Preview, b
     try {
       const result = await buildSite({ contentDir, outDir, preview });
       const ms = Math.round(performance.now() - started);
-      console.log(`${reason}: ${reason === FIRST ? 'built' : 'rebuilt'} in ${ms} ms, ${result.files} files written`);
+      console.log(`${reason}: ${reason === FIRST ? 'built' : 'rebuilt'} in ${ms} ms, ${result.written} of ${result.files} files written`);
       for (const line of formatPublication(result.publication, preview)) console.log(line);
       built();
       return true;

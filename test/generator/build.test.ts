@@ -57,7 +57,8 @@ describe('buildSite envelopes', () => {
       const paginated = listRouteOf(file) !== undefined;
       const keys = ['language', 'processing_time_ms', 'request_id', 'timestamp', ...(paginated ? ['pagination'] : [])].sort();
       expect(Object.keys(meta).sort(), file).toEqual(keys);
-      expect(meta.timestamp, file).toBe(BUILD_TIME);
+      // The content's newest date, not the build's clock: the handler swaps in each request's own time.
+      expect(meta.timestamp, file).toBe('2026-02-10T00:00:00Z');
       expect(meta.request_id, file).toMatch(/\S/);
       expect(Number.isInteger(meta.processing_time_ms) && meta.processing_time_ms >= 0, file).toBe(true);
       expect(meta.language, file).toBe('en-GB');

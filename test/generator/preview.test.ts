@@ -47,7 +47,7 @@ describe('drafts and scheduled records', () => {
     expect(['agent-payments-draft', 'next-year', 'next-month'].map((id) => article(out, id))).toEqual([false, false, false]);
     expect(article(out, 'rag-evaluation')).toBe(true);
     const lines = stdout.trim().split('\n');
-    expect(lines[0]).toMatch(/ -> .*: \d+ files written, /);
+    expect(lines[0]).toMatch(/ -> .*: \d+ files, \d+ written \(the rest unchanged\), /);
     expect(lines.slice(1)).toEqual([
       '  published: 2 services, 2 expertise, 2 technology, 2 intelligence, 2 resources',
       '  left out: 1 draft (1 in intelligence); --drafts includes them in a preview',

@@ -29,7 +29,7 @@ async function waitFor(pattern: RegExp, from: number, timeoutMs = 15_000): Promi
 }
 
 /** Changes the content and waits for the dev server's next report on it. */
-async function edit(change: () => void, expected = /[^\n]*: rebuilt in \d+ ms, \d+ files written/): Promise<string> {
+async function edit(change: () => void, expected = /[^\n]*: rebuilt in \d+ ms, \d+ of \d+ files written/): Promise<string> {
   const from = output.length;
   change();
   return waitFor(expected, from);
@@ -67,7 +67,7 @@ afterAll(async () => {
 
 describe('npm run dev', () => {
   it('builds, serves and says what it published', () => {
-    expect(output).toMatch(/^first build: built in \d+ ms, \d+ files written\n {2}published: 2 services, 2 expertise/);
+    expect(output).toMatch(/^first build: built in \d+ ms, \d+ of \d+ files written\n {2}published: 2 services, 2 expertise/);
   });
 
   it('serves a saved change with the next request, and prints one line for it', async () => {

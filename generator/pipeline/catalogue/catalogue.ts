@@ -14,6 +14,11 @@ export interface Catalogue {
   site: Site;
   siteUrl: string;
   builtAt: string;
+  /**
+   * The newest date in the published content, as an ISO time: the time files that are not about the build
+   * (the precomputed envelopes, the OpenAPI examples) carry, so they change when the content does, not the clock.
+   */
+  contentTime: string;
   /** Published records of each Markdown collection, in contract order. */
   records: Readonly<Record<string, AnyEntry[]>>;
   /** Terms of each list collection: by `order`, then name. */
@@ -41,6 +46,15 @@ function groupBy<T>(items: readonly T[], keys: (item: T) => readonly unknown[]):
     }
   }
   return groups;
+}
+
+/** The newest `updated` or `date` of any record, as `YYYY-MM-DDT00:00:00Z`. */
+function newestDate(records: Readonly<Record<string, AnyEntry[]>>): string | undefined {
+  let newest = '';
+  for (const list of Object.values(records)) {
+    for (const record of list) for (const day of [record.updated, record.date]) if (typeof day === 'string' && day > newest) newest = day;
+  }
+  return newest ? `${newest}T00:00:00Z` : undefined;
 }
 
 export function createCatalogue(content: Content, collections: CollectionTable, options: { siteUrl: string; builtAt: string }): Catalogue {
@@ -74,6 +88,7 @@ export function createCatalogue(content: Content, collections: CollectionTable, 
     site: content.site,
     siteUrl: options.siteUrl,
     builtAt: options.builtAt,
+    contentTime: newestDate(records) ?? options.builtAt,
     records,
     terms,
     names: (keys) => names(keys.join('\n')),

@@ -52,7 +52,14 @@ const byPath = (operations: readonly Operation[], path: string) => {
 
 /** `searchDocuments`: how many documents the search index holds, for the manifest. */
 export function buildApiFiles(catalogue: Catalogue, searchDocuments = 0): ApiFiles {
-  const meta: MetaFields = { timestamp: catalogue.builtAt, request_id: 'build', processing_time_ms: 0, language: catalogue.site.language };
+  // The handler swaps in each request's own meta; the stored one carries the content's time, not the clock's,
+  // so an unchanged site rebuilds to the same envelopes.
+  const meta: MetaFields = {
+    timestamp: catalogue.contentTime,
+    request_id: 'build',
+    processing_time_ms: 0,
+    language: catalogue.site.language,
+  };
   const collections = serveCollections(catalogue);
   const operations = createOperations(collections.map(({ collection }) => collection));
   const filters: Record<string, string[]> = {};

@@ -22,18 +22,8 @@ export interface OpenApiInputs {
   operations: readonly Operation[];
   /** One example body per operation path (see `createExampleCollector`). */
   examples: ReadonlyMap<string, unknown>;
-  /** The time examples show (`contentTime`), so the document does not change with the build's clock. */
+  /** The time examples show (the catalogue's `contentTime`), so the document does not change with the build's clock. */
   exampleTime: string;
-}
-
-/** The newest date in the published content, as an ISO time: a time the examples can show that only content changes. */
-export function contentTime(catalogue: Pick<Catalogue, 'records' | 'builtAt'>): string {
-  let newest = '';
-  for (const records of Object.values(catalogue.records)) {
-    for (const record of records)
-      for (const day of [record.updated, record.date]) if (typeof day === 'string' && day > newest) newest = day;
-  }
-  return newest ? `${newest}T00:00:00Z` : catalogue.builtAt;
 }
 
 /** The tags of the operations that belong to no collection. */

@@ -1,0 +1,109 @@
+/**
+ * A build after edits links the files whose bytes did not change from the previous build and writes the
+ * rest. Its output must be byte for byte what a clean build of the same content writes: a random series of
+ * edits, additions, renames and deletions is applied, and after each step both trees are compared.
+ */
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildSite } from '../../generator/pipeline/build-site.ts';
+import { BUILD_ENV, readTree, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
+import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
+
+afterAll(() => {
+  removeBuildDirs();
+  removeFixtureDirs();
+});
+
+type Edit =
+  | { kind: 'retitle'; index: number; words: string }
+  | { kind: 'body'; index: number; words: string }
+  | { kind: 'add'; words: string }
+  | { kind: 'rename'; index: number }
+  | { kind: 'delete'; index: number };
+
+const word = fc.constantFrom('agent', 'checkout', 'catalogue', 'payment', 'signal', 'review', 'latency', 'retail');
+const words = fc.array(word, { minLength: 1, maxLength: 6 }).map((list) => list.join(' '));
+const edit: fc.Arbitrary<Edit> = fc.oneof(
+  fc.record({ kind: fc.constant('retitle' as const), index: fc.nat(), words }),
+  fc.record({ kind: fc.constant('body' as const), index: fc.nat(), words }),
+  fc.record({ kind: fc.constant('add' as const), words }),
+  fc.record({ kind: fc.constant('rename' as const), index: fc.nat() }),
+  fc.record({ kind: fc.constant('delete' as const), index: fc.nat() }),
+);
+
+let added = 0;
+
+/** Applies an edit to the articles of a content folder (they reference nothing that others need). */
+function apply(content: string, change: Edit): void {
+  const dir = path.join(content, 'intelligence');
+  const articles = readdirSync(dir)
+    .filter((name) => name.endsWith('.md'))
+    .sort();
+  const pick = (index: number) => path.join(dir, articles[index % articles.length]!);
+  switch (change.kind) {
+    case 'retitle': {
+      const file = pick(change.index);
+      writeFileSync(file, readFileSync(file, 'utf8').replace(/^title: .*$/m, `title: ${change.words}`));
+      return;
+    }
+    case 'body': {
+      const file = pick(change.index);
+      writeFileSync(file, `${readFileSync(file, 'utf8')}\n${change.words}.\n`);
+      return;
+    }
+    case 'add':
+      writeFileSync(
+        path.join(dir, `added-${++added}.md`),
+        `---\ntitle: ${change.words}\nsummary: Added.\ndate: 2026-0${1 + (added % 9)}-15\nauthor: Someone\ntopics: [agentic-commerce]\n---\n${change.words}.\n`,
+      );
+      return;
+    case 'rename': {
+      const file = pick(change.index);
+      renameSync(file, path.join(dir, `renamed-${++added}.md`));
+      return;
+    }
+    case 'delete':
+      // Keep two articles at least, so the lists stay worth comparing.
+      if (articles.length > 2) rmSync(pick(change.index));
+  }
+}
+
+describe('an incremental build', () => {
+  it('writes the same bytes as a clean build after any series of edits', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(edit, { minLength: 1, maxLength: 6 }), async (edits) => {
+        const content = fixtureDir('valid');
+        const incremental = path.join(tempDir('incremental'), 'dist');
+        await buildSite({ contentDir: content, outDir: incremental, env: BUILD_ENV });
+        for (const change of edits) {
+          apply(content, change);
+          const result = await buildSite({ contentDir: content, outDir: incremental, env: BUILD_ENV });
+          const clean = path.join(tempDir('clean'), 'dist');
+          await buildSite({ contentDir: content, outDir: clean, env: BUILD_ENV });
+          expect(existsSync(`${clean}.digests.json`)).toBe(true);
+          const [left, right] = [readTree(incremental), readTree(clean)];
+          expect([...left.keys()], JSON.stringify(change)).toEqual([...right.keys()]);
+          for (const [file, bytes] of left) expect(bytes.equals(right.get(file)!), `${file} after ${JSON.stringify(change)}`).toBe(true);
+          // Most files are carried over: an edit to one article does not rewrite the whole site.
+          expect(result.written).toBeLessThan(result.files);
+        }
+      }),
+      { numRuns: Number(process.env.PROPERTY_RUNS ?? 6) },
+    );
+  }, 120_000);
+
+  it('writes everything again when the previous output was replaced behind its back', async () => {
+    const content = fixtureDir('valid');
+    const out = path.join(tempDir('replaced'), 'dist');
+    await buildSite({ contentDir: content, outDir: out, env: BUILD_ENV });
+    rmSync(out, { recursive: true });
+    const clean = path.join(tempDir('replaced-clean'), 'dist');
+    await buildSite({ contentDir: content, outDir: clean, env: BUILD_ENV });
+    await buildSite({ contentDir: content, outDir: out, env: BUILD_ENV });
+    const [left, right] = [readTree(out), readTree(clean)];
+    expect([...left.keys()]).toEqual([...right.keys()]);
+    for (const [file, bytes] of left) expect(bytes.equals(right.get(file)!), file).toBe(true);
+  });
+});
