@@ -3,12 +3,14 @@
  * machine; each section states its goals beside its figures.
  */
 import { benchBuild } from './build.ts';
+import { benchEditing } from './editing.ts';
 import { benchHandler } from './handler.ts';
 import { benchLimiter } from './limiter.ts';
 import { benchSearch } from './search.ts';
 
 console.log(`# Benchmarks (Node ${process.version}, ${(await import('node:os')).cpus().length} cores)`);
 await benchBuild();
+await benchEditing();
 await benchHandler();
 await benchLimiter();
 await benchSearch();
