@@ -16,6 +16,7 @@ import { buildDocsFiles } from './outputs/pages/docs-pages.ts';
 import { buildHeadersFile } from './outputs/deploy/headers-file.ts';
 import type { OutputFile } from './outputs/output-file.ts';
 import { OPENAPI_PATH } from '../shared/data-paths.ts';
+import { type RenderCache, renderBody } from './outputs/render-markdown.ts';
 import { emitFiles } from './emit/emit-files.ts';
 import { isoSeconds, resolveBuildTime, resolveContentLimits, resolveSiteUrl } from './build-options.ts';
 
@@ -29,6 +30,8 @@ export interface BuildOptions {
   collections?: CollectionTable;
   /** Drafts and scheduled records to include, for a preview build only. */
   preview?: Preview;
+  /** Rendered bodies kept across builds (npm run dev): an unchanged body is not rendered again. */
+  renderCache?: RenderCache;
 }
 
 export interface BuildResult {
@@ -49,6 +52,7 @@ export interface OutputOptions {
   searchIndexBudgetMb?: number;
   searchIndex?: boolean;
   collections?: CollectionTable;
+  renderCache?: RenderCache;
 }
 
 /** The images published records refer to (the fields the collections table marks as images), copied as they are. */
@@ -70,7 +74,8 @@ function copyImages(catalogue: Catalogue, contentDir: string): OutputFile[] {
 export function* generateOutput(published: Content, options: OutputOptions): Generator<OutputFile> {
   const builtAt = isoSeconds(options.builtAt);
   const collections = options.collections ?? siteCollections;
-  const catalogue = createCatalogue(published, collections, { siteUrl: options.siteUrl, builtAt });
+  const render = options.renderCache?.render ?? renderBody;
+  const catalogue = createCatalogue(published, collections, { siteUrl: options.siteUrl, builtAt, render });
 
   const search = options.searchIndex === false ? undefined : buildSearchIndex(catalogue, options.searchIndexBudgetMb);
   if (search) yield search.file;
@@ -106,7 +111,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     builtAt,
     searchIndexBudgetMb: resolveSearchIndexBudget(env),
     searchIndex: options.searchIndex,
+    renderCache: options.renderCache,
   });
   const written = await emitFiles(files, options.outDir);
+  options.renderCache?.endBuild();
   return { content, publication: countPublication(content, collections, published, buildDate), ...written };
 }

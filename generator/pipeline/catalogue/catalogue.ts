@@ -33,6 +33,8 @@ export interface Catalogue {
   collection(key: string): MarkdownCollection;
   /** A record's page, `{site_url}/<path>/<slug or id>/`: its `url` everywhere. */
   recordUrl(key: string, record: AnyEntry): string;
+  /** A record's body as HTML (rendered once per body, and across builds when the build keeps a cache). */
+  render(record: { body: string; file: string }): string;
 }
 
 function groupBy<T>(items: readonly T[], keys: (item: T) => readonly unknown[]): Map<string, T[]> {
@@ -57,7 +59,11 @@ function newestDate(records: Readonly<Record<string, AnyEntry[]>>): string | und
   return newest ? `${newest}T00:00:00Z` : undefined;
 }
 
-export function createCatalogue(content: Content, collections: CollectionTable, options: { siteUrl: string; builtAt: string }): Catalogue {
+export function createCatalogue(
+  content: Content,
+  collections: CollectionTable,
+  options: { siteUrl: string; builtAt: string; render: (record: { body: string; file: string }) => string },
+): Catalogue {
   const all = content as unknown as Record<string, unknown>;
   const records: Record<string, AnyEntry[]> = {};
   const terms: Record<string, AnyTerm[]> = {};
@@ -95,6 +101,7 @@ export function createCatalogue(content: Content, collections: CollectionTable, 
     groups: (key, field) => groups(`${key}\n${field}`),
     rank: ranks,
     collection,
+    render: options.render,
     recordUrl(key, record) {
       const { page } = collection(key);
       return `${options.siteUrl}/${page.path}/${record[page.key]}/`;

@@ -6,7 +6,6 @@
 import type { AnyEntry } from '../../../schemas/collections.ts';
 import { readingTime } from '../../../shared/reading-time.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
-import { renderBody } from '../render-markdown.ts';
 import { createRelated } from './relations.ts';
 
 type Json = Record<string, unknown>;
@@ -18,7 +17,7 @@ const DERIVED: Record<string, (record: AnyEntry, key: string, catalogue: Catalog
   reading_time: (record) => readingTime(record.body),
   // Site-relative in content, absolute in the API, so a client can fetch it as it is.
   image: (record, _key, catalogue) => (typeof record.image === 'string' ? `${catalogue.siteUrl}${record.image}` : null),
-  content_html: (record) => renderBody(record),
+  content_html: (record, _key, catalogue) => catalogue.render(record),
   related: (record, key, catalogue) => createRelated(record, key, catalogue),
 };
 

@@ -1,7 +1,7 @@
 /**
  * The resources hub (`/resources/`) and one page per entry (`/resources/<id>/`): plain HTML with every
  * entry already in the markup, so the hub works without JavaScript; `hub.js` only adds filtering.
- * Every value from content passes through `escapeHtml` (or `renderBody` for bodies).
+ * Every value from content passes through `escapeHtml` (or the catalogue's `render` for bodies).
  */
 import { fileURLToPath } from 'node:url';
 import type { Resource } from '../../../schemas/content.ts';
@@ -9,7 +9,7 @@ import { FEED_PATH } from '../../../shared/data-paths.ts';
 import { feedCategories, feedResources, toFeedEntry } from '../feed/feed-files.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { OutputFile } from '../output-file.ts';
-import { basePathOf, escapeHtml, renderBody } from '../render-markdown.ts';
+import { basePathOf, escapeHtml } from '../render-markdown.ts';
 
 const ASSETS = ['hub.js', 'resources.css'];
 /** Without JavaScript the hub's controls could not filter, so they are hidden; the CSP allows this text by hash. */
@@ -140,7 +140,7 @@ ${renderTopics(resource.topics)}
 </header>
 <img class="hero" src="${escapeHtml(base + resource.image)}" alt="${escapeHtml(`Cover of ${resource.title}`)}" width="${IMAGE_SIZE.width}" height="${IMAGE_SIZE.height}" fetchpriority="high">
 <div class="prose">
-${renderBody(resource)}</div>
+${catalogue.render(resource)}</div>
 </article>`;
   return renderDocument(context, { title: resource.title, description: resource.excerpt, canonical: entry.url, main });
 }
