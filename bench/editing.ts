@@ -11,7 +11,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { buildSite } from '../generator/pipeline/build-site.ts';
-import { createRenderCache } from '../generator/pipeline/outputs/render-markdown.ts';
+import { createBuildCache } from '../generator/pipeline/build-cache.ts';
 import { writeSyntheticContent } from '../test/helpers/synthetic-content.ts';
 
 const ARTICLES = 4000;
@@ -117,12 +117,12 @@ export async function benchEditing(): Promise<void> {
     }
     const edits: number[] = [];
     // As npm run dev keeps it: rendered bodies carry over from one rebuild to the next.
-    const renderCache = createRenderCache();
-    await buildSite({ contentDir: content, outDir: out, env: ENV, renderCache });
+    const cache = createBuildCache();
+    await buildSite({ contentDir: content, outDir: out, env: ENV, cache });
     for (let i = 0; i < 20; i++) {
       editOnce(content, i);
       const started = performance.now();
-      await buildSite({ contentDir: content, outDir: out, env: ENV, renderCache });
+      await buildSite({ contentDir: content, outDir: out, env: ENV, cache });
       edits.push(performance.now() - started);
     }
     console.log(`\n## The editors' loop, ${ARTICLES.toLocaleString('en')} articles (output to memory)\n`);

@@ -16,7 +16,8 @@ import { buildDocsFiles } from './outputs/pages/docs-pages.ts';
 import { buildHeadersFile } from './outputs/deploy/headers-file.ts';
 import type { OutputFile } from './outputs/output-file.ts';
 import { OPENAPI_PATH } from '../shared/data-paths.ts';
-import { type RenderCache, renderBody } from './outputs/render-markdown.ts';
+import { type BuildCache, NO_CACHE } from './build-cache.ts';
+import { renderBody } from './outputs/render-markdown.ts';
 import { emitFiles } from './emit/emit-files.ts';
 import { isoSeconds, resolveBuildTime, resolveContentLimits, resolveSiteUrl } from './build-options.ts';
 
@@ -30,8 +31,8 @@ export interface BuildOptions {
   collections?: CollectionTable;
   /** Drafts and scheduled records to include, for a preview build only. */
   preview?: Preview;
-  /** Rendered bodies kept across builds (npm run dev): an unchanged body is not rendered again. */
-  renderCache?: RenderCache;
+  /** Values kept across builds (npm run dev): an unchanged body is not rendered or analysed again. */
+  cache?: BuildCache;
 }
 
 export interface BuildResult {
@@ -52,7 +53,7 @@ export interface OutputOptions {
   searchIndexBudgetMb?: number;
   searchIndex?: boolean;
   collections?: CollectionTable;
-  renderCache?: RenderCache;
+  cache?: BuildCache;
 }
 
 /** The images published records refer to (the fields the collections table marks as images), copied as they are. */
@@ -74,8 +75,9 @@ function copyImages(catalogue: Catalogue, contentDir: string): OutputFile[] {
 export function* generateOutput(published: Content, options: OutputOptions): Generator<OutputFile> {
   const builtAt = isoSeconds(options.builtAt);
   const collections = options.collections ?? siteCollections;
-  const render = options.renderCache?.render ?? renderBody;
-  const catalogue = createCatalogue(published, collections, { siteUrl: options.siteUrl, builtAt, render });
+  const cache = options.cache ?? NO_CACHE;
+  const render = (record: { body: string; file: string }) => cache.memo('html', record.body, () => renderBody(record));
+  const catalogue = createCatalogue(published, collections, { siteUrl: options.siteUrl, builtAt, render, cache });
 
   const search = options.searchIndex === false ? undefined : buildSearchIndex(catalogue, options.searchIndexBudgetMb);
   if (search) yield search.file;
@@ -111,9 +113,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     builtAt,
     searchIndexBudgetMb: resolveSearchIndexBudget(env),
     searchIndex: options.searchIndex,
-    renderCache: options.renderCache,
+    cache: options.cache,
   });
   const written = await emitFiles(files, options.outDir);
-  options.renderCache?.endBuild();
+  options.cache?.endBuild();
   return { content, publication: countPublication(content, collections, published, buildDate), ...written };
 }

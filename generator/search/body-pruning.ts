@@ -50,7 +50,7 @@ export const BODY_CUT_MIN_DOCUMENTS = 100;
 export const BODY_TERM_REPEAT = 3;
 
 /** A body's processed terms: frequency and the first word that gave each, in order of first appearance. */
-interface BodyTerms {
+export interface BodyTerms {
   frequency: Map<string, number>;
   word: Map<string, string>;
 }
@@ -110,9 +110,14 @@ interface Candidate {
 const byDistinctiveness = (a: Candidate, b: Candidate) => a.df - b.df || b.tf - a.tf || a.position - b.position;
 
 /** The documents with pruned bodies, in the same order; the other fields are untouched. A pure function of the documents. */
-export function pruneSearchBodies(documents: readonly SearchDocument[], pruning: BodyPruning = BODY_PRUNING): SearchDocument[] {
+export function pruneSearchBodies(
+  documents: readonly SearchDocument[],
+  pruning: BodyPruning = BODY_PRUNING,
+  /** A body's terms; the build may pass one that remembers them across builds (the result is the same). */
+  termsOf?: (body: string) => BodyTerms,
+): SearchDocument[] {
   const process = createTermCache();
-  const bodies = documents.map((document) => bodyTerms(document.body, process));
+  const bodies = documents.map((document) => (termsOf ? termsOf(document.body) : bodyTerms(document.body, process)));
   const documentFrequency = new Map<string, number>();
   for (const { frequency } of bodies) {
     for (const term of frequency.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);

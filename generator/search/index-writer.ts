@@ -3,7 +3,7 @@
  * the site's format (index-format.ts), bodies pruned (body-pruning.ts). Runtime-neutral.
  */
 import MiniSearch, { type AsPlainObject } from 'minisearch';
-import { BODY_PRUNING, createTermCache, pruneSearchBodies, type BodyPruning } from './body-pruning.ts';
+import { BODY_PRUNING, type BodyPruning, type BodyTerms, createTermCache, pruneSearchBodies } from './body-pruning.ts';
 import {
   SEARCH_INDEX_FORMAT,
   type SearchDocument,
@@ -50,9 +50,13 @@ export function toSerializedSearchIndex(index: AsPlainObject): SerializedSearchI
  * the build writes, and what bench/search.ts measures. `pruning` is for measuring other settings (null: whole
  * bodies); the build uses the default.
  */
-export function serializeSearchIndex(documents: readonly SearchDocument[], pruning: BodyPruning | null = BODY_PRUNING): string {
+export function serializeSearchIndex(
+  documents: readonly SearchDocument[],
+  pruning: BodyPruning | null = BODY_PRUNING,
+  termsOf?: (body: string) => BodyTerms,
+): string {
   // The cache changes no term, only how often the stemmer runs: the edge loads the index with the plain options.
   const index = new MiniSearch<SearchDocument>({ ...miniSearchOptions, processTerm: createTermCache() });
-  index.addAll(pruning ? pruneSearchBodies(documents, pruning) : documents);
+  index.addAll(pruning ? pruneSearchBodies(documents, pruning, termsOf) : documents);
   return JSON.stringify(toSerializedSearchIndex(index.toJSON()));
 }

@@ -11,7 +11,7 @@ import type { Preview } from '../pipeline/catalogue/publish.ts';
 import { parseCommandLine } from '../pipeline/command-line.ts';
 import { ContentError, formatReport } from '../pipeline/problems.ts';
 import { formatPublication } from '../pipeline/publication-report.ts';
-import { createRenderCache } from '../pipeline/outputs/render-markdown.ts';
+import { createBuildCache } from '../pipeline/build-cache.ts';
 import { createServer } from './create-server.ts';
 import { createLiveReload } from './live-reload.ts';
 import { describeBuild, listen, readListen, stopOnSignals } from './run-server.ts';
@@ -54,7 +54,7 @@ function describeChange(files: ReadonlySet<string>): string {
 }
 
 function createRebuilder(contentDir: string, outDir: string, preview: Preview, built: () => void): Rebuilder {
-  const renderCache = createRenderCache();
+  const cache = createBuildCache();
   let pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
@@ -62,7 +62,7 @@ function createRebuilder(contentDir: string, outDir: string, preview: Preview, b
   const rebuild = async (reason: string): Promise<boolean> => {
     const started = performance.now();
     try {
-      const result = await buildSite({ contentDir, outDir, preview, renderCache });
+      const result = await buildSite({ contentDir, outDir, preview, cache });
       const ms = Math.round(performance.now() - started);
       console.log(`${reason}: ${reason === FIRST ? 'built' : 'rebuilt'} in ${ms} ms, ${result.written} of ${result.files} files written`);
       for (const line of formatPublication(result.publication, preview)) console.log(line);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
-import { createRenderCache } from '../../generator/pipeline/outputs/render-markdown.ts';
+import { createBuildCache } from '../../generator/pipeline/build-cache.ts';
 import { BUILD_ENV, readTree, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
 import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
 
@@ -78,11 +78,11 @@ describe('an incremental build', () => {
         const content = fixtureDir('valid');
         const incremental = path.join(tempDir('incremental'), 'dist');
         // As npm run dev builds: rendered bodies carried from one build to the next.
-        const renderCache = createRenderCache();
-        await buildSite({ contentDir: content, outDir: incremental, env: BUILD_ENV, renderCache });
+        const cache = createBuildCache();
+        await buildSite({ contentDir: content, outDir: incremental, env: BUILD_ENV, cache });
         for (const change of edits) {
           apply(content, change);
-          const result = await buildSite({ contentDir: content, outDir: incremental, env: BUILD_ENV, renderCache });
+          const result = await buildSite({ contentDir: content, outDir: incremental, env: BUILD_ENV, cache });
           const clean = path.join(tempDir('clean'), 'dist');
           await buildSite({ contentDir: content, outDir: clean, env: BUILD_ENV });
           expect(existsSync(`${clean}.digests.json`)).toBe(true);

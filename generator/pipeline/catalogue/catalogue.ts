@@ -7,6 +7,7 @@ import type { Site } from '../../schemas/site.ts';
 import type { AnyEntry, AnyTerm, CollectionTable, MarkdownCollection } from '../../schemas/collections.ts';
 import type { Content } from '../../schemas/content.ts';
 import { memoize } from '../../shared/memoize.ts';
+import type { BuildCache } from '../build-cache.ts';
 import { byOrderThen, sortRecords } from './order.ts';
 
 export interface Catalogue {
@@ -35,6 +36,8 @@ export interface Catalogue {
   recordUrl(key: string, record: AnyEntry): string;
   /** A record's body as HTML (rendered once per body, and across builds when the build keeps a cache). */
   render(record: { body: string; file: string }): string;
+  /** Values computed from text, kept across builds when the build keeps a cache (see pipeline/build-cache.ts). */
+  memo: BuildCache['memo'];
 }
 
 function groupBy<T>(items: readonly T[], keys: (item: T) => readonly unknown[]): Map<string, T[]> {
@@ -62,7 +65,7 @@ function newestDate(records: Readonly<Record<string, AnyEntry[]>>): string | und
 export function createCatalogue(
   content: Content,
   collections: CollectionTable,
-  options: { siteUrl: string; builtAt: string; render: (record: { body: string; file: string }) => string },
+  options: { siteUrl: string; builtAt: string; render: (record: { body: string; file: string }) => string; cache: BuildCache },
 ): Catalogue {
   const all = content as unknown as Record<string, unknown>;
   const records: Record<string, AnyEntry[]> = {};
@@ -102,6 +105,7 @@ export function createCatalogue(
     rank: ranks,
     collection,
     render: options.render,
+    memo: options.cache.memo,
     recordUrl(key, record) {
       const { page } = collection(key);
       return `${options.siteUrl}/${page.path}/${record[page.key]}/`;

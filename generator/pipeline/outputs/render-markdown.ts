@@ -55,30 +55,3 @@ export function renderBody(record: { body: string; file: string }): string {
     throw new Error(`${record.file}: the body could not be rendered as Markdown (${reason}); simplify its nesting`);
   }
 }
-
-/**
- * Rendered bodies kept from one build to the next (`npm run dev` keeps one for its whole run): a body that
- * has not changed is not rendered again. Only the bodies of the latest build are kept.
- */
-export interface RenderCache {
-  render(record: { body: string; file: string }): string;
-  /** Forgets the bodies the build that just ended did not use. */
-  endBuild(): void;
-}
-
-export function createRenderCache(): RenderCache {
-  let kept = new Map<string, string>();
-  let used = new Map<string, string>();
-  return {
-    render(record) {
-      let html = used.get(record.body) ?? kept.get(record.body);
-      if (html === undefined) html = renderBody(record);
-      used.set(record.body, html);
-      return html;
-    },
-    endBuild() {
-      kept = used;
-      used = new Map();
-    },
-  };
-}

@@ -5,6 +5,7 @@
  */
 import { apiCollections, type ApiCollection } from '../../../schemas/collections.ts';
 import type { SearchDocument } from '../../../search/index-format.ts';
+import { BODY_PRUNING, bodyTerms } from '../../../search/body-pruning.ts';
 import { serializeSearchIndex } from '../../../search/index-writer.ts';
 import { SEARCH_INDEX_PATH } from '../../../shared/data-paths.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
@@ -64,7 +65,7 @@ function createDocuments(key: string, collection: ApiCollection, catalogue: Cata
       tags: search.tags.flatMap((field) => (record[field] as string[] | undefined) ?? []).join(' '),
       terms: termNames.map(([field, names]) => namesIn(record[field], names)).join(' '),
       summary: String(record.summary),
-      body: toSearchText(record.body),
+      body: catalogue.memo('search text', record.body, () => toSearchText(record.body)),
       stored: [String(item.slug), String(item[titleField]), String(item.summary), String(item.url)],
     };
   });
@@ -80,7 +81,7 @@ export function createSearchDocuments(catalogue: Catalogue): SearchDocument[] {
 /** Builds and serializes the index; throws when it is larger than the budget (in megabytes). */
 export function buildSearchIndex(catalogue: Catalogue, budgetMb = DEFAULT_SEARCH_INDEX_BUDGET_MB): { file: OutputFile; documents: number } {
   const documents = createSearchDocuments(catalogue);
-  const body = serializeSearchIndex(documents);
+  const body = serializeSearchIndex(documents, BODY_PRUNING, (text) => catalogue.memo('body terms', text, () => bodyTerms(text)));
   const size = new TextEncoder().encode(body).byteLength / MB;
   if (size > budgetMb) {
     throw new Error(
