@@ -3,15 +3,18 @@
  * `npm run check|build [-- --content DIR --out DIR]`; `--help` says the same.
  */
 import { statSync } from 'node:fs';
-import { collections } from '../schemas/collections.ts';
-import { isoSeconds, resolveBuildTime, resolveContentLimits } from './build-options.ts';
-import { countPublication, type Preview, selectPublished } from './catalogue/publish.ts';
-import { formatPublication } from './publication-report.ts';
-import { buildSite } from './build-site.ts';
+import { fingerprintBuild, readUnchangedBuild, recordBuild } from './build-fingerprint.ts';
+import type { Preview, PublicationCount } from './catalogue/publish.ts';
 import { parseCommandLine } from './command-line.ts';
-import { loadContent } from './load/load-content.ts';
 import { ContentError, formatReport } from './problems.ts';
-import { validateContent } from './validate/validate-content.ts';
+import { formatPublication } from './publication-report.ts';
+
+/** What a build reports, recorded so that a build with nothing changed can say it again. */
+interface BuildSummary {
+  files: number;
+  bytes: number;
+  publication: PublicationCount[];
+}
 
 const USAGE = `Usage:
   npm run check [-- --content DIR]              validate the content; every problem as file:line: field: message
@@ -22,6 +25,7 @@ Options:
   --out DIR       where build writes the site (default: dist); the last good build stays on failure
   -D, --drafts    include drafts, for a preview only (never deploy such a build)
   -F, --future    include records dated after today, for a preview only
+  --force         build even when nothing that goes into the build has changed since the last one
   -h, --help      show this help
 
 Environment: SITE_URL (the site's address), SOURCE_DATE_EPOCH (fixes the build time),
@@ -33,14 +37,8 @@ const OPTIONS = {
   out: { type: 'string', default: 'dist' },
   drafts: { type: 'boolean', short: 'D', default: false },
   future: { type: 'boolean', short: 'F', default: false },
+  force: { type: 'boolean', default: false },
 } as const;
-
-function summarize(content: Record<string, unknown>): string {
-  return Object.entries(collections)
-    .filter(([, collection]) => collection.kind !== 'document')
-    .map(([key, collection]) => `${(content[key] as unknown[]).length} ${collection.name}`)
-    .join(', ');
-}
 
 /** A content folder that is not there is one problem, not one per missing file. */
 function isFolder(dir: string): boolean {
@@ -51,20 +49,46 @@ function isFolder(dir: string): boolean {
   }
 }
 
-async function run(command: 'check' | 'build', contentDir: string, outDir: string, preview: Preview): Promise<number> {
-  if (command === 'check') {
-    const content = validateContent(await loadContent(contentDir, collections, resolveContentLimits(process.env)));
-    const buildDate = isoSeconds(resolveBuildTime(process.env)).slice(0, 10);
-    const published = selectPublished(content, collections, buildDate, preview);
-    console.log(`${contentDir}: ok: ${summarize(content)}`);
-    for (const line of formatPublication(countPublication(content, collections, published, buildDate), preview)) console.log(line);
+/** Validates, and says what a build would publish; the generator is loaded only now. */
+async function check(contentDir: string, preview: Preview): Promise<number> {
+  const { collections } = await import('../schemas/collections.ts');
+  const { isoSeconds, resolveBuildTime, resolveContentLimits } = await import('./build-options.ts');
+  const { countPublication, selectPublished } = await import('./catalogue/publish.ts');
+  const { loadContent } = await import('./load/load-content.ts');
+  const { validateContent } = await import('./validate/validate-content.ts');
+  const content = validateContent(await loadContent(contentDir, collections, resolveContentLimits(process.env)));
+  const buildDate = isoSeconds(resolveBuildTime(process.env)).slice(0, 10);
+  const published = selectPublished(content, collections, buildDate, preview);
+  const counts = Object.entries(collections)
+    .filter(([, collection]) => collection.kind !== 'document')
+    .map(([key, collection]) => `${((content as unknown as Record<string, unknown[]>)[key] ?? []).length} ${collection.name}`);
+  console.log(`${contentDir}: ok: ${counts.join(', ')}`);
+  for (const line of formatPublication(countPublication(content, collections, published, buildDate), preview)) console.log(line);
+  return 0;
+}
+
+const formatSize = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+
+/** Builds, unless nothing that goes into the build has changed since the last one (then it says so). */
+async function build(contentDir: string, outDir: string, preview: Preview, force: boolean): Promise<number> {
+  const started = performance.now();
+  const fingerprint = fingerprintBuild({ contentDir, outDir, options: { preview }, env: process.env });
+  const last = force ? undefined : readUnchangedBuild<BuildSummary>(outDir, fingerprint);
+  if (last) {
+    const ms = Math.round(performance.now() - started);
+    console.log(
+      `${contentDir} -> ${outDir}: nothing changed since the last build (${last.summary.files} files, ${formatSize(last.summary.bytes)}); checked in ${ms} ms, --force builds again`,
+    );
+    for (const line of formatPublication(last.summary.publication, preview)) console.log(line);
     return 0;
   }
-  const started = performance.now();
+  const { buildSite } = await import('./build-site.ts');
   const result = await buildSite({ contentDir, outDir, preview });
-  const size = `${(result.bytes / 1024 / 1024).toFixed(1)} MiB`;
+  recordBuild<BuildSummary>(outDir, fingerprint, { files: result.files, bytes: result.bytes, publication: result.publication });
   const ms = Math.round(performance.now() - started);
-  console.log(`${contentDir} -> ${outDir}: ${result.files} files, ${result.written} written (the rest unchanged), ${size} in ${ms} ms`);
+  console.log(
+    `${contentDir} -> ${outDir}: ${result.files} files, ${result.written} written (the rest unchanged), ${formatSize(result.bytes)} in ${ms} ms`,
+  );
   for (const line of formatPublication(result.publication, preview)) console.log(line);
   return 0;
 }
@@ -84,7 +108,7 @@ async function main(args: string[]): Promise<number> {
     return 2;
   }
   try {
-    return await run(command, content, out, preview);
+    return await (command === 'check' ? check(content, preview) : build(content, out, preview, parsed.values.force));
   } catch (error) {
     if (error instanceof ContentError) {
       console.error(formatReport(error.problems, content));

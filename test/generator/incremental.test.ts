@@ -110,3 +110,33 @@ describe('an incremental build', () => {
     for (const [file, bytes] of left) expect(bytes.equals(right.get(file)!), file).toBe(true);
   });
 });
+
+describe('npm run build with nothing changed', () => {
+  const ROOT = path.resolve(import.meta.dirname, '../..');
+  async function runBuild(content: string, out: string, ...flags: string[]): Promise<string> {
+    const { execFile } = await import('node:child_process');
+    const { promisify } = await import('node:util');
+    const args = ['--import', 'tsx', 'generator/pipeline/cli.ts', 'build', '--content', content, '--out', out, ...flags];
+    const { stdout } = await promisify(execFile)(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...BUILD_ENV } });
+    return stdout.split('\n')[0]!;
+  }
+
+  it('says so and writes nothing; an edit, a flag, --force or a removed output builds again', async () => {
+    const content = fixtureDir('valid');
+    const out = path.join(tempDir('unchanged'), 'dist');
+    expect(await runBuild(content, out)).toMatch(/: \d+ files, \d+ written/);
+    const { statSync } = await import('node:fs');
+    const before = statSync(out).ino;
+    expect(await runBuild(content, out)).toMatch(/: nothing changed since the last build \(\d+ files, [\d.]+ MiB\); checked in \d+ ms/);
+    expect(statSync(out).ino).toBe(before);
+    const file = path.join(content, 'services', 'seo-audit.md');
+    writeFileSync(file, `${readFileSync(file, 'utf8')}\nAn edit.\n`);
+    expect(await runBuild(content, out)).toMatch(/: \d+ files, \d+ written/);
+    expect(await runBuild(content, out, '--drafts')).toMatch(/: \d+ files, \d+ written/);
+    expect(await runBuild(content, out, '--drafts')).toMatch(/nothing changed/);
+    expect(await runBuild(content, out, '--drafts', '--force')).toMatch(/: \d+ files, \d+ written/);
+    rmSync(out, { recursive: true });
+    expect(await runBuild(content, out, '--drafts')).toMatch(/: \d+ files, \d+ written/);
+    expect(existsSync(path.join(out, '_api', 'manifest.json'))).toBe(true);
+  }, 60_000);
+});
