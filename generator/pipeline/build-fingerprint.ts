@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { identityOf } from './emit/previous-output.ts';
 
 const GENERATOR_DIR = fileURLToPath(new URL('../', import.meta.url));
 const LOCK_FILE = fileURLToPath(new URL('../../package-lock.json', import.meta.url));
@@ -72,11 +73,6 @@ export function fingerprintBuild({ contentDir, outDir, options, env }: BuildInpu
 }
 
 const recordFile = (outDir: string) => `${path.resolve(outDir)}.build.json`;
-
-function identityOf(dir: string): string | undefined {
-  const stats = statSync(dir, { throwIfNoEntry: false });
-  return stats ? `${stats.dev}:${stats.ino}` : undefined;
-}
 
 /** The last build's record when it was made from the same inputs and its output is still the one in place. */
 export function readUnchangedBuild<S>(outDir: string, fingerprint: string): RecordedBuild<S> | undefined {

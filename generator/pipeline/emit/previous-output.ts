@@ -12,8 +12,8 @@ export interface PreviousOutput {
 
 const digestsFile = (target: string) => `${target}.digests.json`;
 
-/** The output folder's identity: its inode, which an atomic swap changes. */
-function identityOf(dir: string): string | undefined {
+/** An output folder's identity: its inode, which an atomic swap changes. */
+export function identityOf(dir: string): string | undefined {
   try {
     const stats = statSync(dir);
     return `${stats.dev}:${stats.ino}`;
