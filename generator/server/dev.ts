@@ -127,8 +127,10 @@ async function main(): Promise<number | undefined> {
   await rebuilder.start();
   serve();
   if (!server) console.log('waiting for a good edit to make the first build');
-  watch(content, { recursive: true }, (_event, file) => rebuilder.changed(file ?? content));
-  watch(PAGE_ASSETS, (_event, file) => rebuilder.changed(`page assets: ${file ?? ''}`));
+  // A watcher that fails (the folder removed, too many files to watch) says so; the last build stays served.
+  const onError = (error: Error) => console.error(`watching stopped: ${error.message}; restart npm run dev`);
+  watch(content, { recursive: true }, (_event, file) => rebuilder.changed(file ?? content)).on('error', onError);
+  watch(PAGE_ASSETS, (_event, file) => rebuilder.changed(`page assets: ${file ?? ''}`)).on('error', onError);
   return undefined;
 }
 
