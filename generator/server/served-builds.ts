@@ -30,7 +30,12 @@ interface Held<T> extends ServedBuild<T> {
   identity: string;
   users: number;
   retired: boolean;
+  /** Served from the build folder itself: no snapshot could be made there (see `snapshot`). */
+  direct?: boolean;
 }
+
+/** Errors that say a snapshot cannot be made beside this build at all (a read-only or link-less file system). */
+const CANNOT_SNAPSHOT = new Set(['EACCES', 'EPERM', 'EROFS', 'EXDEV', 'ENOTSUP', 'EMLINK']);
 
 const SNAPSHOT_MARK = '.serving-';
 /** Snapshots made by this process, for unique folder names across every server it runs. */
@@ -80,6 +85,41 @@ function removeStaleSnapshots(dist: string): void {
   }
 }
 
+const cannotSnapshot = (error: unknown) => CANNOT_SNAPSHOT.has((error as NodeJS.ErrnoException).code ?? '');
+
+/**
+ * Links a snapshot of the build in `root`; if another swap lands while linking, links the new one. 'cannot'
+ * where the file system allows no snapshot there (the build folder is then served as it is).
+ */
+function linkSnapshot(root: string, identity: string): { dir: string; identity: string } | 'cannot' | undefined {
+  let expected = identity;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const dir = `${root}${SNAPSHOT_MARK}${process.pid}-${++snapshotCount}`;
+    try {
+      // Not recursive: a folder that is already there belongs to someone else and is left alone.
+      mkdirSync(dir);
+    } catch (error) {
+      if (cannotSnapshot(error)) return 'cannot';
+      continue;
+    }
+    try {
+      linkTree(root, dir);
+    } catch (error) {
+      rmSync(dir, { recursive: true, force: true });
+      if (cannotSnapshot(error)) return 'cannot';
+      // The build was swapped or removed while it was being linked; try the folder as it is now.
+      expected = identityOf(root) ?? expected;
+      continue;
+    }
+    const after = identityOf(root);
+    if (after === expected) return { dir, identity: expected };
+    rmSync(dir, { recursive: true, force: true });
+    if (after === null) return undefined;
+    expected = after;
+  }
+  return undefined;
+}
+
 /**
  * Serves the builds written to `dist`. `prepare` makes what a build needs (its handler) from its snapshot
  * folder, once per build. Throws at the start when `dist` holds no build.
@@ -92,34 +132,20 @@ export function createBuildSource<T>(dist: string, prepare: (dir: string) => T):
 
   const drop = (build: Held<T>) => {
     all.delete(build);
-    rmSync(build.dir, { recursive: true, force: true });
+    if (!build.direct) rmSync(build.dir, { recursive: true, force: true });
   };
 
-  /** A snapshot of the build in `root` now; if another swap lands while linking, the links are made again. */
+  /** The build in `root` now, from a snapshot, or from the folder itself where no snapshot can be made there. */
   const snapshot = (identity: string): Held<T> | undefined => {
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const dir = `${root}${SNAPSHOT_MARK}${process.pid}-${++snapshotCount}`;
-      try {
-        // Not recursive: a folder that is already there belongs to someone else and is left alone.
-        mkdirSync(dir);
-      } catch {
-        continue;
-      }
-      try {
-        linkTree(root, dir);
-      } catch {
-        // The build was swapped or removed while it was being linked; try the folder as it is now.
-        rmSync(dir, { recursive: true, force: true });
-        identity = identityOf(root) ?? identity;
-        continue;
-      }
-      const after = identityOf(root);
-      if (after === identity) return { dir, identity, value: prepare(dir), users: 0, retired: false };
-      rmSync(dir, { recursive: true, force: true });
-      if (after === null) return undefined;
-      identity = after;
+    const made = linkSnapshot(root, identity);
+    if (made === undefined) return undefined;
+    if (made === 'cannot') {
+      console.warn(
+        `${dist}: no snapshot can be made beside it (read-only?); serving it directly (a request that spans a new build's swap may read from both)`,
+      );
+      return { dir: root, identity, value: prepare(root), users: 0, retired: false, direct: true };
     }
-    return undefined;
+    return { dir: made.dir, identity: made.identity, value: prepare(made.dir), users: 0, retired: false };
   };
 
   const refresh = () => {
