@@ -13,6 +13,7 @@ import { buildSearchIndex, resolveSearchIndexBudget } from './outputs/search/sea
 import { buildOpenApi, serializeOpenApi } from './outputs/openapi/openapi-document.ts';
 import { createExampleCollector } from './outputs/openapi/openapi-examples.ts';
 import { buildDocsFiles } from './outputs/pages/docs-pages.ts';
+import { buildLlmsTxt } from './outputs/pages/llms-txt.ts';
 import { buildHeadersFile } from './outputs/deploy/headers-file.ts';
 import type { OutputFile } from './outputs/output-file.ts';
 import { OPENAPI_PATH } from '../shared/data-paths.ts';
@@ -93,6 +94,7 @@ export function* generateOutput(published: Content, options: OutputOptions): Gen
   );
   yield { path: OPENAPI_PATH, body: openApi };
   yield* buildDocsFiles(catalogue, openApi);
+  yield buildLlmsTxt(catalogue);
   yield* buildFeedFiles(catalogue);
   yield* buildResourcePages(catalogue);
   yield* copyImages(catalogue, options.contentDir);

@@ -60,7 +60,7 @@ const offset: Param = { name: 'offset', kind: 'integer', min: 0, max: MAX_OFFSET
 const id: Param = { name: 'id', kind: 'id', required: true, description: 'The record id or slug (case-insensitive).' };
 
 /** `a`, `a and b`, `a, b and c`. */
-const joinWords = (words: readonly string[]) =>
+export const joinWords = (words: readonly string[]) =>
   words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
 
 function createSearchOperation(searchable: readonly CollectionRoutes[]): Operation {

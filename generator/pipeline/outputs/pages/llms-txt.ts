@@ -1,0 +1,54 @@
+/**
+ * `llms.txt` at the site root (the llmstxt.org convention): what the site is and where an agent finds the API's
+ * reference, its OpenAPI document, each collection, the feed and the main pages, written from the content.
+ */
+import { apiCollections } from '../../../schemas/collections.ts';
+import { FEED_PATH } from '../../../shared/data-paths.ts';
+import { joinWords } from '../../../shared/operations.ts';
+import { API_BASE_PATH, RATE_LIMIT } from '../../../shared/policy.ts';
+import type { Catalogue } from '../../catalogue/catalogue.ts';
+import type { OutputFile } from '../output-file.ts';
+
+/** `services` -> `Services`, for a link's text. */
+const capitalize = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+
+export function buildLlmsTxt(catalogue: Catalogue): OutputFile {
+  const { site, siteUrl } = catalogue;
+  const base = `${siteUrl}${API_BASE_PATH}`;
+  const served = apiCollections(catalogue.collections);
+  const searchable = served.filter(([, collection]) => collection.api.search).map(([, collection]) => collection.api.label);
+  const collections = served.map(([key, { api }]) => {
+    const count = catalogue.records[key]?.length ?? 0;
+    return `- [${capitalize(api.label)}](${base}/${api.path}/list): ${count} published; ${api.about} Get one with ${API_BASE_PATH}/${api.path}/get?id=`;
+  });
+  const lines = [
+    `# ${site.name}`,
+    '',
+    `> A read-only, public JSON API over the ${site.name} catalogue: ${joinWords(served.map(([, { api }]) => api.label))}, with natural-language search. No key is needed; send GET requests, at most ${RATE_LIMIT.requests} per ${RATE_LIMIT.windowSeconds} seconds.`,
+    '',
+    'Every answer is `{ success, data, meta }`; lists take `limit` and `offset`; errors are `{ success: false, error: { code, message } }`.',
+    '',
+    '## API',
+    '',
+    `- [API reference](${siteUrl}/docs/): every operation, parameter and response, with examples`,
+    `- [OpenAPI 3.1 document](${base}/openapi.json): the machine-readable description, for code generators and agents`,
+    `- [Index of operations](${base}/): the API root, as JSON`,
+    `- [Search](${base}/search?q=agentic%20commerce): natural-language search over ${joinWords(searchable)}; \`type\` narrows it`,
+    '',
+    '## Collections',
+    '',
+    ...collections,
+    '',
+    '## Resources',
+    '',
+    `- [${site.hub.name}](${siteUrl}/resources/): ${site.hub.description}`,
+    `- [Resource feed](${siteUrl}/${FEED_PATH}): the same entries as JSON`,
+    '',
+    '## Optional',
+    '',
+    `- [Health](${base}/health): version and record counts`,
+    `- [Home](${siteUrl}/): a short page that links everything above`,
+    '',
+  ];
+  return { path: 'llms.txt', body: lines.join('\n') };
+}
