@@ -17,6 +17,7 @@ import { buildLlmsTxt } from './outputs/pages/llms-txt.ts';
 import { buildHeadersFile } from './outputs/deploy/headers-file.ts';
 import type { OutputFile } from './outputs/output-file.ts';
 import { OPENAPI_PATH } from '../shared/data-paths.ts';
+import { type Schedule, SCHEDULE_PATH } from '../shared/schedule.ts';
 import { type BuildCache, NO_CACHE } from './build-cache.ts';
 import { renderBody } from './outputs/render-markdown.ts';
 import { emitFiles } from './emit/emit-files.ts';
@@ -55,6 +56,8 @@ export interface OutputOptions {
   searchIndex?: boolean;
   collections?: CollectionTable;
   cache?: BuildCache;
+  /** When the next scheduled record goes live (YYYY-MM-DD), for the scheduled-publishing job; none in a preview. */
+  nextPublication?: string | undefined;
 }
 
 /** The images published records refer to (the fields the collections table marks as images), copied as they are. */
@@ -99,6 +102,8 @@ export function* generateOutput(published: Content, options: OutputOptions): Gen
   yield* buildResourcePages(catalogue);
   yield* copyImages(catalogue, options.contentDir);
   yield buildHeadersFile();
+  const schedule: Schedule = { next_publication: options.nextPublication ? `${options.nextPublication}T00:00:00Z` : null };
+  yield { path: SCHEDULE_PATH, body: JSON.stringify(schedule) };
 }
 
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
@@ -108,7 +113,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const builtAt = resolveBuildTime(env);
   const buildDate = isoSeconds(builtAt).slice(0, 10);
   const published = selectPublished(content, collections, buildDate, options.preview);
+  const publication = countPublication(content, collections, published, buildDate);
   const files = generateOutput(published, {
+    nextPublication: options.preview?.future ? undefined : publication.flatMap((count) => count.nextDate ?? []).sort()[0],
     collections,
     contentDir: options.contentDir,
     siteUrl: resolveSiteUrl(env, content.site),
@@ -119,5 +126,5 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   });
   const written = await emitFiles(files, options.outDir);
   options.cache?.endBuild();
-  return { content, publication: countPublication(content, collections, published, buildDate), ...written };
+  return { content, publication, ...written };
 }
