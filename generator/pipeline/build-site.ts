@@ -7,6 +7,7 @@ import { validateContent } from './validate/validate-content.ts';
 import { countPublication, type Preview, type PublicationCount, selectPublished } from './catalogue/publish.ts';
 import { createCatalogue, type Catalogue } from './catalogue/catalogue.ts';
 import { buildApiFiles } from './outputs/api/api-files.ts';
+import { buildArticleFeeds } from './outputs/feed/article-feeds.ts';
 import { buildFeedFiles } from './outputs/feed/feed-files.ts';
 import { buildResourcePages } from './outputs/pages/resource-pages.ts';
 import { buildSearchIndex, resolveSearchIndexBudget } from './outputs/search/search-file.ts';
@@ -99,6 +100,7 @@ export function* generateOutput(published: Content, options: OutputOptions): Gen
   yield* buildDocsFiles(catalogue, openApi);
   yield buildLlmsTxt(catalogue);
   yield* buildFeedFiles(catalogue);
+  yield* buildArticleFeeds(catalogue);
   yield* buildResourcePages(catalogue);
   yield* copyImages(catalogue, options.contentDir);
   yield buildHeadersFile();

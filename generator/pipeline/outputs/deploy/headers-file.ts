@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { DATA_DIR } from '../../../shared/data-paths.ts';
 import { formatHeaderRules, HEADERS_FILE, type HeaderRule } from '../../../shared/header-rules.ts';
+import { ARTICLE_FEEDS } from '../feed/article-feeds.ts';
 import type { OutputFile } from '../output-file.ts';
 import { HOME_STYLE } from '../pages/docs-pages.ts';
 import { NOSCRIPT_STYLE } from '../pages/resource-pages.ts';
@@ -17,6 +18,7 @@ const inlineHash = (text: string) => `'sha256-${createHash('sha256').update(text
 
 /** Pages change with every deploy and are small: revalidate each time (the ETag makes that cheap). */
 const PAGE_CACHE = 'public, max-age=0, must-revalidate';
+const FEED_HEADERS = { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'public, max-age=300, must-revalidate' };
 const NO_FRAMING = "frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 /** The rules, from the broadest to the most specific; no two rules that match one path set the same header. */
@@ -45,8 +47,9 @@ export function createHeaderRules(): HeaderRule[] {
         'Content-Security-Policy': `default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; ${NO_FRAMING}`,
       },
     },
-    // The feed exists for other sites' clients: readable from any origin, cached briefly so a new entry shows soon.
-    { path: '/api/*', headers: { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'public, max-age=300, must-revalidate' } },
+    // The feeds exist for other sites' clients and readers: readable from any origin, cached briefly so a new entry shows soon.
+    { path: '/api/*', headers: FEED_HEADERS },
+    ...ARTICLE_FEEDS.map((feed) => ({ path: `/${feed.path}`, headers: FEED_HEADERS })),
     {
       // An image opened on its own (an SVG can hold script) runs nothing and loads nothing.
       path: '/images/*',

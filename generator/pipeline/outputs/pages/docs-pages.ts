@@ -8,6 +8,7 @@ import path from 'node:path';
 import { FEED_PATH } from '../../../shared/data-paths.ts';
 import { API_BASE_PATH, RATE_LIMIT } from '../../../shared/policy.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
+import { feedLinkTags } from '../feed/article-feeds.ts';
 import type { OutputFile } from '../output-file.ts';
 import { basePathOf, escapeHtml } from '../render-markdown.ts';
 
@@ -45,6 +46,7 @@ function renderDocsPage(catalogue: Pick<Catalogue, 'site' | 'siteUrl'>): string 
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${name} API reference</title>
 <link rel="icon" href="data:,">
+${feedLinkTags(catalogue.siteUrl, escapeHtml)}
 <link rel="stylesheet" href="${base}/docs/swagger-ui.css">
 </head>
 <body>
@@ -80,6 +82,7 @@ function renderHomePage(catalogue: Pick<Catalogue, 'site' | 'siteUrl'>): string 
 <title>${name} API</title>
 <meta name="description" content="A read-only, public JSON API over the ${name} catalogue.">
 <link rel="icon" href="data:,">
+${feedLinkTags(catalogue.siteUrl, escapeHtml)}
 <style>${HOME_STYLE}</style>
 </head>
 <body>

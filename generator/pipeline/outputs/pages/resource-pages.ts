@@ -8,6 +8,7 @@ import type { Resource } from '../../../schemas/content.ts';
 import { FEED_PATH } from '../../../shared/data-paths.ts';
 import { feedCategories, feedResources, toFeedEntry } from '../feed/feed-files.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
+import { feedLinkTags } from '../feed/article-feeds.ts';
 import type { OutputFile } from '../output-file.ts';
 import { basePathOf, escapeHtml } from '../render-markdown.ts';
 
@@ -52,6 +53,7 @@ function renderDocument(
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="data:,">
+${feedLinkTags(catalogue.siteUrl, escapeHtml)}
 <title>${escapeHtml(page.title)} | ${site}</title>
 <meta name="description" content="${escapeHtml(page.description)}">
 <link rel="canonical" href="${escapeHtml(page.canonical)}">

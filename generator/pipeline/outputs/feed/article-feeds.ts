@@ -1,0 +1,119 @@
+/**
+ * Feeds of the latest articles for people's readers: RSS 2.0 and Atom (written by the `feed` library, which
+ * gets XML escaping and each format's details right) and JSON Feed 1.1 (plain JSON, written here: the library
+ * writes version 1). The latest FEED_ITEMS articles, with their full content, addressed on the site URL.
+ */
+import { Feed } from 'feed';
+import type { AnyEntry } from '../../../schemas/collections.ts';
+import type { Catalogue } from '../../catalogue/catalogue.ts';
+import type { OutputFile } from '../output-file.ts';
+
+/** The articles collection and how many of its newest a feed carries. */
+const ARTICLES = 'intelligence';
+export const FEED_ITEMS = 20;
+
+/** Where the feeds live; every page links them. */
+export const ARTICLE_FEEDS = [
+  { path: 'feed.xml', type: 'application/rss+xml', title: 'RSS' },
+  { path: 'atom.xml', type: 'application/atom+xml', title: 'Atom' },
+  { path: 'feed.json', type: 'application/feed+json', title: 'JSON Feed' },
+] as const;
+
+const dayTime = (day: string) => `${day}T00:00:00Z`;
+
+/** The `<link rel="alternate">` lines every page carries, so a reader finds the feeds from any page. */
+export function feedLinkTags(siteUrl: string, escapeText: (text: string) => string): string {
+  return ARTICLE_FEEDS.map(
+    (feed) => `<link rel="alternate" type="${feed.type}" title="Articles (${feed.title})" href="${escapeText(`${siteUrl}/${feed.path}`)}">`,
+  ).join('\n');
+}
+
+interface FeedItem {
+  url: string;
+  title: string;
+  summary: string;
+  html: string;
+  author: string;
+  published: string;
+  updated: string;
+  tags: string[];
+}
+
+function toItems(catalogue: Catalogue): FeedItem[] {
+  return (catalogue.records[ARTICLES] ?? []).slice(0, FEED_ITEMS).map((article: AnyEntry) => ({
+    url: catalogue.recordUrl(ARTICLES, article),
+    title: String(article.title),
+    summary: String(article.summary),
+    html: catalogue.render(article),
+    author: String(article.author),
+    published: dayTime(String(article.date)),
+    updated: dayTime(article.updated),
+    tags: (article.topics as string[] | undefined) ?? [],
+  }));
+}
+
+function jsonFeed(catalogue: Catalogue, items: FeedItem[], title: string, home: string): string {
+  return `${JSON.stringify(
+    {
+      version: 'https://jsonfeed.org/version/1.1',
+      title,
+      home_page_url: home,
+      feed_url: `${catalogue.siteUrl}/${ARTICLE_FEEDS[2].path}`,
+      description: `The latest articles from ${catalogue.site.name}.`,
+      language: catalogue.site.language,
+      items: items.map((item) => ({
+        id: item.url,
+        url: item.url,
+        title: item.title,
+        summary: item.summary,
+        content_html: item.html,
+        date_published: item.published,
+        date_modified: item.updated,
+        authors: [{ name: item.author }],
+        tags: item.tags,
+      })),
+    },
+    null,
+    2,
+  )}\n`;
+}
+
+export function buildArticleFeeds(catalogue: Catalogue): OutputFile[] {
+  const { site, siteUrl } = catalogue;
+  const items = toItems(catalogue);
+  const title = `${site.name}: articles`;
+  const home = `${siteUrl}/${catalogue.collection(ARTICLES).page.path}/`;
+  const newest = items.reduce(
+    (latest, item) => (item.updated > latest ? item.updated : latest),
+    items[0]?.updated ?? catalogue.contentTime,
+  );
+  const feed = new Feed({
+    id: home,
+    link: home,
+    title,
+    description: `The latest articles from ${site.name}.`,
+    language: site.language,
+    updated: new Date(newest),
+    generator: site.name,
+    copyright: site.license?.name ?? `© ${site.name}`,
+    feedLinks: { rss: `${siteUrl}/${ARTICLE_FEEDS[0].path}`, atom: `${siteUrl}/${ARTICLE_FEEDS[1].path}` },
+  });
+  for (const item of items) {
+    feed.addItem({
+      id: item.url,
+      link: item.url,
+      title: item.title,
+      description: item.summary,
+      content: item.html,
+      author: [{ name: item.author }],
+      date: new Date(item.updated),
+      published: new Date(item.published),
+      category: item.tags.map((name) => ({ name })),
+    });
+  }
+  return [
+    { path: ARTICLE_FEEDS[0].path, body: feed.rss2() },
+    { path: ARTICLE_FEEDS[1].path, body: feed.atom1() },
+    { path: ARTICLE_FEEDS[2].path, body: jsonFeed(catalogue, items, title, home) },
+  ];
+}
