@@ -14,6 +14,7 @@ import { buildSearchIndex, resolveSearchIndexBudget } from './outputs/search/sea
 import { buildOpenApi, serializeOpenApi } from './outputs/openapi/openapi-document.ts';
 import { createExampleCollector } from './outputs/openapi/openapi-examples.ts';
 import { buildDocsFiles } from './outputs/pages/docs-pages.ts';
+import { buildSitemap, listPages } from './outputs/pages/sitemap.ts';
 import { buildLlmsTxt } from './outputs/pages/llms-txt.ts';
 import { buildHeadersFile } from './outputs/deploy/headers-file.ts';
 import type { OutputFile } from './outputs/output-file.ts';
@@ -61,6 +62,19 @@ export interface OutputOptions {
   nextPublication?: string | undefined;
 }
 
+/** The day a page last changed: its record's `updated`, a collection's newest, else the content's newest. */
+function lastModifiedOf(catalogue: Catalogue): (page: string) => string {
+  const days = new Map<string, string>();
+  for (const [key, collection] of markdownCollections(catalogue.collections)) {
+    const folder = `${collection.page.path}/`;
+    for (const record of catalogue.records[key] ?? []) {
+      days.set(`${folder}${String(record[collection.page.key])}/`, record.updated);
+      if (record.updated > (days.get(folder) ?? '')) days.set(folder, record.updated);
+    }
+  }
+  return (page) => days.get(page) ?? catalogue.contentTime.slice(0, 10);
+}
+
 /** The images published records refer to (the fields the collections table marks as images), copied as they are. */
 function copyImages(catalogue: Catalogue, contentDir: string): OutputFile[] {
   const images = new Set<string>();
@@ -97,11 +111,12 @@ export function* generateOutput(published: Content, options: OutputOptions): Gen
     buildOpenApi(catalogue, { manifest: api.manifest, operations: api.operations, examples: examples.collect(exampleTime), exampleTime }),
   );
   yield { path: OPENAPI_PATH, body: openApi };
-  yield* buildDocsFiles(catalogue, openApi);
+  const pages = [...buildDocsFiles(catalogue, openApi), ...buildResourcePages(catalogue)];
+  yield* pages;
   yield buildLlmsTxt(catalogue);
   yield* buildFeedFiles(catalogue);
   yield* buildArticleFeeds(catalogue);
-  yield* buildResourcePages(catalogue);
+  yield* buildSitemap(catalogue, listPages(pages, lastModifiedOf(catalogue)));
   yield* copyImages(catalogue, options.contentDir);
   yield buildHeadersFile();
   const schedule: Schedule = { next_publication: options.nextPublication ? `${options.nextPublication}T00:00:00Z` : null };

@@ -1,0 +1,35 @@
+/** sitemap.xml lists every page of the build with the day it last changed; robots.txt names it. */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildInto, listFiles, removeBuildDirs, SITE_URL } from '../helpers/build-output.ts';
+import { VALID_FIXTURE } from '../helpers/fixture.ts';
+
+let dist: string;
+beforeAll(async () => {
+  dist = await buildInto(VALID_FIXTURE);
+});
+afterAll(removeBuildDirs);
+
+describe('sitemap.xml and robots.txt', () => {
+  it('lists exactly the pages the build writes, each with a lastmod day', () => {
+    const xml = readFileSync(path.join(dist, 'sitemap.xml'), 'utf8');
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const urls = new XMLParser().parse(xml).urlset.url as { loc: string; lastmod: string }[];
+    const pages = listFiles(dist)
+      .filter((file) => file === 'index.html' || file.endsWith('/index.html'))
+      .map((file) => `${SITE_URL}/${file.slice(0, -'index.html'.length)}`);
+    expect(urls.map((url) => url.loc).sort()).toEqual(pages.sort());
+    for (const url of urls) expect(url.lastmod, url.loc).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    const entry = urls.find((url) => url.loc === `${SITE_URL}/resources/rag-evaluation-guide/`);
+    const source = readFileSync(path.join(VALID_FIXTURE, 'resources', 'rag-evaluation-guide.md'), 'utf8');
+    expect(source).toMatch(new RegExp(`^updated: "?${entry!.lastmod}"?$`, 'm'));
+  });
+
+  it('names the sitemap in robots.txt and keeps crawlers out of the precomputed data', () => {
+    const robots = readFileSync(path.join(dist, 'robots.txt'), 'utf8');
+    expect(robots).toContain(`Sitemap: ${SITE_URL}/sitemap.xml`);
+    expect(robots).toMatch(/^Disallow: \/_api\/$/m);
+  });
+});
