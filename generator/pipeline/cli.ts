@@ -5,7 +5,7 @@
 import { statSync } from 'node:fs';
 import { fingerprintBuild, readUnchangedBuild, recordBuild } from './build-fingerprint.ts';
 import type { Preview, PublicationCount } from './catalogue/publish.ts';
-import { parseCommandLine } from './command-line.ts';
+import { parseCommandLine, quietOnClosedOutput } from './command-line.ts';
 import { ContentError, formatReport } from './problems.ts';
 import { formatPublication } from './publication-report.ts';
 
@@ -121,4 +121,5 @@ async function main(args: string[]): Promise<number> {
   }
 }
 
+quietOnClosedOutput();
 process.exitCode = await main(process.argv.slice(2));

@@ -47,3 +47,13 @@ export function parseCommandLine<O extends Options>(spec: CommandSpec<O>, args: 
     return { ok: false, exitCode: 2 };
   }
 }
+
+/** Output piped into a command that stops reading (`npm run build | head`) ends quietly, not with a stack trace. */
+export function quietOnClosedOutput(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+  }
+}

@@ -1,7 +1,7 @@
 /**
  * Serves a build: `npm run serve [-- --dist DIR]`, on HOST and PORT. `--help` says the same.
  */
-import { parseCommandLine } from '../pipeline/command-line.ts';
+import { parseCommandLine, quietOnClosedOutput } from '../pipeline/command-line.ts';
 import { createServer } from './create-server.ts';
 import { describeBuild, listen, readListen, stopOnSignals } from './run-server.ts';
 
@@ -41,5 +41,6 @@ function main(): number | undefined {
   return undefined;
 }
 
+quietOnClosedOutput();
 const exitCode = main();
 if (exitCode !== undefined) process.exitCode = exitCode;

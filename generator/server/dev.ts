@@ -8,7 +8,7 @@ import { statSync, watch } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildSite } from '../pipeline/build-site.ts';
 import type { Preview } from '../pipeline/catalogue/publish.ts';
-import { parseCommandLine } from '../pipeline/command-line.ts';
+import { parseCommandLine, quietOnClosedOutput } from '../pipeline/command-line.ts';
 import { ContentError, formatReport } from '../pipeline/problems.ts';
 import { formatPublication } from '../pipeline/publication-report.ts';
 import { createBuildCache } from '../pipeline/build-cache.ts';
@@ -134,5 +134,6 @@ async function main(): Promise<number | undefined> {
   return undefined;
 }
 
+quietOnClosedOutput();
 const exitCode = await main();
 if (exitCode !== undefined) process.exitCode = exitCode;
