@@ -184,30 +184,26 @@ afterAll(() => {
 });
 
 describe('list items', () => {
+  /** The fields every service and expertise list item carries. */
+  const PRACTICE_ITEM = {
+    id: expect.any(String),
+    slug: expect.any(String),
+    title: expect.any(String),
+    summary: expect.any(String),
+    category: expect.any(String),
+  };
   const all = (route: string) => readEnvelope<Item[]>(out, `${route}/all/page-0.json`).data;
 
   it('carry id, slug, title, summary, an absolute url and the category on services', () => {
     for (const item of all('services/list')) {
-      expect(item).toMatchObject({
-        id: expect.any(String),
-        slug: expect.any(String),
-        title: expect.any(String),
-        summary: expect.any(String),
-        category: expect.any(String),
-      });
+      expect(item).toMatchObject(PRACTICE_ITEM);
       expect(item.url).toBe(`${SITE_URL}/services/${item.slug}/`);
     }
   });
 
   it('carry the category and the industries on expertise', () => {
     for (const item of all('expertise/list')) {
-      expect(item).toMatchObject({
-        id: expect.any(String),
-        slug: expect.any(String),
-        title: expect.any(String),
-        summary: expect.any(String),
-        category: expect.any(String),
-      });
+      expect(item).toMatchObject(PRACTICE_ITEM);
       expect(item.industries!.length).toBeGreaterThan(0);
       expect(item.url).toBe(`${SITE_URL}/expertise/${item.slug}/`);
     }
