@@ -1,73 +1,39 @@
 /**
- * Search at scale: synthetic article-like documents (a real vocabulary drawn from content/, Zipf-Mandelbrot
- * word frequencies, stop words as in prose) indexed as the build indexes them (serializeSearchIndex: the site's
- * options, bodies pruned), without the pruning, and with a plain default MiniSearch, measured side by side:
- * build time, size raw and gzipped, cold start in a fresh process, warm latency.
- * Run alone with `npx tsx bench/search.ts [docs...] [--body-terms=N,M]`.
+ * Search at scale, under Deno as on Netlify Edge: synthetic article-like documents (a real vocabulary drawn
+ * from content/ growing with the corpus, Zipf-Mandelbrot word frequencies, stop words as in prose, whole
+ * 400-word bodies) indexed as the build indexes them, at 100, 10,000 and 100,000 documents. Measured side by
+ * side with a plain MiniSearch index of the same documents and options, which an isolate must load whole:
+ * index build time and peak memory, the first search's CPU in a fresh isolate and the bytes it reads, warm
+ * p50/p99, and an isolate's memory after 1,000 varied queries.
+ * Run alone with `npx tsx bench/search.ts [docs...]`.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { gzipSync } from 'node:zlib';
 import MiniSearch from 'minisearch';
 // @ts-expect-error -- stopword ships no type declarations.
 import { eng } from 'stopword';
-import { serializeSearchIndex } from '../generator/search/index-writer.ts';
-import { BODY_PRUNING, type BodyPruning } from '../generator/search/body-pruning.ts';
-import { createSearch } from '../generator/search/search.ts';
 import type { SearchDocument } from '../generator/search/index-format.ts';
-import { CRAFTED_QUERIES } from '../test/helpers/crafted-queries.ts';
-
-type Loader = 'site' | 'plain';
-/** An index to measure: the site's (with the given body pruning, none when null) or MiniSearch's defaults. */
-interface Variant {
-  name: string;
-  loader: Loader;
-  pruning?: BodyPruning | null;
-}
+import { writeSearchIndex } from '../generator/search/index-writer.ts';
+import { miniSearchOptions } from '../generator/search/ranking.ts';
 
 const CONTENT_DIR = fileURLToPath(new URL('../content', import.meta.url));
-const PLAIN_OPTIONS = { fields: ['title', 'summary', 'body'] };
 const STOP_WORDS = eng as string[];
 const VOCABULARY_SIZE = 5000;
 const BODY_WORDS = 400;
-const QUERIES = 200;
-/** The corpus size the crafted queries are measured at (the issue's figure). */
-const CRAFTED_AT = 10_000;
-const COLD_RUNS = 5;
-const WARM_ROUNDS = 3;
 // Calibrated on content/: stopword's English list covers about 35% of its words.
 const STOP_SHARE = 0.35;
 const ZIPF_OFFSET = 10;
 const REPEAT_SHARE = 0.3;
-
-/**
- * The site's index as the build writes it, the same keeping other numbers of body terms per document (one
- * variant per count), the same without pruning, and plain.
- */
-const createVariants = (bodyTerms: number[]): Variant[] => [
-  { name: 'site', loader: 'site', pruning: BODY_PRUNING },
-  ...bodyTerms.map(
-    (terms): Variant => ({ name: `site, body ${terms} terms`, loader: 'site', pruning: { ...BODY_PRUNING, termsPerDocument: terms } }),
-  ),
-  { name: 'site, unpruned', loader: 'site', pruning: null },
-  { name: 'plain', loader: 'plain' },
-];
-
-export interface SearchBenchRow {
-  docs: number;
-  variant: string;
-  buildMs: number;
-  rawBytes: number;
-  gzipBytes: number;
-  coldCpuMs: number;
-  coldWallMs: number;
-  warmP50Ms: number;
-  warmP99Ms: number;
-}
+/** Fresh isolates per first-search figure (the median is printed). */
+const COLD_RUNS = 3;
+const WARM_QUERIES = 200;
+const MEMORY_QUERIES = 1000;
+/** The largest corpus a whole MiniSearch index is built and loaded for (past it, a single isolate cannot). */
+const PLAIN_UP_TO = 10_000;
 
 /** mulberry32: seeded, so every run measures the same documents and queries. */
 function createRandom(seed: number) {
@@ -80,8 +46,8 @@ function createRandom(seed: number) {
   };
 }
 
-/** Words of content/ by frequency, most frequent first, topped up with made-up words to VOCABULARY_SIZE. */
-function loadVocabulary(random: () => number): string[] {
+/** Words of content/ by frequency, most frequent first, topped up with made-up words to `size`. */
+function loadVocabulary(random: () => number, size: number): string[] {
   const counts = new Map<string, number>();
   const files = readdirSync(CONTENT_DIR, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.md'));
   for (const file of files) {
@@ -99,7 +65,7 @@ function loadVocabulary(random: () => number): string[] {
   const syllables = ['ka', 'lo', 'mer', 'tin', 'sa', 'vo', 'ren', 'dal', 'pi', 'gor', 'ul', 'fen', 'bri', 'tas', 'mon'];
   const endings = ['', 's', 'ing', 'ed', 'er', 'tion', 'ment', 'ly', 'able', 'ness'];
   const seen = new Set(words);
-  while (words.length < VOCABULARY_SIZE) {
+  while (words.length < size) {
     const stem = Array.from({ length: 2 + Math.floor(random() * 2) }, () => syllables[Math.floor(random() * syllables.length)]).join('');
     const word = stem + endings[Math.floor(random() * endings.length)];
     if (!seen.has(word)) {
@@ -107,12 +73,12 @@ function loadVocabulary(random: () => number): string[] {
       seen.add(word);
     }
   }
-  return words.slice(0, VOCABULARY_SIZE);
+  return words.slice(0, size);
 }
 
-function createWriter(seed: number) {
+function createWriter(seed: number, vocabularySize = VOCABULARY_SIZE) {
   const random = createRandom(seed);
-  const vocabulary = loadVocabulary(random);
+  const vocabulary = loadVocabulary(random, vocabularySize);
   // Zipf-Mandelbrot, weight 1/(rank + ZIPF_OFFSET): with the offset the most frequent words take about the
   // share they take in content/ (the top one ~1.4% of content words); plain 1/rank would give it 11%.
   const cumulative: number[] = [];
@@ -146,21 +112,23 @@ function createWriter(seed: number) {
   return { random, vocabulary, startDocument, prose, words };
 }
 
+/** A larger corpus has a larger vocabulary (Heaps' law); the made-up words are its long tail. */
 export function createDocuments(count: number): SearchDocument[] {
-  const writer = createWriter(7);
+  const writer = createWriter(7, VOCABULARY_SIZE + Math.floor(count / 2));
   return Array.from({ length: count }, (_, index) => {
     const slug = `article-${index}`;
+    const type = index % 10 === 0 ? 'services' : index % 10 === 1 ? 'expertise' : 'intelligence';
     writer.startDocument();
     const title = writer.words(5 + Math.floor(writer.random() * 5)).join(' ');
     const summary = writer.prose(30);
     return {
-      id: `intelligence:${slug}`,
+      id: `${type}:${slug}`,
       title,
       tags: Array.from({ length: 4 }, () => writer.words(2).join('-')).join(' '),
       terms: 'Neural Core Measurement',
       summary,
       body: writer.prose(BODY_WORDS),
-      stored: [slug, title, summary, `https://example.com/intelligence/${slug}/`],
+      stored: [slug, title, summary, `https://example.com/${type}/${slug}/`],
     };
   });
 }
@@ -178,204 +146,169 @@ export function createQueries(count: number): string[] {
   });
 }
 
-/** The site's variants through the build's own function, so the bench measures what the build writes. */
-function buildIndex(variant: Variant, documents: SearchDocument[]): string {
-  if (variant.loader === 'site') return serializeSearchIndex(documents, variant.pruning ?? null);
-  const index = new MiniSearch<SearchDocument>(PLAIN_OPTIONS);
-  index.addAll(documents);
-  return JSON.stringify(index);
+/**
+ * First-search queries, as a person types them: a rare word, a common one, three words, a half-typed last
+ * word, a misspelling. Their words come from the same vocabulary at every size.
+ */
+const FIRST_QUERIES = ['reconciliation', 'commerce', 'agent checkout pricing', 'product catal', 'paymnets'];
+
+interface BuildFigures {
+  buildMs: number;
+  peakRssMb: number;
+  files: number;
+  mb: number;
+  plainMb: number;
 }
 
-/** Loads an index and answers one query, as an isolate's first request does. Runs in the child process. */
-async function answerCold(loader: Loader, file: string, q: string): Promise<{ cpuMs: number; wallMs: number }> {
-  // A clean heap, as in a new isolate: tsx's own start-up garbage is not charged to the index.
-  (globalThis as { gc?: () => void }).gc?.();
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  const cpu = process.cpuUsage();
+/** Builds the index of `docs` documents into `dir` in a fresh Node process (so its peak memory is its own). */
+function buildIndex(docs: number, dir: string): BuildFigures {
+  const args = ['--max-old-space-size=6144', '--import', 'tsx', fileURLToPath(import.meta.url), '--build', String(docs), dir];
+  return JSON.parse(
+    execFileSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 20 })
+      .trim()
+      .split('\n')
+      .pop()!,
+  );
+}
+
+/** The child's side of buildIndex: write the parts (and, for small corpora, a whole MiniSearch index). */
+function buildInChild(docs: number, dir: string): void {
+  const documents = createDocuments(docs);
   const started = performance.now();
-  if (loader === 'site') await createSearch(() => readFile(file, 'utf8')).search({ q, type: 'all', limit: 20, offset: 0 });
-  else MiniSearch.loadJSON(await readFile(file, 'utf8'), PLAIN_OPTIONS).search(q);
-  const used = process.cpuUsage(cpu);
-  return { cpuMs: (used.user + used.system) / 1000, wallMs: performance.now() - started };
+  const files = writeSearchIndex(documents);
+  const buildMs = performance.now() - started;
+  let bytes = 0;
+  for (const { path: file, body } of files) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), body);
+    bytes += typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+  }
+  const peakRssMb = process.resourceUsage().maxRSS / 1024;
+  let plainMb = 0;
+  if (docs <= PLAIN_UP_TO) {
+    const plain = new MiniSearch<SearchDocument>(miniSearchOptions);
+    plain.addAll(documents);
+    const json = JSON.stringify(plain);
+    writeFileSync(path.join(dir, 'plain-index.json'), json);
+    plainMb = Buffer.byteLength(json) / 1024 / 1024;
+  }
+  console.log(JSON.stringify({ buildMs, peakRssMb, files: files.length, mb: bytes / 1024 / 1024, plainMb }));
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const percentile = (values: number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
 
-/** Median of COLD_RUNS fresh processes: CPU of all threads (process.cpuUsage) and wall time. */
-function measureColdStart(loader: Loader, file: string, q: string): { cpuMs: number; wallMs: number } {
-  const args = ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--cold', loader, file, q];
-  const runs = Array.from({ length: COLD_RUNS }, () => {
-    const child = spawnSync(process.execPath, args, { encoding: 'utf8' });
-    if (child.status !== 0) throw new Error(`cold start child failed: ${child.stderr}`);
-    return JSON.parse(child.stdout.trim().split('\n').pop()!) as { cpuMs: number; wallMs: number };
+const DENO = createRequire(import.meta.url)
+  .resolve('deno/package.json')
+  .replace(/package\.json$/, 'bin.cjs');
+const DENO_SCRIPT = fileURLToPath(new URL('./search-deno.ts', import.meta.url));
+
+function runDeno(args: string[]): Record<string, number> & { medians?: number[] } {
+  const child = spawnSync(process.execPath, [DENO, 'run', '--allow-read', '--allow-env', '--no-prompt', DENO_SCRIPT, ...args], {
+    encoding: 'utf8',
+    maxBuffer: 16 << 20,
   });
-  return { cpuMs: median(runs.map((run) => run.cpuMs)), wallMs: median(runs.map((run) => run.wallMs)) };
+  if (child.status !== 0) throw new Error(`deno ${args[0]} failed: ${child.stderr}`);
+  return JSON.parse(child.stdout.trim().split('\n').pop()!);
 }
 
-/** Per query, the median of `rounds` runs after a warm-up pass, so one noisy neighbour does not make a p99. */
-async function timeQueries(run: (q: string) => Promise<unknown>, queries: string[], rounds = WARM_ROUNDS): Promise<number[]> {
-  for (const q of queries) await run(q);
-  const times = queries.map((): number[] => []);
-  for (let round = 0; round < rounds; round++) {
-    for (const [i, q] of queries.entries()) {
-      const started = performance.now();
-      await run(q);
-      times[i]!.push(performance.now() - started);
-    }
+interface FirstFigures {
+  cpuMs: number[];
+  bytesRead: number[];
+}
+
+/** Per query, the median of COLD_RUNS fresh isolates. */
+function firstSearches(mode: 'first' | 'plain', dir: string): FirstFigures {
+  const runs = FIRST_QUERIES.map((q) => Array.from({ length: COLD_RUNS }, () => runDeno([mode, dir, q])));
+  return { cpuMs: runs.map((list) => median(list.map((run) => run.cpuMs!))), bytesRead: runs.map((list) => list[0]!.bytesRead!) };
+}
+
+interface Row {
+  docs: number;
+  build: BuildFigures;
+  first: FirstFigures;
+  plain?: FirstFigures;
+  warm?: { p50: number; p99: number };
+  memoryMb?: number;
+}
+
+function measureSize(docs: number, root: string): Row {
+  const dir = path.join(root, String(docs));
+  const build = buildIndex(docs, dir);
+  const row: Row = { docs, build, first: firstSearches('first', dir) };
+  if (docs <= PLAIN_UP_TO) row.plain = firstSearches('plain', dir);
+  if (docs >= 10_000) {
+    const queriesFile = path.join(root, 'queries.json');
+    writeFileSync(queriesFile, JSON.stringify(createQueries(WARM_QUERIES)));
+    const warm = runDeno(['warm', dir, queriesFile, '3']).medians!;
+    row.warm = { p50: percentile(warm, 0.5), p99: percentile(warm, 0.99) };
+    writeFileSync(queriesFile, JSON.stringify(createQueries(MEMORY_QUERIES)));
+    row.memoryMb = runDeno(['warm', dir, queriesFile, '1']).rssMb;
   }
-  return times.map(median);
+  rmSync(dir, { recursive: true, force: true });
+  return row;
 }
 
-/** Warm latency of one index: the site's through its own runner, or plain MiniSearch. */
-function measureWarm(loader: Loader, json: string, queries: string[]): Promise<number[]> {
-  if (loader === 'site') {
-    const site = createSearch(async () => json);
-    return timeQueries((q) => site.search({ q, type: 'all', limit: 20, offset: 0 }), queries);
-  }
-  const plain = MiniSearch.loadJSON(json, PLAIN_OPTIONS);
-  return timeQueries(async (q) => plain.search(q), queries);
-}
+const fixed = (value: number, digits = 1) => value.toFixed(digits);
 
-async function measureVariant(
-  variant: Variant,
-  docs: number,
-  documents: SearchDocument[],
-  queries: string[],
-  dir: string,
-): Promise<SearchBenchRow> {
-  const started = performance.now();
-  const json = buildIndex(variant, documents);
-  const buildMs = performance.now() - started;
-  const file = path.join(dir, 'index.json');
-  writeFileSync(file, json);
-  const cold = measureColdStart(variant.loader, file, queries[0]!);
-  const warm = await measureWarm(variant.loader, json, queries);
-  return {
-    docs,
-    variant: variant.name,
-    buildMs,
-    rawBytes: Buffer.byteLength(json),
-    gzipBytes: gzipSync(json).byteLength,
-    coldCpuMs: cold.cpuMs,
-    coldWallMs: cold.wallMs,
-    warmP50Ms: percentile(warm, 0.5),
-    warmP99Ms: percentile(warm, 0.99),
-  };
-}
-
-/**
- * Crafted queries (test/helpers/crafted-queries.ts) against the site's index: each one's warm time beside the
- * typical query's (the median of the ordinary set). Goal: the worst at most 3x the typical.
- */
-async function benchCraftedQueries(json: string, queries: string[], docs: number): Promise<void> {
-  const search = createSearch(async () => json);
-  const run = (q: string) => search.search({ q, type: 'all', limit: 20, offset: 0 });
-  const typical = median(await timeQueries(run, queries));
-  const crafted = Object.entries(CRAFTED_QUERIES).map(([name, q]) => ({ name, ms: 0, q }));
-  const times = await timeQueries(
-    run,
-    crafted.map(({ q }) => q),
-    20,
-  );
-  crafted.forEach((entry, index) => {
-    entry.ms = times[index]!;
-  });
+function printReport(rows: Row[]): void {
+  const base = rows[0]!;
   console.log(
-    `\ncrafted queries at ${docs.toLocaleString('en')} documents (warm, median of 20 runs each); typical query ${typical.toFixed(3)} ms`,
+    '| documents | index build | build peak RSS | index files | index MB | first search CPU, median (max) | vs first row | bytes read, median (max) | plain MiniSearch first search CPU | sharded / plain | warm p50 / p99 | isolate RSS after 1,000 queries |',
   );
-  for (const { name, ms } of crafted) console.log(`  ${name.padEnd(34)} ${ms.toFixed(3).padStart(8)} ms  ${(ms / typical).toFixed(2)}x`);
-  const worst = Math.max(...crafted.map(({ ms }) => ms));
-  console.log(`worst crafted / typical: ${(worst / typical).toFixed(2)}x (goal <= 3x) ${worst / typical <= 3 ? 'ok' : 'MISSED'}`);
+  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const row of rows) {
+    const cpu = median(row.first.cpuMs);
+    const plain = row.plain ? median(row.plain.cpuMs) : undefined;
+    console.log(
+      `| ${row.docs.toLocaleString('en')} | ${fixed(row.build.buildMs / 1000)} s | ${fixed(row.build.peakRssMb, 0)} MB | ${row.build.files} | ${fixed(row.build.mb)} | ` +
+        `${fixed(cpu)} ms (${fixed(Math.max(...row.first.cpuMs))}) | ${fixed(cpu / median(base.first.cpuMs), 2)}x | ` +
+        `${fixed(median(row.first.bytesRead) / 1024)} KB (${fixed(Math.max(...row.first.bytesRead) / 1024)} KB) | ` +
+        `${plain === undefined ? 'n/a' : `${fixed(plain)} ms (index ${fixed(row.build.plainMb)} MB)`} | ${plain === undefined ? 'n/a' : `${fixed(cpu / plain, 2)}x`} | ` +
+        `${row.warm ? `${fixed(row.warm.p50, 2)} / ${fixed(row.warm.p99, 2)} ms` : 'n/a'} | ${row.memoryMb ? `${fixed(row.memoryMb, 0)} MB` : 'n/a'} |`,
+    );
+  }
+  console.log(
+    `\nFirst-search queries: ${FIRST_QUERIES.map((q) => `"${q}"`).join(', ')}; each the median of ${COLD_RUNS} fresh Deno isolates; CPU is the process's user + system time around the search.`,
+  );
+  const at = (docs: number) => rows.find((row) => row.docs === docs);
+  const goal = (label: string, value: number | undefined, max: number, unit: string) =>
+    value === undefined
+      ? `${label}: not measured`
+      : `${label} ${fixed(value, 2)}${unit} (goal <= ${max}${unit}) ${value <= max ? 'ok' : 'MISSED'}`;
+  const ratio = (docs: number) => (at(docs) ? Math.max(...at(docs)!.first.cpuMs) / Math.max(...base.first.cpuMs) : undefined);
+  console.log(
+    [
+      goal(`first search, worst query, 10,000 / ${base.docs}`, ratio(10_000), 2, 'x'),
+      goal(`first search, worst query, 100,000 / ${base.docs}`, ratio(100_000), 3, 'x'),
+      goal('first search at 100,000, worst query', at(100_000) && Math.max(...at(100_000)!.first.cpuMs), 50, ' ms'),
+      goal('warm p99 at 10,000', at(10_000)?.warm?.p99, 10, ' ms'),
+      goal('warm p99 at 100,000', at(100_000)?.warm?.p99, 30, ' ms'),
+      goal('bytes read by a first query at 100,000 (median)', at(100_000) && median(at(100_000)!.first.bytesRead) / 1024 / 1024, 1, ' MB'),
+      goal('isolate memory after 1,000 queries at 100,000', at(100_000)?.memoryMb, 128, ' MB'),
+    ].join('\n'),
+  );
 }
 
-/** `bodyTerms`: also measure the site's index keeping N body terms per document, for each N. */
-export async function benchSearch(sizes: number[] = [1000, 10_000], bodyTerms: number[] = []): Promise<SearchBenchRow[]> {
-  const variants = createVariants(bodyTerms);
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-search-'));
-  const queries = createQueries(QUERIES);
-  const rows: SearchBenchRow[] = [];
-  let crafted: { json: string; docs: number } | undefined;
+export async function benchSearch(sizes: number[] = [100, 10_000, 100_000]): Promise<Row[]> {
+  console.log('\n## Search at scale (under Deno, whole bodies)\n');
+  const root = mkdtempSync(path.join(os.tmpdir(), 'bench-search-'));
   try {
-    // What a cold process costs whatever the index: the floor under every cold start figure.
-    const floorFile = path.join(dir, 'floor.json');
-    writeFileSync(floorFile, buildIndex(variants[0]!, createDocuments(10)));
-    const floor = measureColdStart('site', floorFile, queries[0]!);
-    for (const docs of sizes) {
-      const documents = createDocuments(docs);
-      for (const variant of variants) rows.push(await measureVariant(variant, docs, documents, queries, dir));
-      if (docs === CRAFTED_AT) crafted = { json: buildIndex(variants[0]!, documents), docs };
-    }
-    printReport(rows, floor);
-    if (crafted) await benchCraftedQueries(crafted.json, queries, crafted.docs);
+    const rows = sizes.map((docs) => measureSize(docs, root));
+    printReport(rows);
+    return rows;
   } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-  return rows;
-}
-
-const GOALS: Record<number, { coldCpuMs: number; warmP99Ms: number; gzipMb?: number }> = {
-  1000: { coldCpuMs: 50, warmP99Ms: 5 },
-  10000: { coldCpuMs: 250, warmP99Ms: 20, gzipMb: 5 },
-};
-
-type Measure = Exclude<keyof SearchBenchRow, 'docs' | 'variant'>;
-const COLUMNS: [Measure, string][] = [
-  ['buildMs', 'build ms'],
-  ['rawBytes', 'raw MB'],
-  ['gzipBytes', 'gzip MB'],
-  ['coldCpuMs', 'cold CPU ms'],
-  ['coldWallMs', 'cold wall ms'],
-  ['warmP50Ms', 'warm p50 ms'],
-  ['warmP99Ms', 'warm p99 ms'],
-];
-
-function printReport(rows: SearchBenchRow[], floor: { cpuMs: number; wallMs: number }): void {
-  const format = (key: Measure, value: number) =>
-    key.endsWith('Bytes') ? (value / 1024 / 1024).toFixed(2) : value.toFixed(value < 10 ? 2 : 0);
-  const lines = [['docs', 'index', ...COLUMNS.map(([, label]) => label)]];
-  for (const docs of new Set(rows.map((row) => row.docs))) {
-    const group = rows.filter((row) => row.docs === docs);
-    const plain = group.find((row) => row.variant === 'plain')!;
-    for (const row of group) lines.push([String(docs), row.variant, ...COLUMNS.map(([key]) => format(key, row[key]))]);
-    for (const row of group.filter((row) => row !== plain)) {
-      lines.push([String(docs), `${row.variant} / plain`, ...COLUMNS.map(([key]) => `${(row[key] / plain[key]).toFixed(2)}x`)]);
-    }
-  }
-  const widths = lines[0]!.map((_, column) => Math.max(...lines.map((line) => line[column]!.length)));
-  console.log(
-    lines
-      .map((line) => line.map((cell, column) => (column === 1 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  '))
-      .join('\n'),
-  );
-  console.log(
-    `cold start floor (10 documents): ${floor.cpuMs.toFixed(0)} ms CPU, ${floor.wallMs.toFixed(0)} ms wall; load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} CPUs`,
-  );
-  console.log(
-    `body pruning: ${BODY_PRUNING.termsPerDocument} terms per document, none in more than max(${BODY_PRUNING.cutShare * 100}% of documents, ${BODY_PRUNING.cutMinDocuments})`,
-  );
-  for (const row of rows.filter((row) => row.variant !== 'plain' && GOALS[row.docs])) {
-    const goal = GOALS[row.docs]!;
-    const check = (label: string, value: number, max: number, unit: string) =>
-      `${label} ${value.toFixed(value < 10 ? 2 : 0)} < ${max} ${unit} ${value < max ? 'ok' : 'MISSED'}`;
-    const checks = [check('cold CPU', row.coldCpuMs, goal.coldCpuMs, 'ms'), check('warm p99', row.warmP99Ms, goal.warmP99Ms, 'ms')];
-    if (goal.gzipMb) checks.push(check('gzip', row.gzipBytes / 1024 / 1024, goal.gzipMb, 'MB'));
-    console.log(`goals, ${row.docs} docs, ${row.variant}: ${checks.join('; ')}`);
+    rmSync(root, { recursive: true, force: true });
   }
 }
 
-if (process.argv[2] === '--cold') {
-  const [, , , loader, file, q] = process.argv;
-  console.log(JSON.stringify(await answerCold(loader as Loader, file!, q!)));
+if (process.argv[2] === '--build') {
+  buildInChild(Number(process.argv[3]), process.argv[4]!);
 } else if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  // npx tsx bench/search.ts [docs...] [--body-terms=N,M]
-  const args = process.argv.slice(2);
-  const sizes = args.map(Number).filter((n) => n > 0);
-  const terms = args
-    .find((arg) => arg.startsWith('--body-terms='))
-    ?.slice('--body-terms='.length)
-    .split(',')
-    .map(Number);
-  await benchSearch(sizes.length ? sizes : undefined, terms);
+  const sizes = process.argv
+    .slice(2)
+    .map(Number)
+    .filter((n) => n > 0);
+  await benchSearch(sizes.length ? sizes : undefined);
 }

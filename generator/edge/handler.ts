@@ -3,7 +3,7 @@
  * runs on Netlify Edge (Deno), in the local Node server and in tests. It serves the route table the build
  * wrote (OPERATIONS_PATH), so what it routes always matches the data beside it.
  */
-import { MANIFEST_PATH, OPERATIONS_PATH, SEARCH_INDEX_PATH } from '../shared/data-paths.ts';
+import { MANIFEST_PATH, OPERATIONS_PATH } from '../shared/data-paths.ts';
 import { serializeEnvelope, type MetaFields } from '../shared/envelope.ts';
 import { ApiError, apiErrors } from '../shared/errors.ts';
 import type { Manifest } from '../shared/manifest.ts';
@@ -113,7 +113,7 @@ export function createHandler(options: HandlerOptions): Handler {
   const clock = options.clock ?? Date.now;
   const createRequestId = options.createRequestId ?? (() => crypto.randomUUID());
   const logError = options.logError ?? ((error: unknown) => console.error('unexpected error', error));
-  const search = options.search ?? createSearch(() => assets.read(SEARCH_INDEX_PATH));
+  const search = options.search ?? createSearch(assets);
   const loadBuild = createBuildLoader(assets);
 
   async function respond({

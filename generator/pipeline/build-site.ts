@@ -99,7 +99,7 @@ export function* generateOutput(published: Content, options: OutputOptions): Gen
   const catalogue = createCatalogue(published, collections, { siteUrl: options.siteUrl, builtAt, render, cache });
 
   const search = options.searchIndex === false ? undefined : buildSearchIndex(catalogue, options.searchIndexBudgetMb);
-  if (search) yield search.file;
+  if (search) yield* search.files;
   const api = buildApiFiles(catalogue, search?.documents ?? 0);
   const examples = createExampleCollector(api.operations);
   for (const file of api.files) {

@@ -29,7 +29,7 @@ Options:
   -h, --help      show this help
 
 Environment: SITE_URL (the site's address), SOURCE_DATE_EPOCH (fixes the build time),
-SEARCH_INDEX_BUDGET_MB (largest search index, default 20), MAX_TEXT_KB and MAX_IMAGE_MB (largest
+SEARCH_INDEX_BUDGET_MB (largest search index in all, default 500), MAX_TEXT_KB and MAX_IMAGE_MB (largest
 Markdown or YAML file, default 1024, and largest image, default 10). BUILD_DEBUG=1 shows stack traces.`;
 
 const OPTIONS = {

@@ -1,12 +1,13 @@
 /**
- * The search index's file format (SEARCH_INDEX_PATH): what one document is, and the serialized shape the
- * writer (index-writer.ts) produces and the reader (index-reader.ts) loads.
+ * The search index's file layout: what one indexed document is, and the parts the writer (index-writer.ts)
+ * produces under SEARCH_DIR for the reader (index-reader.ts). A query reads the small top-level file, the
+ * dictionary blocks and postings records of its own terms, and the result cards of the page it returns, so
+ * what a first search costs depends on the query, not on the number of documents. docs/search.md describes
+ * every part and how a query walks them.
  */
+import { DATA_DIR } from '../shared/data-paths.ts';
 
-/**
- * What the index keeps per document so that a result needs no other read. A tuple rather than named
- * fields: the names would otherwise be repeated once per document in the serialized index.
- */
+/** What a result shows besides its type and id: the fields `/v1/search` answers with. */
 export type StoredResult = [slug: string, title: string, summary: string, url: string];
 
 /** One indexed document. `tags` holds tags and topics, `terms` the category and industry names. */
@@ -20,29 +21,50 @@ export interface SearchDocument {
   stored: StoredResult;
 }
 
-/** A document of the serialized index, by short id: its id, its field lengths (in SEARCH_FIELDS order) and what it stores. */
-export type SerializedDocument = [id: string, fieldLength: number[], stored: StoredResult];
+/** Changes whenever a part's layout does; the reader refuses any other. */
+export const SEARCH_INDEX_FORMAT = 'search-index/2';
+
+export const SEARCH_DIR = `${DATA_DIR}/search`;
+export const SEARCH_META_PATH = `${SEARCH_DIR}/meta.json`;
+export const dictionaryPath = (block: number) => `${SEARCH_DIR}/terms/${block}.json`;
+/** A typo dictionary (typo-dictionary.ts), keyed by a term length and a UTF-16 code unit. */
+export const typoPath = (key: string) => `${SEARCH_DIR}/typos/${key}.json`;
+export const postingsPath = (shard: number) => `${SEARCH_DIR}/postings/${shard}.bin`;
+export const cardsPath = (chunk: number) => `${SEARCH_DIR}/cards/${chunk}.json`;
 
 /**
- * A term of the serialized index and its postings per field: `[term, fieldId, postings, fieldId, postings...]`.
- * Postings list the documents in ascending short id as gaps (the first from -1, so every gap is >= 1), each
- * followed by `-tf` when the term frequency is not 1.
+ * SEARCH_META_PATH: the global figures scoring needs and the tables that say which part holds what. Its
+ * size grows with the number of dictionary blocks only (one term each), not with documents or postings.
  */
-export type SerializedTerm = [term: string, ...fieldsAndPostings: (number | number[])[]];
-
-/**
- * SEARCH_INDEX_PATH's format: the same index as MiniSearch's own JSON, in a shape that parses and loads in
- * about half the time (a cold start is bound by the number of postings, and MiniSearch writes each as an
- * object key that loading turns back into a number). Written by serializeSearchIndex, read by the edge's
- * `loadSearchIndex`; a short id is a document's position in `documents`.
- */
-export interface SerializedSearchIndex {
+export interface SearchMeta {
   format: typeof SEARCH_INDEX_FORMAT;
-  fieldIds: Record<string, number>;
+  /** Documents indexed: BM25's N. */
+  documents: number;
+  /** The indexed fields, a field's id being its position. */
+  fields: string[];
+  /** Each field's average length as MiniSearch keeps it (a running average over the documents in build order). */
   averageFieldLength: number[];
-  documents: SerializedDocument[];
-  terms: SerializedTerm[];
+  /** Document numbers run in `type:id` order, so each type is one range, `[type, first, end)`. */
+  types: [type: string, first: number, end: number][];
+  /** The first term of each dictionary block (dictionaryPath), in order: a term lives in the last block whose first term is <= it. */
+  blocks: string[];
+  /** Result cards per cards file (cardsPath): document `n` is entry `n % cardsPerFile` of file `n / cardsPerFile`. */
+  cardsPerFile: number;
 }
 
-/** Changes whenever SerializedSearchIndex does. */
-export const SEARCH_INDEX_FORMAT = 'search-index/1';
+/** Where a term's postings record is: `postingsPath(shard)`, bytes `[offset, offset + length)`. */
+export type PostingsLocation = [shard: number, offset: number, length: number];
+
+/**
+ * A dictionary block (dictionaryPath), or a typo dictionary (typoPath): terms in code-unit order; for each,
+ * how many postings it has over all fields (what scoring it costs) and where its record is, flattened as
+ * `[shard, offset, length, ...]`, three numbers per term.
+ */
+export interface DictionaryBlock {
+  terms: string[];
+  postings: number[];
+  locations: number[];
+}
+
+/** A cards file (cardsPath): `[id, slug, title, summary, url]` per document, in document-number order. */
+export type ResultCard = [id: string, ...StoredResult];

@@ -1,94 +1,133 @@
 /**
- * The index reader: loads SEARCH_INDEX_PATH (index-format.ts) into a MiniSearch instance built with the
- * ranking options. Runtime-neutral; the edge runs it on the first search of an isolate.
+ * The index reader: the parts of index-format.ts, read on demand through the runtime's file access and kept
+ * in a cache of bounded size for the isolate's life. Runtime-neutral.
  */
-import MiniSearch from 'minisearch';
-import { SEARCH_INDEX_FORMAT, type SearchDocument, type SerializedSearchIndex, type StoredResult } from './index-format.ts';
-import { miniSearchOptions } from './ranking.ts';
+import {
+  cardsPath,
+  type DictionaryBlock,
+  dictionaryPath,
+  postingsPath,
+  type ResultCard,
+  SEARCH_INDEX_FORMAT,
+  SEARCH_META_PATH,
+  type SearchMeta,
+  typoPath,
+} from './index-format.ts';
+import type { TypoFile } from './typo-dictionary.ts';
 
-/** The parts of a MiniSearch instance that `loadSearchIndex` fills: what `MiniSearch.loadJS` fills, in 7.x. */
-interface MiniSearchInternals {
-  _documentIds: Map<number, string>;
-  _idToShortId: Map<string, number>;
-  _fieldLength: Map<number, number[]>;
-  _storedFields: Map<number, { stored: StoredResult }>;
-  _index: { set(term: string, fields: Map<number, Map<number, number>>): unknown };
+/** How the reader gets a file of the build output: text or bytes, null when there is none. */
+export interface IndexSource {
+  read(path: string): Promise<string | null>;
+  readBytes(path: string): Promise<Uint8Array | null>;
 }
 
 /**
- * Loads SEARCH_INDEX_PATH (SerializedSearchIndex): the same index `MiniSearch.loadJSON` would load from
- * MiniSearch's own JSON, built as `loadJS` builds it but from arrays of numbers rather than objects keyed by
- * short id, which parse and load in about half the time. MiniSearch has no public way to add postings, so the
- * header goes through `loadJS` and the rest into the maps `loadJS` fills; test/search checks that the result
- * serializes exactly as `MiniSearch.loadJSON` loads the same index, so a MiniSearch release that changes those
- * maps fails there (and a missing map fails here).
+ * Bytes of parts an isolate keeps (text parts counted at two bytes a character, as the engine stores them).
+ * Enough for the top-level file, the dictionary blocks and postings of a few hundred distinct words; the
+ * least recently used part goes first.
  */
-export function loadSearchIndex(json: string): MiniSearch<SearchDocument> {
-  const serialized = JSON.parse(json) as SerializedSearchIndex;
-  if (serialized.format !== SEARCH_INDEX_FORMAT)
-    throw new Error(`search index: expected format ${SEARCH_INDEX_FORMAT}, not ${String(serialized.format)}; rebuild the site`);
-  const { fieldIds, averageFieldLength, documents, terms } = serialized;
-  const count = documents.length;
-  const index = MiniSearch.loadJS<SearchDocument>(
-    {
-      documentCount: count,
-      nextId: count,
-      documentIds: {},
-      fieldIds,
-      fieldLength: {},
-      averageFieldLength,
-      storedFields: {},
-      dirtCount: 0,
-      index: [],
-      serializationVersion: 2,
-    },
-    miniSearchOptions,
-  );
-  const internals = index as unknown as MiniSearchInternals;
-  const {
-    _documentIds: documentIds,
-    _idToShortId: idToShortId,
-    _fieldLength: fieldLength,
-    _storedFields: storedFields,
-    _index: termIndex,
-  } = internals;
-  if (![documentIds, idToShortId, fieldLength, storedFields].every((map) => map instanceof Map) || typeof termIndex?.set !== 'function') {
-    throw new Error('search index: this MiniSearch version keeps its index differently; update loadSearchIndex');
+export const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
+
+export interface IndexParts {
+  meta(): Promise<SearchMeta>;
+  block(index: number): Promise<DictionaryBlock>;
+  /** null: no term has that shape (typo files exist only where some term does). */
+  typos(key: string): Promise<TypoFile | null>;
+  shard(index: number): Promise<Uint8Array>;
+  cards(index: number): Promise<ResultCard[]>;
+  /** Bytes the cache holds now. */
+  cachedBytes(): number;
+  /** Forgets every part read, so that a part found broken after it was read is read again. */
+  clear(): void;
+}
+
+interface Entry {
+  value: Promise<unknown>;
+  bytes: number;
+}
+
+/** A part that failed to read or parse: the message names it, for the server log. */
+export function partError(path: string, reason: string): Error {
+  return new Error(`search index part ${path}: ${reason}`);
+}
+
+function parseJson<T>(path: string, text: string | null, optional: boolean): T | null {
+  if (text === null) {
+    if (optional) return null;
+    throw partError(path, 'missing; rebuild the site');
   }
-  for (let shortId = 0; shortId < count; shortId++) {
-    const [id, lengths, stored] = documents[shortId]!;
-    documentIds.set(shortId, id);
-    idToShortId.set(id, shortId);
-    fieldLength.set(shortId, lengths);
-    storedFields.set(shortId, { stored });
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw partError(path, 'not valid JSON');
   }
-  for (const row of terms) {
-    const fields = new Map<number, Map<number, number>>();
-    for (let i = 1; i < row.length; i += 2) {
-      const postings = row[i + 1] as number[];
-      const entry = new Map<number, number>();
-      let shortId = -1;
-      for (let j = 0; j < postings.length; j++) {
-        const value = postings[j]!;
-        if (value > 0) {
-          shortId += value;
-          entry.set(shortId, 1);
-        } else entry.set(shortId, -value);
-      }
-      fields.set(row[i] as number, entry);
+}
+
+export function createIndexParts(source: IndexSource, cacheBytes = DEFAULT_CACHE_BYTES): IndexParts {
+  const cache = new Map<string, Entry>();
+  let used = 0;
+
+  const evict = () => {
+    for (const [key, entry] of cache) {
+      if (used <= cacheBytes) break;
+      cache.delete(key);
+      used -= entry.bytes;
     }
-    termIndex.set(row[0], fields);
-  }
-  return index;
-}
+  };
 
-/**
- * The postings a term has across all fields: what scoring it costs. Read from the same internal map the
- * loader fills (`_index`), so a MiniSearch release that moves it fails the loader's check first.
- */
-export function countPostings(index: MiniSearch<SearchDocument>, term: string): number {
-  const fields = (index as unknown as { _index: { get(term: string): Map<number, Map<number, number>> | undefined } })._index.get(term);
-  let count = 0;
-  for (const postings of fields?.values() ?? []) count += postings.size;
-  return count;
+  /** One read per path at a time; a failed read is forgotten, so the next query tries again. */
+  const load = <T>(path: string, read: () => Promise<{ value: T; bytes: number }>): Promise<T> => {
+    const hit = cache.get(path);
+    if (hit) {
+      cache.delete(path);
+      cache.set(path, hit);
+      return hit.value as Promise<T>;
+    }
+    const entry: Entry = { value: Promise.resolve(), bytes: 0 };
+    entry.value = read().then(
+      ({ value, bytes }) => {
+        if (cache.get(path) === entry) {
+          entry.bytes = bytes;
+          used += bytes;
+          evict();
+        }
+        return value;
+      },
+      (error: unknown) => {
+        if (cache.get(path) === entry) cache.delete(path);
+        throw error;
+      },
+    );
+    cache.set(path, entry);
+    return entry.value as Promise<T>;
+  };
+
+  const json = <T>(path: string, optional = false) =>
+    load(path, async () => {
+      const text = await source.read(path);
+      return { value: parseJson<T>(path, text, optional), bytes: (text?.length ?? 0) * 2 };
+    });
+
+  return {
+    meta: () =>
+      json<SearchMeta>(SEARCH_META_PATH).then((meta) => {
+        if (meta?.format !== SEARCH_INDEX_FORMAT)
+          throw partError(SEARCH_META_PATH, `expected format ${SEARCH_INDEX_FORMAT}; rebuild the site`);
+        return meta;
+      }),
+    block: (index) => json<DictionaryBlock>(dictionaryPath(index)) as Promise<DictionaryBlock>,
+    typos: (key) => json<TypoFile>(typoPath(key), true),
+    shard: (index) =>
+      load(postingsPath(index), async () => {
+        const bytes = await source.readBytes(postingsPath(index));
+        if (bytes === null) throw partError(postingsPath(index), 'missing; rebuild the site');
+        return { value: bytes, bytes: bytes.byteLength };
+      }),
+    cards: (index) => json<ResultCard[]>(cardsPath(index)) as Promise<ResultCard[]>,
+    cachedBytes: () => used,
+    clear: () => {
+      cache.clear();
+      used = 0;
+    },
+  };
 }

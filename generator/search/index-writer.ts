@@ -1,62 +1,197 @@
 /**
- * The index writer: builds a MiniSearch index of the documents with the ranking options and writes it in
- * the site's format (index-format.ts), bodies pruned (body-pruning.ts). Runtime-neutral.
+ * The index writer: analyses the documents exactly as MiniSearch's `add` would with the ranking options
+ * (same tokenizer and term processing, field lengths counted and averaged as it counts them) and writes the
+ * parts of index-format.ts. Whole fields, bodies included. Runtime-neutral.
  */
-import MiniSearch, { type AsPlainObject } from 'minisearch';
-import { BODY_PRUNING, type BodyPruning, type BodyTerms, createTermCache, pruneSearchBodies } from './body-pruning.ts';
+import { compareText } from '../shared/compare-text.ts';
+import { memoize } from '../shared/memoize.ts';
 import {
+  cardsPath,
+  type DictionaryBlock,
+  dictionaryPath,
+  postingsPath,
+  type ResultCard,
   SEARCH_INDEX_FORMAT,
+  SEARCH_META_PATH,
   type SearchDocument,
-  type SerializedDocument,
-  type SerializedSearchIndex,
-  type SerializedTerm,
-  type StoredResult,
+  type SearchMeta,
 } from './index-format.ts';
-import { miniSearchOptions } from './ranking.ts';
+import { encodeRecord } from './postings-codec.ts';
+import { SEARCH_FIELDS, TYPO_FIELDS } from './ranking.ts';
+import { processTerm, tokenize } from './text-analysis.ts';
+import { typoFiles } from './typo-dictionary.ts';
 
-/** MiniSearch's postings of one term in one field, `{ shortId: tf }`, as SerializedTerm's gaps. */
-function toPostings(entry: Record<string, number>): number[] {
-  const postings: number[] = [];
-  let previous = -1;
-  // Integer keys enumerate in ascending order.
-  for (const key of Object.keys(entry)) {
-    const shortId = Number(key);
-    postings.push(shortId - previous);
-    if (entry[key] !== 1) postings.push(-entry[key]!);
-    previous = shortId;
+/** Dictionary terms per block: a block is about 30 KB of JSON, and the top-level table one term per block. */
+export const TERMS_PER_BLOCK = 1024;
+/** Postings bytes a shard is filled to (a larger record gets a shard of its own): what a rare term's read costs. */
+export const SHARD_BYTES = 16 * 1024;
+/** Result cards per file: a page of results reads at most `limit` of them, in parallel. */
+export const CARDS_PER_FILE = 32;
+
+/** One field of one document as the index sees it: MiniSearch's field length, and each term with its frequency. */
+export interface FieldAnalysis {
+  length: number;
+  /** `term, tf, term, tf, ...` in first-occurrence order. */
+  terms: (string | number)[];
+}
+
+/** A field's text as MiniSearch's `add` reads it: the length is the number of distinct tokens, before processing. */
+export function analyseField(text: string, process: (token: string) => string | null = processTerm): FieldAnalysis {
+  const tokens = tokenize(text);
+  const frequency = new Map<string, number>();
+  for (const token of tokens) {
+    const term = process(token);
+    if (term) frequency.set(term, (frequency.get(term) ?? 0) + 1);
   }
+  return { length: new Set(tokens).size, terms: [...frequency].flat() };
+}
+
+export interface SearchIndexFile {
+  path: string;
+  body: string | Uint8Array;
+}
+
+type Analyse = (text: string, field: string) => FieldAnalysis;
+
+/**
+ * Every document's fields analysed in build order, with the running field-length averages MiniSearch keeps
+ * (`addFieldLength`: the new average is `(average * count + length) / (count + 1)`), whose last bits depend
+ * on that order, so they are computed here once and read by the edge, never recomputed.
+ */
+function analyseAll(documents: readonly SearchDocument[], analyse: Analyse) {
+  const averageFieldLength = SEARCH_FIELDS.map(() => 0);
+  const analysed = documents.map((document, count) =>
+    SEARCH_FIELDS.map((field, fieldId) => {
+      const analysis = analyse(document[field], field);
+      averageFieldLength[fieldId] = (averageFieldLength[fieldId]! * count + analysis.length) / (count + 1);
+      return analysis;
+    }),
+  );
+  return { analysed, averageFieldLength };
+}
+
+/** Document numbers in `type:id` order (the contract's tie-break), and each type's range of them. */
+function numberDocuments(documents: readonly SearchDocument[]) {
+  const order = documents.map((_, index) => index).sort((a, b) => compareText(documents[a]!.id, documents[b]!.id));
+  const types: SearchMeta['types'] = [];
+  order.forEach((index, number) => {
+    const type = documents[index]!.id.slice(0, documents[index]!.id.indexOf(':'));
+    const last = types[types.length - 1];
+    if (last?.[0] === type) last[2] = number + 1;
+    else types.push([type, number, number + 1]);
+  });
+  return { order, types };
+}
+
+/** Each term's postings per field as flat `document, tf, length` triples, documents ascending. */
+function collectPostings(order: readonly number[], analysed: FieldAnalysis[][]): Map<string, number[][]> {
+  const postings = new Map<string, number[][]>();
+  order.forEach((index, number) => {
+    analysed[index]!.forEach(({ length, terms }, fieldId) => {
+      for (let i = 0; i < terms.length; i += 2) {
+        const term = terms[i] as string;
+        let fields = postings.get(term);
+        if (!fields) {
+          fields = [];
+          postings.set(term, fields);
+        }
+        fields[fieldId] ??= [];
+        fields[fieldId].push(number, terms[i + 1] as number, length);
+      }
+    });
+  });
   return postings;
 }
 
-/** MiniSearch's JSON of a freshly built index (short ids 0 to n - 1, nothing removed) in the site's format. */
-export function toSerializedSearchIndex(index: AsPlainObject): SerializedSearchIndex {
-  const documents: SerializedDocument[] = [];
-  for (let shortId = 0; shortId < index.nextId; shortId++) {
-    const id = index.documentIds[shortId] as string | undefined;
-    if (id === undefined || index.dirtCount !== 0) throw new Error('search index: short ids must run from 0 without gaps');
-    const { stored } = index.storedFields[shortId] as { stored: StoredResult };
-    documents.push([id, index.fieldLength[shortId]!, stored]);
+/** The postings shards and the dictionary (one entry per term, in `terms` order), in blocks. */
+function writeTerms(terms: readonly string[], postings: Map<string, number[][]>, typeStarts: number[]) {
+  const files: SearchIndexFile[] = [];
+  const entries = new Map<string, { postings: number; location: [number, number, number] }>();
+  let shard: Uint8Array[] = [];
+  let shardBytes = 0;
+  const flush = () => {
+    if (shard.length === 0) return;
+    const body = new Uint8Array(shardBytes);
+    let offset = 0;
+    for (const record of shard) {
+      body.set(record, offset);
+      offset += record.length;
+    }
+    files.push({ path: postingsPath(files.length), body });
+    shard = [];
+    shardBytes = 0;
+  };
+  for (const term of terms) {
+    const fields = postings.get(term)!;
+    const record = encodeRecord(fields, typeStarts);
+    if (shardBytes > 0 && shardBytes + record.length > SHARD_BYTES) flush();
+    entries.set(term, {
+      postings: fields.reduce((sum, field) => sum + (field ? field.length / 3 : 0), 0),
+      location: [files.length, shardBytes, record.length],
+    });
+    shard.push(record);
+    shardBytes += record.length;
   }
-  const terms = index.index.map(([term, fields]): SerializedTerm => {
-    const row: SerializedTerm = [term];
-    for (const fieldId of Object.keys(fields)) row.push(Number(fieldId), toPostings(fields[fieldId]!));
-    return row;
-  });
-  return { format: SEARCH_INDEX_FORMAT, fieldIds: index.fieldIds, averageFieldLength: index.averageFieldLength, documents, terms };
+  flush();
+  return { files, entries };
+}
+
+/** A dictionary block of `terms`, their counts and locations from `entries`. */
+export function toBlock(terms: readonly string[], entries: ReadonlyMap<string, { postings: number; location: number[] }>): DictionaryBlock {
+  return {
+    terms: [...terms],
+    postings: terms.map((term) => entries.get(term)!.postings),
+    locations: terms.flatMap((term) => entries.get(term)!.location),
+  };
+}
+
+/** The result cards, CARDS_PER_FILE documents a file, in document-number order. */
+function writeCards(documents: readonly SearchDocument[], order: readonly number[]): SearchIndexFile[] {
+  const files: SearchIndexFile[] = [];
+  for (let first = 0; first < order.length; first += CARDS_PER_FILE) {
+    const cards = order.slice(first, first + CARDS_PER_FILE).map((index): ResultCard => {
+      const { id, stored } = documents[index]!;
+      return [id.slice(id.indexOf(':') + 1), ...stored];
+    });
+    files.push({ path: cardsPath(first / CARDS_PER_FILE), body: JSON.stringify(cards) });
+  }
+  return files;
 }
 
 /**
- * The serialized index of `documents` (SerializedSearchIndex), bodies pruned (see body-pruning.ts): what
- * the build writes, and what bench/search.ts measures. `pruning` is for measuring other settings (null: whole
- * bodies); the build uses the default.
+ * The index of `documents` (built in this order, which fixes the averages' last bits) as files. `analyse`
+ * may answer from a cache (the build keeps bodies' analyses between rebuilds); it must give what
+ * `analyseField` gives.
  */
-export function serializeSearchIndex(
-  documents: readonly SearchDocument[],
-  pruning: BodyPruning | null = BODY_PRUNING,
-  termsOf?: (body: string) => BodyTerms,
-): string {
-  // The cache changes no term, only how often the stemmer runs: the edge loads the index with the plain options.
-  const index = new MiniSearch<SearchDocument>({ ...miniSearchOptions, processTerm: createTermCache() });
-  index.addAll(pruning ? pruneSearchBodies(documents, pruning, termsOf) : documents);
-  return JSON.stringify(toSerializedSearchIndex(index.toJSON()));
+export function writeSearchIndex(documents: readonly SearchDocument[], analyse?: Analyse): SearchIndexFile[] {
+  const process = memoize(processTerm);
+  const { analysed, averageFieldLength } = analyseAll(documents, analyse ?? ((text) => analyseField(text, process)));
+  const { order, types } = numberDocuments(documents);
+  const postings = collectPostings(order, analysed);
+  const terms = [...postings.keys()].sort(compareText);
+  const { files, entries } = writeTerms(
+    terms,
+    postings,
+    types.map(([, first]) => first),
+  );
+  const typoFieldIds = TYPO_FIELDS.map((field) => SEARCH_FIELDS.indexOf(field));
+  const typoTerms = terms.filter((term) => typoFieldIds.some((fieldId) => postings.get(term)![fieldId]?.length));
+  postings.clear();
+  const blocks: string[] = [];
+  for (let first = 0; first < terms.length; first += TERMS_PER_BLOCK) {
+    const slice = terms.slice(first, first + TERMS_PER_BLOCK);
+    files.push({ path: dictionaryPath(blocks.length), body: JSON.stringify(toBlock(slice, entries)) });
+    blocks.push(slice[0]!);
+  }
+  const typos = typoFiles(typoTerms, entries);
+  const meta: SearchMeta = {
+    format: SEARCH_INDEX_FORMAT,
+    documents: documents.length,
+    fields: [...SEARCH_FIELDS],
+    averageFieldLength,
+    types,
+    blocks,
+    cardsPerFile: CARDS_PER_FILE,
+  };
+  return [{ path: SEARCH_META_PATH, body: JSON.stringify(meta) }, ...files, ...typos, ...writeCards(documents, order)];
 }

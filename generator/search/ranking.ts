@@ -10,9 +10,15 @@ import { processTerm, tokenize } from './text-analysis.ts';
 
 export const SEARCH_FIELDS = ['title', 'tags', 'terms', 'summary', 'body'] as const;
 
-/** Typo tolerance on longer words only: a short word one edit away is usually another word. */
+/** The shortest word searched with typo tolerance: a short word one edit away is usually another word. */
+export const FUZZY_MIN_LENGTH = 5;
+
+/**
+ * Typo tolerance on longer words only. With `maxFuzzy` 1 this is one edit for every word it applies to; the
+ * index's typo dictionaries (index-writer.ts) are laid out for exactly one.
+ */
 export function fuzzyFor(term: string): number | false {
-  return term.length >= 5 ? 0.2 : false;
+  return term.length >= FUZZY_MIN_LENGTH ? 0.2 : false;
 }
 
 /** Prefix match on the last word only (someone still typing); not on one or two letters, which match too much. */
@@ -55,7 +61,7 @@ export function roundScore(score: number): number {
 }
 
 /** Fields where a word may be misspelled: the short ones. See `createQuery`. */
-const TYPO_FIELDS = SEARCH_FIELDS.filter((field) => field !== 'body');
+export const TYPO_FIELDS = SEARCH_FIELDS.filter((field) => field !== 'body');
 
 /**
  * The query as MiniSearch runs it: typo tolerance (the shared `searchOptions`) in title, tags, terms and

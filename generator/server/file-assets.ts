@@ -4,47 +4,53 @@ import path from 'node:path';
 import type { Assets } from '../edge/assets.ts';
 
 export interface FileAssetsOptions {
-  /** Bytes of file text kept in memory; the oldest entries go first. 0 turns the cache off. */
+  /** Bytes of files kept in memory (text counted at two bytes a character); the oldest entries go first. 0 turns the cache off. */
   cacheBytes?: number;
 }
 
+type Cached = string | Uint8Array;
+const sizeOf = (value: Cached) => (typeof value === 'string' ? value.length * 2 : value.byteLength);
+
 /**
- * The server reads each build from a snapshot that never changes (served-builds.ts), so file texts are kept
- * in a bounded cache instead of being read per request.
+ * The server reads each build from a snapshot that never changes (served-builds.ts), so files are kept in a
+ * bounded cache instead of being read per request.
  */
 export function createFileAssets(distDir: string, options: FileAssetsOptions = {}): Assets {
   const root = path.resolve(distDir);
   const cacheBytes = options.cacheBytes ?? 64 * 1024 * 1024;
-  const cache = new Map<string, string>();
+  const cache = new Map<string, Cached>();
   let cachedBytes = 0;
 
-  const remember = (file: string, text: string) => {
-    if (text.length * 2 > cacheBytes) return;
-    cache.set(file, text);
-    cachedBytes += text.length * 2;
-    for (const [key, value] of cache) {
+  const remember = (key: string, value: Cached) => {
+    if (sizeOf(value) > cacheBytes) return;
+    cache.set(key, value);
+    cachedBytes += sizeOf(value);
+    for (const [oldest, entry] of cache) {
       if (cachedBytes <= cacheBytes) break;
-      cache.delete(key);
-      cachedBytes -= value.length * 2;
+      cache.delete(oldest);
+      cachedBytes -= sizeOf(entry);
     }
   };
 
+  async function load<T extends Cached>(file: string, key: string, read: (target: string) => Promise<T>): Promise<T | null> {
+    const cached = cache.get(key);
+    if (cached !== undefined) return cached as T;
+    const target = path.resolve(root, file);
+    // The handler only builds paths from validated ids; this guard keeps that true whatever a caller does.
+    if (!target.startsWith(root + path.sep)) return null;
+    try {
+      const value = await read(target);
+      remember(key, value);
+      return value;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') return null;
+      throw error;
+    }
+  }
+
   return {
-    async read(file) {
-      const cached = cache.get(file);
-      if (cached !== undefined) return cached;
-      const target = path.resolve(root, file);
-      // The handler only builds paths from validated ids; this guard keeps that true whatever a caller does.
-      if (!target.startsWith(root + path.sep)) return null;
-      try {
-        const text = await readFile(target, 'utf8');
-        remember(file, text);
-        return text;
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') return null;
-        throw error;
-      }
-    },
+    read: (file) => load(file, `text:${file}`, (target) => readFile(target, 'utf8')),
+    readBytes: (file) => load(file, `bytes:${file}`, async (target) => new Uint8Array(await readFile(target))),
   };
 }

@@ -12,7 +12,6 @@ import { API_BASE_PATH } from './policy.ts';
 /** Folder of the generated data inside the build output, outside `/v1/` so the edge can fetch it. */
 export const DATA_DIR = '_api';
 export const MANIFEST_PATH = `${DATA_DIR}/manifest.json`;
-export const SEARCH_INDEX_PATH = `${DATA_DIR}/search-index.json`;
 /** The route table the handler serves (see shared/operations.ts), written from the collections table. */
 export const OPERATIONS_PATH = `${DATA_DIR}/operations.json`;
 export const CHUNK_SIZE = 100;

@@ -9,21 +9,24 @@ import { createMemoryLimiter } from '../../generator/edge/limiter.ts';
 declare const Deno: {
   args: string[];
   readTextFile(path: string): Promise<string>;
+  readFile(path: string): Promise<Uint8Array>;
   stdin: { readable: ReadableStream<Uint8Array> };
   errors: { NotFound: new () => Error };
 };
 
 const [dist] = Deno.args;
+const orNull = async <T>(read: Promise<T>): Promise<T | null> => {
+  try {
+    return await read;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+};
 const handler = createHandler({
   assets: {
-    async read(path) {
-      try {
-        return await Deno.readTextFile(`${dist}/${path}`);
-      } catch (error) {
-        if (error instanceof Deno.errors.NotFound) return null;
-        throw error;
-      }
-    },
+    read: (path) => orNull(Deno.readTextFile(`${dist}/${path}`)),
+    readBytes: (path) => orNull(Deno.readFile(`${dist}/${path}`)),
   },
   limiter: createMemoryLimiter({ limit: 1_000_000 }),
   clock: () => Date.parse('2026-11-20T10:00:00.000Z'),

@@ -384,6 +384,9 @@ describe.each(runtimes)('edge handler ($name)', (runtime) => {
           read: async () => {
             throw new Error('disk on fire at /srv/secret/path.json');
           },
+          readBytes: async () => {
+            throw new Error('disk on fire at /srv/secret/path.bin');
+          },
         },
       });
       try {

@@ -14,7 +14,7 @@ import { VALID_FIXTURE } from '../helpers/fixture.ts';
 import { buildInto, removeBuildDirs } from '../helpers/build-output.ts';
 import { readDistFiles } from '../helpers/api-runtimes.ts';
 
-let files: Map<string, string>;
+let files: Map<string, string | Uint8Array>;
 beforeAll(async () => {
   files = readDistFiles(await buildInto(VALID_FIXTURE));
 });
@@ -94,6 +94,10 @@ describe('edge handler under random requests', () => {
         read: (file) => {
           reads.push(file);
           return memory.read(file);
+        },
+        readBytes: (file) => {
+          reads.push(file);
+          return memory.readBytes(file);
         },
       },
       limiter: createMemoryLimiter({ limit: 1e9 }),

@@ -11,7 +11,7 @@ import { buildInto, removeBuildDirs } from '../helpers/build-output.ts';
 import { readDistFiles } from '../helpers/api-runtimes.ts';
 
 const ARTICLES = 250;
-let files: Map<string, string>;
+let files: Map<string, string | Uint8Array>;
 let all: { id: string; date: string }[];
 
 async function fetchJson(path: string, reads?: string[]) {
@@ -21,6 +21,10 @@ async function fetchJson(path: string, reads?: string[]) {
       read: async (file) => {
         reads?.push(file);
         return assets.read(file);
+      },
+      readBytes: async (file) => {
+        reads?.push(file);
+        return assets.readBytes(file);
       },
     },
     limiter: createMemoryLimiter({ limit: 1e9 }),

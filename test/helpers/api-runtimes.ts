@@ -28,9 +28,15 @@ export interface Runtime {
 }
 
 /** Every file of a build, as the in-memory assets a test handler reads. */
-export function readDistFiles(dist: string): Map<string, string> {
+export function readDistFiles(dist: string): Map<string, string | Uint8Array> {
   const files = fg.sync('_api/**/*', { cwd: dist, onlyFiles: true });
-  return new Map(files.map((file) => [file, readFileSync(path.join(dist, file), 'utf8')]));
+  // Binary parts (the search postings) as bytes, everything else as text.
+  return new Map(
+    files.map((file) => [
+      file,
+      file.endsWith('.bin') ? new Uint8Array(readFileSync(path.join(dist, file))) : readFileSync(path.join(dist, file), 'utf8'),
+    ]),
+  );
 }
 
 const silent = () => {};

@@ -344,7 +344,9 @@ describe('the error examples of the OpenAPI document', () => {
     const { readDistFiles } = await import('../helpers/api-runtimes.ts');
     const memory = createMemoryAssets(readDistFiles(dist));
     return createHandler({
-      assets: options.fail ? { read: async () => Promise.reject(new Error('disk gone')) } : memory,
+      assets: options.fail
+        ? { read: async () => Promise.reject(new Error('disk gone')), readBytes: async () => Promise.reject(new Error('disk gone')) }
+        : memory,
       limiter: {
         limit: 100,
         windowSeconds: 60,

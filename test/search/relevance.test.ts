@@ -3,13 +3,12 @@
  * first. The judgements were made by reading `content/`, not by looking at what the engine returns.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
 import { createSearch, type Search, type SearchQuery } from '../../generator/search/search.ts';
-import { SEARCH_INDEX_PATH } from '../../generator/shared/data-paths.ts';
+import { createFileAssets } from '../../generator/server/file-assets.ts';
 
 interface Judgement {
   q: string;
@@ -118,7 +117,7 @@ describe('search relevance on the real content', () => {
   beforeAll(async () => {
     outDir = mkdtempSync(path.join(os.tmpdir(), 'search-relevance-'));
     await buildSite({ contentDir: 'content', outDir, env: { SOURCE_DATE_EPOCH: '1795000000' } });
-    search = createSearch(() => readFile(path.join(outDir, SEARCH_INDEX_PATH), 'utf8'));
+    search = createSearch(createFileAssets(outDir));
   });
 
   afterAll(() => rmSync(outDir, { recursive: true, force: true }));

@@ -1,0 +1,75 @@
+/**
+ * The search side of bench/search.ts, run under Deno as on Netlify Edge; one process is one fresh isolate.
+ *
+ *   deno run --allow-read bench/search-deno.ts first DIST QUERY        one search in a fresh isolate
+ *   deno run --allow-read bench/search-deno.ts warm DIST QUERIES ROUNDS  QUERIES: a JSON file of strings
+ *   deno run --allow-read bench/search-deno.ts plain DIST QUERY        the same with a whole MiniSearch index
+ *
+ * Prints one JSON line: CPU (user + system, from the process) and wall time around the search itself, the
+ * bytes of index it read, and the isolate's memory.
+ */
+import process from 'node:process';
+import MiniSearch from 'minisearch';
+import { createQuery, miniSearchOptions } from '../generator/search/ranking.ts';
+import { createSearch } from '../generator/search/search.ts';
+import type { SearchDocument } from '../generator/search/index-format.ts';
+
+declare const Deno: {
+  args: string[];
+  readTextFile(path: string): Promise<string>;
+  readFile(path: string): Promise<Uint8Array>;
+  memoryUsage(): { rss: number; heapUsed: number };
+};
+
+const [mode, dist, arg, rounds] = Deno.args;
+let bytesRead = 0;
+const orNull = async <T extends string | Uint8Array>(read: Promise<T>): Promise<T | null> => {
+  try {
+    const value = await read;
+    bytesRead += typeof value === 'string' ? value.length : value.byteLength;
+    return value;
+  } catch {
+    return null;
+  }
+};
+const assets = {
+  read: (path: string) => orNull(Deno.readTextFile(`${dist}/${path}`)),
+  readBytes: (path: string) => orNull(Deno.readFile(`${dist}/${path}`)),
+};
+
+const cpuMs = (since: ReturnType<typeof process.cpuUsage>) => {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+};
+
+async function measure(run: () => Promise<unknown>) {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  await run();
+  return { cpuMs: cpuMs(cpu), wallMs: performance.now() - started };
+}
+
+const query = (q: string) => ({ q, type: 'all', limit: 20, offset: 0 });
+
+if (mode === 'first') {
+  const search = createSearch(assets);
+  const figures = await measure(() => search.search(query(arg!)));
+  console.log(JSON.stringify({ ...figures, bytesRead }));
+} else if (mode === 'plain') {
+  const figures = await measure(async () => {
+    const index = MiniSearch.loadJSON<SearchDocument>((await assets.read('plain-index.json'))!, miniSearchOptions);
+    index.search(createQuery(arg!));
+  });
+  console.log(JSON.stringify({ ...figures, bytesRead }));
+} else if (mode === 'warm') {
+  const queries: string[] = JSON.parse(await Deno.readTextFile(arg!));
+  const search = createSearch(assets);
+  for (const q of queries) await search.search(query(q));
+  const times: number[][] = queries.map(() => []);
+  for (let round = 0; round < Number(rounds ?? 3); round++) {
+    for (const [i, q] of queries.entries()) times[i]!.push((await measure(() => search.search(query(q)))).wallMs);
+  }
+  const medians = times.map((list) => list.sort((a, b) => a - b)[Math.floor(list.length / 2)]!);
+  const { rss, heapUsed } = Deno.memoryUsage();
+  console.log(JSON.stringify({ medians, rssMb: rss / 1024 / 1024, heapMb: heapUsed / 1024 / 1024 }));
+}

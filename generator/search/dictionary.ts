@@ -1,0 +1,57 @@
+/**
+ * Term look-ups in the dictionary: exact and by prefix, reading only the blocks (index-format.ts) whose range
+ * covers the term. Runtime-neutral.
+ */
+import type { DictionaryBlock, PostingsLocation } from './index-format.ts';
+import type { IndexParts } from './index-reader.ts';
+
+/** A dictionary entry: the term, its postings over all fields, and where its record is. */
+export interface TermEntry {
+  term: string;
+  postings: number;
+  location: PostingsLocation;
+}
+
+/** The last index whose value is <= `term` in sorted `values`, or -1 when `term` sorts before them all. */
+function lastAtOrBefore(values: readonly string[], term: string): number {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (values[mid]! <= term) low = mid + 1;
+    else high = mid;
+  }
+  return low - 1;
+}
+
+const entryAt = (block: DictionaryBlock, index: number): TermEntry => ({
+  term: block.terms[index]!,
+  postings: block.postings[index]!,
+  location: block.locations.slice(index * 3, index * 3 + 3) as PostingsLocation,
+});
+
+/** The entry of `term`, or undefined when no document has it. */
+export async function lookupTerm(parts: IndexParts, blocks: readonly string[], term: string): Promise<TermEntry | undefined> {
+  const blockIndex = lastAtOrBefore(blocks, term);
+  if (blockIndex < 0) return undefined;
+  const block = await parts.block(blockIndex);
+  const index = lastAtOrBefore(block.terms, term);
+  return index >= 0 && block.terms[index] === term ? entryAt(block, index) : undefined;
+}
+
+/** Every term that begins with `prefix` and is longer than it, in code-unit order. */
+export async function lookupPrefix(parts: IndexParts, blocks: readonly string[], prefix: string): Promise<TermEntry[]> {
+  const found: TermEntry[] = [];
+  // Terms with the prefix sort right after it, so they start in the block that would hold the prefix itself.
+  for (let blockIndex = Math.max(0, lastAtOrBefore(blocks, prefix)); blockIndex < blocks.length; blockIndex++) {
+    if (blocks[blockIndex]! > prefix && !blocks[blockIndex]!.startsWith(prefix)) break;
+    const block = await parts.block(blockIndex);
+    for (let index = Math.max(0, lastAtOrBefore(block.terms, prefix)); index < block.terms.length; index++) {
+      const term = block.terms[index]!;
+      if (term.startsWith(prefix)) {
+        if (term !== prefix) found.push(entryAt(block, index));
+      } else if (term > prefix) return found;
+    }
+  }
+  return found;
+}

@@ -1,0 +1,102 @@
+/**
+ * Typo dictionaries: the terms a misspelled query word may stand for, found without reading the whole
+ * dictionary. Typo tolerance applies to the fields other than bodies (ranking.ts), with at most one edit, so
+ * only terms that occur in those fields are listed, and a word of length L has its neighbours among terms of
+ * length L - 1 to L + 1 that either begin with its first character (an edit after the first character) or,
+ * for an edit of the first character itself, are found through their second character:
+ *
+ *   deleted first character      t = q[1..]       begins with q[1], length L - 1
+ *   replaced first character     t[1..] = q[1..]  second character q[1], length L
+ *   character inserted in front  t[1..] = q       second character q[0], length L + 1
+ *
+ * So each file, keyed by a length and a UTF-16 code unit, holds the terms of that length beginning with
+ * that unit (`head`) and those whose second unit it is (`tail`); a word reads at most five. MiniSearch's
+ * fuzzy search is Levenshtein distance over UTF-16 code units, and so is this.
+ */
+import { type DictionaryBlock, typoPath } from './index-format.ts';
+import { FUZZY_MIN_LENGTH } from './ranking.ts';
+
+export interface TypoFile {
+  head: DictionaryBlock;
+  tail: DictionaryBlock;
+}
+
+type Entries = ReadonlyMap<string, { postings: number; location: number[] }>;
+
+/** The file name's key: a length and a code unit. */
+const typoKey = (length: number, unit: number) => `${length}-${unit}`;
+
+/** Every typo file for `terms` (sorted; those found in the typo-tolerant fields). */
+export function typoFiles(terms: readonly string[], entries: Entries): { path: string; body: string }[] {
+  const files = new Map<string, { head: string[]; tail: string[] }>();
+  const add = (key: string, part: 'head' | 'tail', term: string) => {
+    const file = files.get(key) ?? { head: [], tail: [] };
+    files.set(key, file);
+    file[part].push(term);
+  };
+  for (const term of terms) {
+    if (term.length < FUZZY_MIN_LENGTH - 1) continue;
+    add(typoKey(term.length, term.charCodeAt(0)), 'head', term);
+    add(typoKey(term.length, term.charCodeAt(1)), 'tail', term);
+  }
+  const block = (list: string[]): DictionaryBlock => ({
+    terms: list,
+    postings: list.map((term) => entries.get(term)!.postings),
+    locations: list.flatMap((term) => entries.get(term)!.location),
+  });
+  return [...files.keys()].sort().map((key) => ({
+    path: typoPath(key),
+    body: JSON.stringify({ head: block(files.get(key)!.head), tail: block(files.get(key)!.tail) }),
+  }));
+}
+
+/** Whether `a` and `b` are exactly one insertion, deletion or substitution apart. */
+export function oneEditApart(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1 || a === b) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  if (a.length === b.length) return a.slice(i + 1) === b.slice(i + 1);
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
+
+/** A term a typo dictionary names, and where its postings are. */
+export interface TypoMatch {
+  term: string;
+  location: [number, number, number];
+}
+
+const matchAt = (block: DictionaryBlock, index: number): TypoMatch => ({
+  term: block.terms[index]!,
+  location: block.locations.slice(index * 3, index * 3 + 3) as [number, number, number],
+});
+
+/**
+ * The terms exactly one edit from `word` (length >= FUZZY_MIN_LENGTH) in the typo-tolerant fields, in code-unit
+ * order. `read` gives a typo file by key, or null when the index has none (no term of that shape).
+ */
+export async function findTypos(word: string, read: (key: string) => Promise<TypoFile | null>): Promise<TypoMatch[]> {
+  const length = word.length;
+  const first = word.charCodeAt(0);
+  const second = word.charCodeAt(1);
+  const keys = [
+    typoKey(length - 1, first),
+    typoKey(length, first),
+    typoKey(length + 1, first),
+    typoKey(length - 1, second),
+    typoKey(length, second),
+  ];
+  const files = new Map(await Promise.all([...new Set(keys)].map(async (key) => [key, await read(key)] as const)));
+  const found = new Map<string, TypoMatch>();
+  const scan = (key: string, part: 'head' | 'tail', matches: (term: string) => boolean) => {
+    const block = files.get(key)?.[part];
+    block?.terms.forEach((term, index) => {
+      if (matches(term)) found.set(term, matchAt(block, index));
+    });
+  };
+  for (const key of keys.slice(0, 3)) scan(key, 'head', (term) => oneEditApart(term, word));
+  const rest = word.slice(1);
+  scan(typoKey(length - 1, second), 'head', (term) => term === rest);
+  scan(typoKey(length, second), 'tail', (term) => term !== word && term.slice(1) === rest);
+  scan(typoKey(length + 1, first), 'tail', (term) => term.slice(1) === word);
+  return [...found.values()].sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
+}

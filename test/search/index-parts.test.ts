@@ -1,0 +1,245 @@
+/** The index's parts one by one: postings records, dictionary and typo look-ups, the isolate's cache, failures. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMemoryAssets } from '../../generator/edge/assets.ts';
+import { createHandler } from '../../generator/edge/handler.ts';
+import { createMemoryLimiter } from '../../generator/edge/limiter.ts';
+import { lookupPrefix, lookupTerm } from '../../generator/search/dictionary.ts';
+import { postingsPath, SEARCH_META_PATH, type SearchDocument, type SearchMeta } from '../../generator/search/index-format.ts';
+import { createIndexParts } from '../../generator/search/index-reader.ts';
+import { SHARD_BYTES, TERMS_PER_BLOCK, writeSearchIndex } from '../../generator/search/index-writer.ts';
+import { decodeSegment, encodeRecord, readRecordFields } from '../../generator/search/postings-codec.ts';
+import { TYPO_FIELDS } from '../../generator/search/ranking.ts';
+import { createSearch } from '../../generator/search/search.ts';
+import { findTypos } from '../../generator/search/typo-dictionary.ts';
+import { readDistFiles } from '../helpers/api-runtimes.ts';
+import { buildInto, removeBuildDirs } from '../helpers/build-output.ts';
+import { VALID_FIXTURE } from '../helpers/fixture.ts';
+import { createReferenceSearch } from '../helpers/reference-search.ts';
+import { countReads, createRandom, loadSearchDocuments, syntheticSearchDocuments } from '../helpers/search-documents.ts';
+
+describe('postings records', () => {
+  it('decode to the postings they were made from, each type on its own', () => {
+    const typeStarts = [0, 10, 5000];
+    const title = [0, 1, 3, 9, 2, 1, 10, 300, 70_000, 4999, 1, 1, 5000, 2, 7, 1_000_000, 1, 2];
+    const body = [12, 1, 1];
+    const record = encodeRecord([title, undefined, [], undefined, body], typeStarts);
+    const fields = readRecordFields(record, 0, record.length, typeStarts.length);
+    expect(fields.map(({ fieldId, df }) => [fieldId, df])).toEqual([
+      [0, 6],
+      [4, 1],
+    ]);
+    const decoded = fields[0]!.segments.map((segment, type) => decodeSegment(record, segment, typeStarts[type]!));
+    expect(decoded.map((postings) => postings.map(({ document }) => document))).toEqual([
+      [0, 9],
+      [10, 4999],
+      [5000, 1_000_000],
+    ]);
+    expect(decoded.flat().flatMap(({ document, tf, length }) => [document, tf, length])).toEqual(title);
+    expect(decodeSegment(record, fields[1]!.segments[1]!, 10)).toEqual([{ document: 12, tf: 1, length: 1 }]);
+  });
+
+  it('refuses a record cut short, and postings out of order', () => {
+    const record = encodeRecord([[0, 1, 1, 5, 200, 3]], [0]);
+    expect(() => readRecordFields(record, 0, record.length - 1, 1)).toThrow('truncated or corrupt');
+    expect(() => readRecordFields(record, 0, record.length + 1, 1)).toThrow('truncated or corrupt');
+    expect(() => encodeRecord([[5, 1, 1, 2, 1, 1]], [0])).toThrow('ascend');
+  });
+});
+
+/** Levenshtein distance, the textbook table: the independent check of the typo look-up. */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = row;
+  }
+  return previous[b.length]!;
+}
+
+describe('dictionary and typo look-ups', () => {
+  let parts: ReturnType<typeof createIndexParts>;
+  let meta: SearchMeta;
+  let allTerms: string[];
+  let typoTerms: Set<string>;
+  let reads: string[];
+
+  beforeAll(async () => {
+    const real = await loadSearchDocuments('content');
+    const files = writeSearchIndex([...real, ...syntheticSearchDocuments(real, 400, 5)]);
+    const memory = createMemoryAssets(new Map(files.map(({ path, body }) => [path, body])));
+    reads = [];
+    parts = createIndexParts(countReads(memory, reads));
+    meta = await parts.meta();
+    allTerms = [];
+    typoTerms = new Set();
+    for (let block = 0; block < meta.blocks.length; block++) allTerms.push(...(await parts.block(block)).terms);
+    // Which terms occur in the typo-tolerant fields, read from the records themselves.
+    const typoFieldIds = new Set(TYPO_FIELDS.map((field) => meta.fields.indexOf(field)));
+    for (const term of allTerms) {
+      const entry = (await lookupTerm(parts, meta.blocks, term))!;
+      const bytes = await parts.shard(entry.location[0]);
+      const fields = readRecordFields(bytes, entry.location[1], entry.location[2], meta.types.length);
+      if (fields.some(({ fieldId }) => typoFieldIds.has(fieldId))) typoTerms.add(term);
+    }
+  }, 60_000);
+
+  it('splits the dictionary into blocks that each hold a sorted run of terms', () => {
+    expect(meta.blocks.length).toBeGreaterThan(2);
+    expect(allTerms.length).toBeGreaterThan(2 * TERMS_PER_BLOCK);
+    expect([...allTerms].sort()).toEqual(allTerms);
+  });
+
+  it('finds every term exactly, and nothing for a term it does not hold', async () => {
+    for (const term of allTerms.filter((_, i) => i % 7 === 0)) expect((await lookupTerm(parts, meta.blocks, term))?.term).toBe(term);
+    for (const missing of ['', '0000', 'aaaaaaa', 'zzzzzzzz', `${allTerms[TERMS_PER_BLOCK]}q`]) {
+      expect(await lookupTerm(parts, meta.blocks, missing)).toBeUndefined();
+    }
+  });
+
+  it('finds by prefix exactly the longer terms that begin with it, across block boundaries', async () => {
+    const boundary = meta.blocks[1]!;
+    const prefixes = [
+      'com',
+      'pro',
+      'mar',
+      'zzz',
+      boundary.slice(0, 3),
+      boundary.slice(0, 2),
+      ...allTerms.filter((_, i) => i % 97 === 0).map((t) => t.slice(0, 4)),
+    ];
+    for (const prefix of prefixes) {
+      const expected = allTerms.filter((term) => term.startsWith(prefix) && term !== prefix);
+      expect(
+        (await lookupPrefix(parts, meta.blocks, prefix)).map(({ term }) => term),
+        prefix,
+      ).toEqual(expected);
+    }
+  });
+
+  it('finds by typo exactly the terms of the short fields one edit away, first character included', async () => {
+    const random = createRandom(3);
+    const words = [...typoTerms].filter((term) => term.length >= 5);
+    const mangled = words.slice(0, 150).flatMap((word) => {
+      const at = Math.floor(random() * word.length);
+      return [
+        word,
+        `x${word.slice(1)}`,
+        word.slice(1),
+        `e${word}`,
+        word.slice(0, at) + word.slice(at + 1),
+        `${word.slice(0, at)}q${word.slice(at)}`,
+      ];
+    });
+    let found = 0;
+    for (const word of mangled.filter((w) => w.length >= 5)) {
+      const expected = [...typoTerms].filter((term) => distance(term, word) === 1).sort();
+      const actual = (await findTypos(word, (key) => parts.typos(key))).map(({ term }) => term);
+      expect(actual, word).toEqual(expected);
+      found += actual.length;
+    }
+    expect(found).toBeGreaterThan(100);
+  });
+
+  it('reads only the few parts a look-up needs', async () => {
+    reads.splice(0);
+    const counting = createIndexParts({
+      read: async (file) => {
+        reads.push(file);
+        return JSON.stringify(
+          file === SEARCH_META_PATH
+            ? meta
+            : file.includes('/terms/')
+              ? await parts.block(Number(file.match(/(\d+)\.json$/)![1]))
+              : await parts.typos(file.match(/typos\/(.+)\.json$/)![1]!),
+        );
+      },
+      readBytes: async () => null,
+    });
+    await lookupTerm(counting, meta.blocks, allTerms[100]!);
+    await findTypos('commerse', (key) => counting.typos(key));
+    expect(reads.filter((file) => file.includes('/terms/'))).toHaveLength(1);
+    expect(reads.filter((file) => file.includes('/typos/')).length).toBeLessThanOrEqual(5);
+  });
+});
+
+describe('the isolate cache', () => {
+  it('never holds more than its bound, and reads an evicted part again', async () => {
+    const documents: SearchDocument[] = Array.from({ length: 400 }, (_, i) => ({
+      id: `intelligence:d${i}`,
+      title: `title${i} shared`,
+      tags: '',
+      terms: '',
+      summary: `summary ${i}`,
+      body: Array.from({ length: 60 }, (_, j) => `word${(i * 7 + j) % 997}`).join(' '),
+      stored: [`d${i}`, `title${i}`, '', `https://example.com/${i}/`],
+    }));
+    const files = writeSearchIndex(documents);
+    expect(files.filter(({ path }) => path.includes('/postings/')).length).toBeGreaterThan(3);
+    const memory = createMemoryAssets(new Map(files.map(({ path, body }) => [path, body])));
+    const reads: string[] = [];
+    const bound = SHARD_BYTES * 2;
+    const search = createSearch(countReads(memory, reads), { cacheBytes: bound });
+    const parts = createIndexParts({ read: memory.read, readBytes: memory.readBytes }, bound);
+    for (let i = 0; i < 200; i++) {
+      await search.search({ q: `word${(i * 37) % 997} title${i}`, type: 'all', limit: 5, offset: 0 });
+      await parts.shard(i % 5);
+      expect(parts.cachedBytes()).toBeLessThanOrEqual(bound);
+    }
+    const firstShard = postingsPath(0);
+    expect(reads.filter((file) => file === firstShard).length).toBeGreaterThan(1);
+  });
+});
+
+describe('a query over many parts', () => {
+  it('reads the shards of all its words in one go and ranks them as MiniSearch does', async () => {
+    const real = await loadSearchDocuments('content');
+    const documents = [...real, ...syntheticSearchDocuments(real, 1500, 9)];
+    const files = writeSearchIndex(documents);
+    const memory = createMemoryAssets(new Map(files.map(({ path, body }) => [path, body])));
+    const reads: string[] = [];
+    const search = createSearch(countReads(memory, reads, true));
+    const query = { q: 'agentic checkout retention pricing measurement privacy search catalogue', type: 'all', limit: 30, offset: 0 };
+    const answer = await search.rank(query);
+    expect(new Set(reads).size).toBeGreaterThanOrEqual(5);
+    const expected = createReferenceSearch(documents)(query);
+    expect(answer.total).toBe(expected.total);
+    expect(answer.items.map(({ id, score }) => [id, score])).toEqual(expected.items.map(({ id, score }) => [id, score]));
+  }, 60_000);
+});
+
+describe('a broken index part under the handler', () => {
+  let files: Map<string, string | Uint8Array>;
+  beforeAll(async () => {
+    files = readDistFiles(await buildInto(VALID_FIXTURE));
+  });
+  afterAll(removeBuildDirs);
+
+  it('answers 500 INTERNAL_ERROR, logs the part, keeps other routes working, and retries on the next request', async () => {
+    const shard = [...files.keys()].find((file) => file.endsWith('.bin'))!;
+    const good = files.get(shard)!;
+    const broken = new Map(files);
+    broken.set(shard, new Uint8Array([0xff, 0xff, 0xff]));
+    const memory = createMemoryAssets(broken);
+    const logged: string[] = [];
+    const handler = createHandler({
+      assets: memory,
+      limiter: createMemoryLimiter({ limit: 1e6 }),
+      logError: (error) => logged.push(String(error)),
+    });
+    const get = async (path: string) => {
+      const response = await handler(new Request(`http://api.test${path}`), { ip: '::1' });
+      return { status: response.status, text: await response.text() };
+    };
+    // Every word of the fixture's index is in the first shard, so any match reads it.
+    const failed = await get('/v1/search?q=commerce');
+    expect(failed.status).toBe(500);
+    expect(JSON.parse(failed.text).error.code).toBe('INTERNAL_ERROR');
+    expect(failed.text).not.toMatch(/postings|truncated|\.bin|at \S+ \(/);
+    expect(logged.join('\n')).toMatch(/postings/);
+    expect((await get('/v1/services/list')).status).toBe(200);
+    broken.set(shard, good);
+    expect((await get('/v1/search?q=commerce')).status).toBe(200);
+  });
+});
