@@ -18,7 +18,12 @@ import MiniSearch from 'minisearch';
 import { eng } from 'stopword';
 import type { SearchDocument } from '../generator/search/index-format.ts';
 import { writeSearchIndex } from '../generator/search/index-writer.ts';
+import { buildSite } from '../generator/pipeline/build-site.ts';
 import { miniSearchOptions } from '../generator/search/ranking.ts';
+import { createSearch } from '../generator/search/search.ts';
+import { createFileAssets } from '../generator/server/file-assets.ts';
+import { CRAFTED_QUERIES } from '../test/helpers/crafted-queries.ts';
+import { measureRelevance, MRR_BEFORE_SHARDS } from '../test/helpers/relevance-judgements.ts';
 
 const CONTENT_DIR = fileURLToPath(new URL('../content', import.meta.url));
 const STOP_WORDS = eng as string[];
@@ -66,7 +71,7 @@ function loadVocabulary(random: () => number, size: number): string[] {
   const endings = ['', 's', 'ing', 'ed', 'er', 'tion', 'ment', 'ly', 'able', 'ness'];
   const seen = new Set(words);
   while (words.length < size) {
-    const stem = Array.from({ length: 2 + Math.floor(random() * 2) }, () => syllables[Math.floor(random() * syllables.length)]).join('');
+    const stem = Array.from({ length: 2 + Math.floor(random() * 3) }, () => syllables[Math.floor(random() * syllables.length)]).join('');
     const word = stem + endings[Math.floor(random() * endings.length)];
     if (!seen.has(word)) {
       words.push(word);
@@ -205,7 +210,8 @@ const DENO = createRequire(import.meta.url)
 const DENO_SCRIPT = fileURLToPath(new URL('./search-deno.ts', import.meta.url));
 
 function runDeno(args: string[]): Record<string, number> & { medians?: number[] } {
-  const child = spawnSync(process.execPath, [DENO, 'run', '--allow-read', '--allow-env', '--no-prompt', DENO_SCRIPT, ...args], {
+  const flags = ['--allow-read', '--allow-env', '--no-prompt', '--v8-flags=--expose-gc'];
+  const child = spawnSync(process.execPath, [DENO, 'run', ...flags, DENO_SCRIPT, ...args], {
     encoding: 'utf8',
     maxBuffer: 16 << 20,
   });
@@ -230,7 +236,9 @@ interface Row {
   first: FirstFigures;
   plain?: FirstFigures;
   warm?: { p50: number; p99: number };
-  memoryMb?: number;
+  /** Warm median of each crafted query, and of the ordinary mix. */
+  crafted?: { typical: number; times: Record<string, number> };
+  memory?: { heapMb: number; rssMb: number };
 }
 
 function measureSize(docs: number, root: string): Row {
@@ -243,8 +251,17 @@ function measureSize(docs: number, root: string): Row {
     writeFileSync(queriesFile, JSON.stringify(createQueries(WARM_QUERIES)));
     const warm = runDeno(['warm', dir, queriesFile, '3']).medians!;
     row.warm = { p50: percentile(warm, 0.5), p99: percentile(warm, 0.99) };
+    if (docs === 10_000) {
+      writeFileSync(queriesFile, JSON.stringify(Object.values(CRAFTED_QUERIES)));
+      const crafted = runDeno(['warm', dir, queriesFile, '20']).medians!;
+      row.crafted = {
+        typical: median(warm),
+        times: Object.fromEntries(Object.keys(CRAFTED_QUERIES).map((name, i) => [name, crafted[i]!])),
+      };
+    }
     writeFileSync(queriesFile, JSON.stringify(createQueries(MEMORY_QUERIES)));
-    row.memoryMb = runDeno(['warm', dir, queriesFile, '1']).rssMb;
+    const { heapMb, rssMb } = runDeno(['warm', dir, queriesFile, '1']);
+    row.memory = { heapMb: heapMb!, rssMb: rssMb! };
   }
   rmSync(dir, { recursive: true, force: true });
   return row;
@@ -255,7 +272,7 @@ const fixed = (value: number, digits = 1) => value.toFixed(digits);
 function printReport(rows: Row[]): void {
   const base = rows[0]!;
   console.log(
-    '| documents | index build | build peak RSS | index files | index MB | first search CPU, median (max) | vs first row | bytes read, median (max) | plain MiniSearch first search CPU | sharded / plain | warm p50 / p99 | isolate RSS after 1,000 queries |',
+    '| documents | index build | build peak RSS | index files | index MB | first search CPU, median (max) | vs first row | bytes read, median (max) | plain MiniSearch first search CPU | sharded / plain | warm p50 / p99 | isolate after 1,000 queries (garbage collected) |',
   );
   console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const row of rows) {
@@ -266,12 +283,15 @@ function printReport(rows: Row[]): void {
         `${fixed(cpu)} ms (${fixed(Math.max(...row.first.cpuMs))}) | ${fixed(cpu / median(base.first.cpuMs), 2)}x | ` +
         `${fixed(median(row.first.bytesRead) / 1024)} KB (${fixed(Math.max(...row.first.bytesRead) / 1024)} KB) | ` +
         `${plain === undefined ? 'n/a' : `${fixed(plain)} ms (index ${fixed(row.build.plainMb)} MB)`} | ${plain === undefined ? 'n/a' : `${fixed(cpu / plain, 2)}x`} | ` +
-        `${row.warm ? `${fixed(row.warm.p50, 2)} / ${fixed(row.warm.p99, 2)} ms` : 'n/a'} | ${row.memoryMb ? `${fixed(row.memoryMb, 0)} MB` : 'n/a'} |`,
+        `${row.warm ? `${fixed(row.warm.p50, 2)} / ${fixed(row.warm.p99, 2)} ms` : 'n/a'} | ${row.memory ? `${fixed(row.memory.heapMb, 0)} MB heap, ${fixed(row.memory.rssMb, 0)} MB RSS` : 'n/a'} |`,
     );
   }
   console.log(
-    `\nFirst-search queries: ${FIRST_QUERIES.map((q) => `"${q}"`).join(', ')}; each the median of ${COLD_RUNS} fresh Deno isolates; CPU is the process's user + system time around the search.`,
+    `\nFirst search CPU per query, ms (median of ${COLD_RUNS} fresh Deno isolates; the process's user + system time around the search):\n`,
   );
+  console.log(`| documents | ${FIRST_QUERIES.map((q) => `"${q}"`).join(' | ')} |`);
+  console.log(`|---:|${FIRST_QUERIES.map(() => '---:|').join('')}`);
+  for (const row of rows) console.log(`| ${row.docs.toLocaleString('en')} | ${row.first.cpuMs.map((ms) => fixed(ms)).join(' | ')} |`);
   const at = (docs: number) => rows.find((row) => row.docs === docs);
   const goal = (label: string, value: number | undefined, max: number, unit: string) =>
     value === undefined
@@ -286,8 +306,32 @@ function printReport(rows: Row[]): void {
       goal('warm p99 at 10,000', at(10_000)?.warm?.p99, 10, ' ms'),
       goal('warm p99 at 100,000', at(100_000)?.warm?.p99, 30, ' ms'),
       goal('bytes read by a first query at 100,000 (median)', at(100_000) && median(at(100_000)!.first.bytesRead) / 1024 / 1024, 1, ' MB'),
-      goal('isolate memory after 1,000 queries at 100,000', at(100_000)?.memoryMb, 128, ' MB'),
+      goal('isolate heap after 1,000 queries at 100,000', at(100_000)?.memory?.heapMb, 128, ' MB'),
     ].join('\n'),
+  );
+}
+
+/** Crafted queries (test/helpers/crafted-queries.ts) beside the typical query: the worst at most 3x (goal). */
+function printCrafted(rows: Row[]): void {
+  for (const { docs, crafted } of rows) {
+    if (!crafted) continue;
+    console.log(
+      `\nCrafted queries at ${docs.toLocaleString('en')} documents, warm (median of 20 runs each), typical query ${fixed(crafted.typical, 3)} ms:`,
+    );
+    for (const [name, ms] of Object.entries(crafted.times))
+      console.log(`  ${name.padEnd(34)} ${fixed(ms, 3).padStart(8)} ms  ${fixed(ms / crafted.typical, 2)}x`);
+    const worst = Math.max(...Object.values(crafted.times)) / crafted.typical;
+    console.log(`worst crafted / typical: ${fixed(worst, 2)}x (goal <= 3x) ${worst <= 3 ? 'ok' : 'MISSED'}`);
+  }
+}
+
+/** MRR@10 of the relevance judgements on content/, beside the figure before the sharded index. */
+async function printRelevance(root: string): Promise<void> {
+  const dir = path.join(root, 'content-build');
+  await buildSite({ contentDir: CONTENT_DIR, outDir: dir, env: { SOURCE_DATE_EPOCH: '1795000000' } });
+  const { mrr, recall } = await measureRelevance(createSearch(createFileAssets(dir)));
+  console.log(
+    `\nRelevance on content/: MRR@10 ${fixed(mrr, 3)} (before the sharded index, bodies cut to 32 terms: ${fixed(MRR_BEFORE_SHARDS, 3)}), recall@10 ${fixed(recall, 3)}`,
   );
 }
 
@@ -297,6 +341,8 @@ export async function benchSearch(sizes: number[] = [100, 10_000, 100_000]): Pro
   try {
     const rows = sizes.map((docs) => measureSize(docs, root));
     printReport(rows);
+    printCrafted(rows);
+    await printRelevance(root);
     return rows;
   } finally {
     rmSync(root, { recursive: true, force: true });

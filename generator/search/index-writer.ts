@@ -16,7 +16,7 @@ import {
   type SearchDocument,
   type SearchMeta,
 } from './index-format.ts';
-import { encodeRecord } from './postings-codec.ts';
+import { RecordBuilder } from './postings-codec.ts';
 import { SEARCH_FIELDS, TYPO_FIELDS } from './ranking.ts';
 import { processTerm, tokenize } from './text-analysis.ts';
 import { typoFiles } from './typo-dictionary.ts';
@@ -26,7 +26,7 @@ export const TERMS_PER_BLOCK = 1024;
 /** Postings bytes a shard is filled to (a larger record gets a shard of its own): what a rare term's read costs. */
 export const SHARD_BYTES = 16 * 1024;
 /** Result cards per file: a page of results reads at most `limit` of them, in parallel. */
-export const CARDS_PER_FILE = 32;
+export const CARDS_PER_FILE = 8;
 
 /** One field of one document as the index sees it: MiniSearch's field length, and each term with its frequency. */
 export interface FieldAnalysis {
@@ -83,28 +83,32 @@ function numberDocuments(documents: readonly SearchDocument[]) {
   return { order, types };
 }
 
-/** Each term's postings per field as flat `document, tf, length` triples, documents ascending. */
-function collectPostings(order: readonly number[], analysed: FieldAnalysis[][]): Map<string, number[][]> {
-  const postings = new Map<string, number[][]>();
+/** Each term's postings record, built in document order. */
+function collectPostings(order: readonly number[], analysed: (FieldAnalysis[] | undefined)[], types: SearchMeta['types']) {
+  const typeStarts = types.map(([, first]) => first);
+  const postings = new Map<string, RecordBuilder>();
+  let type = 0;
   order.forEach((index, number) => {
+    while (number >= types[type]![2]) type++;
     analysed[index]!.forEach(({ length, terms }, fieldId) => {
       for (let i = 0; i < terms.length; i += 2) {
         const term = terms[i] as string;
-        let fields = postings.get(term);
-        if (!fields) {
-          fields = [];
-          postings.set(term, fields);
+        let record = postings.get(term);
+        if (!record) {
+          record = new RecordBuilder(typeStarts);
+          postings.set(term, record);
         }
-        fields[fieldId] ??= [];
-        fields[fieldId].push(number, terms[i + 1] as number, length);
+        record.add(fieldId, number, type, terms[i + 1] as number, length);
       }
     });
+    // Each document's analysis is read once: let it go, so the build holds postings, not both.
+    analysed[index] = undefined;
   });
   return postings;
 }
 
 /** The postings shards and the dictionary (one entry per term, in `terms` order), in blocks. */
-function writeTerms(terms: readonly string[], postings: Map<string, number[][]>, typeStarts: number[]) {
+function writeTerms(terms: readonly string[], postings: Map<string, RecordBuilder>) {
   const files: SearchIndexFile[] = [];
   const entries = new Map<string, { postings: number; location: [number, number, number] }>();
   let shard: Uint8Array[] = [];
@@ -122,13 +126,10 @@ function writeTerms(terms: readonly string[], postings: Map<string, number[][]>,
     shardBytes = 0;
   };
   for (const term of terms) {
-    const fields = postings.get(term)!;
-    const record = encodeRecord(fields, typeStarts);
+    const builder = postings.get(term)!;
+    const record = builder.encode();
     if (shardBytes > 0 && shardBytes + record.length > SHARD_BYTES) flush();
-    entries.set(term, {
-      postings: fields.reduce((sum, field) => sum + (field ? field.length / 3 : 0), 0),
-      location: [files.length, shardBytes, record.length],
-    });
+    entries.set(term, { postings: builder.postings, location: [files.length, shardBytes, record.length] });
     shard.push(record);
     shardBytes += record.length;
   }
@@ -167,15 +168,11 @@ export function writeSearchIndex(documents: readonly SearchDocument[], analyse?:
   const process = memoize(processTerm);
   const { analysed, averageFieldLength } = analyseAll(documents, analyse ?? ((text) => analyseField(text, process)));
   const { order, types } = numberDocuments(documents);
-  const postings = collectPostings(order, analysed);
+  const postings = collectPostings(order, analysed, types);
   const terms = [...postings.keys()].sort(compareText);
-  const { files, entries } = writeTerms(
-    terms,
-    postings,
-    types.map(([, first]) => first),
-  );
+  const { files, entries } = writeTerms(terms, postings);
   const typoFieldIds = TYPO_FIELDS.map((field) => SEARCH_FIELDS.indexOf(field));
-  const typoTerms = terms.filter((term) => typoFieldIds.some((fieldId) => postings.get(term)![fieldId]?.length));
+  const typoTerms = terms.filter((term) => typoFieldIds.some((fieldId) => postings.get(term)!.has(fieldId)));
   postings.clear();
   const blocks: string[] = [];
   for (let first = 0; first < terms.length; first += TERMS_PER_BLOCK) {

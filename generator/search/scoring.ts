@@ -1,5 +1,6 @@
 /**
  * Scoring: MiniSearch's ranking computed from postings records, so that the edge needs no in-memory index.
+ * The per-posting loops are WebAssembly (scoring.wat), doing the same IEEE operations in the same order.
  * It mirrors MiniSearch 7.2.0 (`src/MiniSearch.ts`, pinned in package.json; test/search/sharded-equality
  * compares both on thousands of queries):
  *
@@ -16,6 +17,8 @@
  * Additions happen in that order, so scores agree with MiniSearch's to the last bit except where the order of
  * prefix or typo expansions differs from MiniSearch's tree order (a few units in the last place).
  */
+
+import { SCORING_KERNEL_BASE64 } from './scoring-kernel.ts';
 
 const BM25_K = 1.2;
 const BM25_B = 0.7;
@@ -40,115 +43,126 @@ export interface ScoredField {
   weight: number;
 }
 
+/** A ranked result: its document, its score rounded to 4 decimals as clients see it (never 0), and before rounding. */
+export interface Ranked {
+  document: number;
+  score: number;
+  raw: number;
+}
+
+/** The exports of scoring.wat. */
+interface Kernel {
+  memory: WebAssembly.Memory;
+  init(documents: number, heapSize: number): number;
+  keysAt(): number;
+  heapAt(): number;
+  docsAt(): number;
+  count(): number;
+  startQuery(): void;
+  startWord(): void;
+  addSegment(start: number, end: number, before: number, idf: number, weight: number, averageLength: number, ...bm25: number[]): number;
+  endWord(subquery: number, word: number): void;
+  raw(document: number, words: number): number;
+  fillKeys(words: number, span: number): number;
+  largest(k: number): number;
+}
+
+/** The most results a page may end at for the kernel's heap; deeper pages sort every match. */
+const HEAP_SIZE = 4096;
+const PAGE = 64 * 1024;
+const BM25 = [BM25_D, BM25_K + 1, BM25_K, 1 - BM25_B, BM25_B];
+
+let kernelModule: WebAssembly.Module | undefined;
+const compileKernel = () => {
+  kernelModule ??= new WebAssembly.Module(Uint8Array.from(atob(SCORING_KERNEL_BASE64), (char) => char.charCodeAt(0)));
+  return kernelModule;
+};
+
 /**
- * Dense per-document arrays reused from query to query (an isolate answers one at a time between awaits),
- * so scoring allocates nothing in proportion to the corpus after the first query. Stamps mark what the current
- * query and word have touched, so nothing needs clearing.
+ * Scoring state for an isolate: dense per-document arrays in the kernel's memory, reused from query to
+ * query (an isolate answers one at a time between awaits), with stamps marking what the current query and
+ * word have touched, so nothing needs clearing. The hot loops run in WebAssembly, which runs at full speed
+ * from its first call; the same loops in JavaScript ran up to ten times slower in a fresh isolate, before the
+ * engine had optimized them, which was most of a first search's cost at 100,000 documents.
  */
 export class Accumulator {
-  private readonly wordScore: Float64Array;
-  private readonly subqueryScore: [Float64Array, Float64Array];
-  private readonly matchedWords: Uint8Array;
-  private readonly queryStamp: Uint32Array;
-  private readonly wordStamp: Uint32Array;
-  private queryEpoch = 0;
-  private wordEpoch = 0;
-  private readonly wordDocuments: Int32Array;
-  private wordCount = 0;
-  /** Documents the current query matched, in first-match order. */
-  readonly documents: Int32Array;
-  count = 0;
+  private readonly kernel: Kernel;
+  private readonly input: number;
   private documentCount = 0;
 
   constructor(readonly size: number) {
-    this.wordScore = new Float64Array(size);
-    this.subqueryScore = [new Float64Array(size), new Float64Array(size)];
-    this.matchedWords = new Uint8Array(size);
-    this.queryStamp = new Uint32Array(size);
-    this.wordStamp = new Uint32Array(size);
-    this.wordDocuments = new Int32Array(size);
-    this.documents = new Int32Array(size);
+    this.kernel = new WebAssembly.Instance(compileKernel(), {}).exports as unknown as Kernel;
+    this.input = this.kernel.init(size, HEAP_SIZE);
+    this.reserve(this.input);
+  }
+
+  private reserve(bytes: number): void {
+    const { memory } = this.kernel;
+    if (bytes > memory.buffer.byteLength) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / PAGE));
   }
 
   /** Starts a query over `documentCount` (<= size) documents. */
   startQuery(documentCount: number): void {
     this.documentCount = documentCount;
-    this.queryEpoch++;
-    this.count = 0;
+    this.kernel.startQuery();
   }
 
   startWord(): void {
-    this.wordEpoch++;
-    this.wordCount = 0;
+    this.kernel.startWord();
   }
 
   /** Adds one field's postings of one (exact, prefix or typo) term to the current word's sums. */
   addField({ bytes, segments, df, averageLength, weight }: ScoredField): void {
     const idf = Math.log(1 + (this.documentCount - df + 0.5) / (df + 0.5));
-    const { wordScore, wordStamp, wordDocuments, wordEpoch } = this;
     for (const [start, end, firstDocument] of segments) {
-      let position = start;
-      let document = firstDocument - 1;
-      // The varint loop of postings-codec.ts, inline: this is the hot loop of a search.
-      while (position < end) {
-        let value = 0;
-        for (let shift = 1; ; shift *= 128) {
-          const byte = bytes[position++]!;
-          value += (byte & 127) * shift;
-          if (byte < 128) break;
-        }
-        document += value;
-        let tf = 0;
-        for (let shift = 1; ; shift *= 128) {
-          const byte = bytes[position++]!;
-          tf += (byte & 127) * shift;
-          if (byte < 128) break;
-        }
-        let length = 0;
-        for (let shift = 1; ; shift *= 128) {
-          const byte = bytes[position++]!;
-          length += (byte & 127) * shift;
-          if (byte < 128) break;
-        }
-        if (position > end || document >= this.size) throw new Error('postings: record is truncated or corrupt');
-        const bm25 = idf * (BM25_D + (tf * (BM25_K + 1)) / (tf + BM25_K * (1 - BM25_B + (BM25_B * length) / averageLength)));
-        if (wordStamp[document] !== wordEpoch) {
-          wordStamp[document] = wordEpoch;
-          wordScore[document] = weight * bm25;
-          wordDocuments[this.wordCount++] = document;
-        } else wordScore[document] = wordScore[document]! + weight * bm25;
+      if (end === start) continue;
+      this.reserve(this.input + end - start);
+      new Uint8Array(this.kernel.memory.buffer, this.input, end - start).set(bytes.subarray(start, end));
+      if (this.kernel.addSegment(this.input, this.input + end - start, firstDocument - 1, idf, weight, averageLength, ...BM25) !== 0) {
+        throw new Error('postings: record is truncated or corrupt');
       }
     }
   }
 
   /** Ends the current word of subquery `subquery` (0 or 1), word `word` of the query (< 8). */
   endWord(subquery: 0 | 1, word: number): void {
-    const { wordScore, wordDocuments, queryStamp, queryEpoch, matchedWords } = this;
-    const [first, second] = this.subqueryScore;
-    const own = this.subqueryScore[subquery];
-    for (let i = 0; i < this.wordCount; i++) {
-      const document = wordDocuments[i]!;
-      if (queryStamp[document] !== queryEpoch) {
-        queryStamp[document] = queryEpoch;
-        first[document] = 0;
-        second[document] = 0;
-        matchedWords[document] = 0;
-        this.documents[this.count++] = document;
-      }
-      own[document] = own[document]! + wordScore[document]!;
-      matchedWords[document] = matchedWords[document]! | (1 << word);
+    this.kernel.endWord(subquery, word);
+  }
+
+  /** Documents the current query matched. */
+  get count(): number {
+    return this.kernel.count();
+  }
+
+  /**
+   * The results `[offset, offset + limit)` of the current query, by rounded score and then document number,
+   * for a query of `words` words. Each match becomes one number, its score in ten-thousandths above its
+   * inverted document number, so that the kernel keeps the best in a heap of the page's size (rather than
+   * sorting every match) and plain numeric comparison ranks them.
+   */
+  window(words: number, offset: number, limit: number): Ranked[] {
+    const { kernel } = this;
+    const count = kernel.count();
+    const end = Math.min(count, offset + limit);
+    if (offset >= end) return [];
+    const span = 2 ** Math.ceil(Math.log2(this.size + 1));
+    const maxUnits = kernel.fillKeys(words, span);
+    const at = (document: number, units: number): Ranked => ({ document, score: units / 10_000, raw: kernel.raw(document, words) });
+    if (maxUnits * span >= Number.MAX_SAFE_INTEGER) {
+      // Scores too large to share a number with the document: compare them apart (no real query gets here).
+      const documents = Array.from(new Int32Array(kernel.memory.buffer, kernel.docsAt(), count));
+      const units = documents.map((document) => Math.max(1, Math.round(kernel.raw(document, words) * 10_000)));
+      const order = documents.map((_, i) => i).sort((a, b) => units[b]! - units[a]! || documents[a]! - documents[b]!);
+      return order.slice(offset, end).map((i) => at(documents[i]!, units[i]!));
     }
-  }
-
-  /** The score MiniSearch's `search` gives a matched document: both subqueries' sums times the words matched. */
-  score(document: number): number {
-    return (this.subqueryScore[0][document]! + this.subqueryScore[1][document]!) * this.wordsMatched(document);
-  }
-
-  wordsMatched(document: number): number {
-    let mask = this.matchedWords[document]!;
-    let count = 0;
-    for (; mask; mask &= mask - 1) count++;
-    return count;
+    const top =
+      end <= HEAP_SIZE
+        ? new Float64Array(kernel.memory.buffer, kernel.heapAt(), kernel.largest(end)).slice()
+        : new Float64Array(kernel.memory.buffer, kernel.keysAt(), count).slice();
+    top.sort().reverse();
+    return Array.from(top.subarray(offset, end), (key) => {
+      const units = Math.floor(key / span);
+      return at(span - 1 - (key - units * span), units);
+    });
   }
 }

@@ -13,7 +13,6 @@ import { expansionsFor, MAX_EXPANDED_POSTINGS, type prefixFor, searchOptions, se
 import { Accumulator, fuzzyWeight, prefixWeight } from './scoring.ts';
 import { processQuery } from './text-analysis.ts';
 import { findTypos } from './typo-dictionary.ts';
-import { selectWindow } from './window.ts';
 
 export interface SearchQuery {
   /** Trimmed and validated by the handler: 1 to 200 characters. */
@@ -157,18 +156,9 @@ export function createSearch(source: IndexSource, options: SearchOptions = {}): 
     const shards = await readShards(parts, plans);
     if (accumulator?.size !== meta.documents) accumulator = new Accumulator(meta.documents);
     scorePlans(accumulator, meta, plans, shards, types);
-    // MiniSearch's OR already multiplies a score by the number of query words matched; multiplying again by
-    // the share matched puts documents that answer every word of a long question above those that repeat
-    // one of its words often.
     // The accumulator is shared by the isolate's queries: read everything from it before the next await.
-    const scored = accumulator;
-    const total = scored.count;
-    const window = selectWindow(
-      scored.documents.subarray(0, total),
-      (document) => (scored.score(document) * scored.wordsMatched(document)) / run.length,
-      offset,
-      limit,
-    );
+    const total = accumulator.count;
+    const window = accumulator.window(run.length, offset, limit);
     const items = await Promise.all(window.map(({ document, score, raw }) => toItem(parts, meta, document, score, raw)));
     return { total, items };
   }
