@@ -10,6 +10,8 @@ import { buildApiFiles } from './outputs/api/api-files.ts';
 import { buildArticleFeeds } from './outputs/feed/article-feeds.ts';
 import { buildFeedFiles } from './outputs/feed/feed-files.ts';
 import { buildResourcePages } from './outputs/pages/resource-pages.ts';
+import { buildRecordPages } from './outputs/pages/record-pages.ts';
+import { buildListPages } from './outputs/pages/list-pages.ts';
 import { buildSearchIndex, resolveSearchIndexBudget } from './outputs/search/search-file.ts';
 import { buildOpenApi, serializeOpenApi } from './outputs/openapi/openapi-document.ts';
 import { createExampleCollector } from './outputs/openapi/openapi-examples.ts';
@@ -20,7 +22,7 @@ import { buildHeadersFile } from './outputs/deploy/headers-file.ts';
 import type { OutputFile } from './outputs/output-file.ts';
 import { OPENAPI_PATH } from '../shared/data-paths.ts';
 import { type Schedule, SCHEDULE_PATH } from '../shared/schedule.ts';
-import { type BuildCache, NO_CACHE } from './build-cache.ts';
+import { type BuildCache, createBuildCache } from './build-cache.ts';
 import { renderBody } from './outputs/render-markdown.ts';
 import { emitFiles } from './emit/emit-files.ts';
 import { isoSeconds, resolveBuildTime, resolveContentLimits, resolveSiteUrl } from './build-options.ts';
@@ -94,7 +96,8 @@ function copyImages(catalogue: Catalogue, contentDir: string): OutputFile[] {
 export function* generateOutput(published: Content, options: OutputOptions): Generator<OutputFile> {
   const builtAt = isoSeconds(options.builtAt);
   const collections = options.collections ?? siteCollections;
-  const cache = options.cache ?? NO_CACHE;
+  // Without a cache kept across builds, one for this build: the API and the pages both use each rendered body.
+  const cache = options.cache ?? createBuildCache();
   const render = (record: { body: string; file: string }) => cache.memo('html', record.body, () => renderBody(record));
   const catalogue = createCatalogue(published, collections, { siteUrl: options.siteUrl, builtAt, render, cache });
 
@@ -111,8 +114,19 @@ export function* generateOutput(published: Content, options: OutputOptions): Gen
     buildOpenApi(catalogue, { manifest: api.manifest, operations: api.operations, examples: examples.collect(exampleTime), exampleTime }),
   );
   yield { path: OPENAPI_PATH, body: openApi };
-  const pages = [...buildDocsFiles(catalogue, openApi), ...buildResourcePages(catalogue)];
-  yield* pages;
+  // Pages are yielded as they are made; the sitemap keeps only their paths.
+  const pages: OutputFile[] = [];
+  for (const build of [
+    () => buildDocsFiles(catalogue, openApi),
+    () => buildResourcePages(catalogue),
+    () => buildRecordPages(catalogue),
+    () => buildListPages(catalogue),
+  ]) {
+    for (const file of build()) {
+      pages.push({ path: file.path, body: '' });
+      yield file;
+    }
+  }
   yield buildLlmsTxt(catalogue);
   yield* buildFeedFiles(catalogue);
   yield* buildArticleFeeds(catalogue);

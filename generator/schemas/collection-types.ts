@@ -96,6 +96,9 @@ export interface ApiSpec {
   search?: { tags: readonly string[]; terms: readonly string[] };
 }
 
+/** The schema.org types a record page can describe its record as (see pipeline/outputs/pages/json-ld.ts). */
+export type PageSchema = 'Service' | 'DefinedTerm' | 'SoftwareApplication' | 'Article';
+
 /** One Markdown file per record; the file name is the slug. */
 export interface MarkdownCollection<S extends z.ZodType = z.ZodType> {
   kind: 'markdown';
@@ -107,8 +110,11 @@ export interface MarkdownCollection<S extends z.ZodType = z.ZodType> {
   /** The field that names a record: `title`, or `name` for technologies. */
   titleField: string;
   order: RecordOrder;
-  /** A record's page, `{site_url}/<path>/<slug or id>/`: its `url`. */
-  page: { path: string; key: 'slug' | 'id' };
+  /**
+   * A record's page, `{site_url}/<path>/<slug or id>/`: its `url`. `schema` is the schema.org type the page
+   * describes its record as (JSON-LD), for collections whose pages the record pages write.
+   */
+  page: { path: string; key: 'slug' | 'id'; schema?: PageSchema };
   /** Fields that hold ids of other collections, checked in this order. */
   references?: Readonly<Record<string, Reference>>;
   api?: ApiSpec;

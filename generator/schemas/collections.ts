@@ -73,7 +73,7 @@ export const collections = {
     schema: serviceSchema,
     titleField: 'title',
     order: 'order',
-    page: { path: 'services', key: 'slug' },
+    page: { path: 'services', key: 'slug', schema: 'Service' },
     references: practiceReferences,
     api: {
       path: 'services',
@@ -103,7 +103,7 @@ export const collections = {
     schema: expertiseSchema,
     titleField: 'title',
     order: 'order',
-    page: { path: 'expertise', key: 'slug' },
+    page: { path: 'expertise', key: 'slug', schema: 'DefinedTerm' },
     references: practiceReferences,
     api: {
       path: 'expertise',
@@ -142,7 +142,7 @@ export const collections = {
     schema: technologySchema,
     titleField: 'name',
     order: 'order',
-    page: { path: 'technology', key: 'slug' },
+    page: { path: 'technology', key: 'slug', schema: 'SoftwareApplication' },
     api: {
       path: 'technology',
       label: 'technologies',
@@ -190,7 +190,7 @@ export const collections = {
     schema: articleSchema,
     titleField: 'title',
     order: 'date',
-    page: { path: 'intelligence', key: 'slug' },
+    page: { path: 'intelligence', key: 'slug', schema: 'Article' },
     references: { topics: ['topics'], category: ['categories'], image: 'images' },
     api: {
       path: 'intelligence',

@@ -81,12 +81,22 @@ describe('the API reference at /docs/', () => {
 });
 
 describe('the front page', () => {
-  it('says what the API is and links to the reference, the API, the document, the feed and the hub', async () => {
+  it('says what the API is and links to the reference, the API, the document, the feed, the hub and each collection', async () => {
     const { page, requests, problems } = await openPage(`${server.url}/`);
     await expect(page.locator('html').getAttribute('lang')).resolves.toBe('en-US');
     await expect(page.locator('h1').innerText()).resolves.toBe('Brightwater Digital API');
     const links = await page.locator('main a').evaluateAll((anchors) => anchors.map((anchor) => anchor.getAttribute('href')));
-    expect(links).toEqual(['/docs/', '/v1/', '/v1/openapi.json', '/api/resources.json', '/resources/']);
+    expect(links).toEqual([
+      '/docs/',
+      '/v1/',
+      '/v1/openapi.json',
+      '/api/resources.json',
+      '/resources/',
+      '/services/',
+      '/expertise/',
+      '/technology/',
+      '/intelligence/',
+    ]);
     for (const link of await page.locator('main a').allInnerTexts()) expect(link.trim()).not.toBe('');
     expect(offSite(requests)).toEqual([]);
     expect(problems).toEqual([]);

@@ -6,6 +6,7 @@
  * no framing, and `noindex` on the precomputed API data.
  */
 import { createHash } from 'node:crypto';
+import { collections, markdownCollections } from '../../../schemas/collections.ts';
 import { DATA_DIR } from '../../../shared/data-paths.ts';
 import { formatHeaderRules, HEADERS_FILE, type HeaderRule } from '../../../shared/header-rules.ts';
 import { ARTICLE_FEEDS } from '../feed/article-feeds.ts';
@@ -47,6 +48,16 @@ export function createHeaderRules(): HeaderRule[] {
         'Content-Security-Policy': `default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; ${NO_FRAMING}`,
       },
     },
+    // Record and list pages: no script at all (their JSON-LD is data, which script-src does not govern).
+    ...markdownCollections(collections)
+      .filter(([, collection]) => collection.page.schema)
+      .map(([, collection]) => ({
+        path: `/${collection.page.path}/*`,
+        headers: {
+          'Cache-Control': PAGE_CACHE,
+          'Content-Security-Policy': `default-src 'none'; style-src 'self'; img-src 'self' data:; ${NO_FRAMING}`,
+        },
+      })),
     // The feeds exist for other sites' clients and readers: readable from any origin, cached briefly so a new entry shows soon.
     { path: '/api/*', headers: FEED_HEADERS },
     ...ARTICLE_FEEDS.map((feed) => ({ path: `/${feed.path}`, headers: FEED_HEADERS })),

@@ -11,6 +11,8 @@ import type { Catalogue } from '../../catalogue/catalogue.ts';
 import { feedLinkTags } from '../feed/article-feeds.ts';
 import type { OutputFile } from '../output-file.ts';
 import { basePathOf, escapeHtml } from '../render-markdown.ts';
+import { markdownCollections } from '../../../schemas/collections.ts';
+import { humanize } from './record-pages.ts';
 
 /** The files of swagger-ui-dist the page loads (the license travels with the bundle it covers). */
 const SWAGGER_FILES = ['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-bundle.js.LICENSE.txt'];
@@ -69,7 +71,17 @@ code { font-size: 0.95em; background: #f2f2f2; padding: 0.1em 0.3em; border-radi
 li { margin: 0.4rem 0; }
 `;
 
-function renderHomePage(catalogue: Pick<Catalogue, 'site' | 'siteUrl'>): string {
+/** The collections with record pages, as home-page links to their lists (from the collections table). */
+function browseLinks(catalogue: Pick<Catalogue, 'collections'>, link: (href: string, text: string, note: string) => string): string {
+  return markdownCollections(catalogue.collections)
+    .filter(([, collection]) => collection.page.schema && collection.api)
+    .map(([, collection]) =>
+      link(`/${collection.page.path}/`, escapeHtml(humanize(collection.api!.label)), escapeHtml(collection.api!.about)),
+    )
+    .join('\n');
+}
+
+function renderHomePage(catalogue: Pick<Catalogue, 'site' | 'siteUrl' | 'collections'>): string {
   const base = basePathOf(catalogue.siteUrl);
   const name = escapeHtml(catalogue.site.name);
   const hub = escapeHtml(catalogue.site.hub.name);
@@ -99,6 +111,10 @@ ${link(`${API_BASE_PATH}/openapi.json`, 'OpenAPI 3.1 document', 'for code genera
 ${link(`/${FEED_PATH}`, 'Resource feed', 'guides, templates, checklists and research reports, as JSON.')}
 ${link('/resources/', hub, 'the same resources, to browse and filter.')}
 </ul>
+<h2>Browse</h2>
+<ul>
+${browseLinks(catalogue, link)}
+</ul>
 <h2>Try it</h2>
 <p><code>curl ${escapeHtml(catalogue.siteUrl)}${API_BASE_PATH}/services/list?limit=2</code></p>
 </main>
@@ -108,7 +124,7 @@ ${link('/resources/', hub, 'the same resources, to browse and filter.')}
 }
 
 /** The front page, the reference page with its script and Swagger UI, and the static copy of the document. */
-export function buildDocsFiles(catalogue: Pick<Catalogue, 'site' | 'siteUrl'>, openApiJson: string): OutputFile[] {
+export function buildDocsFiles(catalogue: Pick<Catalogue, 'site' | 'siteUrl' | 'collections'>, openApiJson: string): OutputFile[] {
   const swaggerDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   return [
     { path: 'index.html', body: renderHomePage(catalogue) },

@@ -8,9 +8,9 @@ import type { Resource } from '../../../schemas/content.ts';
 import { FEED_PATH } from '../../../shared/data-paths.ts';
 import { feedCategories, feedResources, toFeedEntry } from '../feed/feed-files.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
-import { feedLinkTags } from '../feed/article-feeds.ts';
 import type { OutputFile } from '../output-file.ts';
-import { basePathOf, escapeHtml } from '../render-markdown.ts';
+import { escapeHtml } from '../render-markdown.ts';
+import { createContext, type PageContext, renderDocument } from './page-document.ts';
 
 const ASSETS = ['hub.js', 'resources.css'];
 /** Without JavaScript the hub's controls could not filter, so they are hidden; the CSP allows this text by hash. */
@@ -21,56 +21,8 @@ export const NOSCRIPT_STYLE = '.filters{display:none}';
  */
 const IMAGE_SIZE = { width: 1200, height: 630 };
 
-interface PageContext {
-  catalogue: Catalogue;
-  /** Path of the site root on its host ('' at the root), so links work when the site lives in a folder. */
-  base: string;
-  formatDate: (day: string) => string;
-}
-
 /** `research-report` -> `Research report`. */
 const formatType = (type: string) => type.charAt(0).toUpperCase() + type.slice(1).replace(/-/g, ' ');
-
-function createContext(catalogue: Catalogue): PageContext {
-  const dates = new Intl.DateTimeFormat(catalogue.site.language, { dateStyle: 'medium', timeZone: 'UTC' });
-  return {
-    catalogue,
-    base: basePathOf(catalogue.siteUrl),
-    formatDate: (day) => dates.format(new Date(`${day}T00:00:00Z`)),
-  };
-}
-
-/** The empty icon stops browsers asking for a /favicon.ico that the site does not have. */
-function renderDocument(
-  context: PageContext,
-  page: { title: string; description: string; canonical: string; head?: string; main: string },
-): string {
-  const { catalogue, base } = context;
-  const site = escapeHtml(catalogue.site.name);
-  return `<!doctype html>
-<html lang="${escapeHtml(catalogue.site.language)}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="icon" href="data:,">
-${feedLinkTags(catalogue.siteUrl, escapeHtml)}
-<title>${escapeHtml(page.title)} | ${site}</title>
-<meta name="description" content="${escapeHtml(page.description)}">
-<link rel="canonical" href="${escapeHtml(page.canonical)}">
-<link rel="alternate" type="application/json" title="Resource feed" href="${escapeHtml(`${catalogue.siteUrl}/${FEED_PATH}`)}">
-<link rel="stylesheet" href="${base}/resources/resources.css">
-${page.head ?? ''}</head>
-<body>
-<a class="skip" href="#main">Skip to content</a>
-<header class="site"><div class="wrap">${site}</div></header>
-<main id="main" class="wrap">
-${page.main}
-</main>
-<footer><div class="wrap">${site} · <a href="${escapeHtml(`${catalogue.siteUrl}/${FEED_PATH}`)}">JSON feed</a></div></footer>
-</body>
-</html>
-`;
-}
 
 function renderTopics(topics: readonly string[]): string {
   if (!topics.length) return '';
@@ -144,7 +96,24 @@ ${renderTopics(resource.topics)}
 <div class="prose">
 ${catalogue.render(resource)}</div>
 </article>`;
-  return renderDocument(context, { title: resource.title, description: resource.excerpt, canonical: entry.url, main });
+  return renderDocument(context, {
+    title: resource.title,
+    description: resource.excerpt,
+    canonical: entry.url,
+    main,
+    type: 'article',
+    image: `${catalogue.siteUrl}${resource.image}`,
+    jsonLd: {
+      '@type': 'Article',
+      headline: resource.title,
+      description: resource.excerpt,
+      url: entry.url,
+      image: `${catalogue.siteUrl}${resource.image}`,
+      dateModified: resource.updated,
+      author: { '@type': 'Person', name: resource.author },
+      publisher: { '@type': 'Organization', name: catalogue.site.name, url: catalogue.siteUrl },
+    },
+  });
 }
 
 /** The hub, one page per entry, and the hub's script and stylesheet (copied as they are, no build step). */

@@ -1,0 +1,61 @@
+/**
+ * schema.org JSON-LD for a record page, by the type the collections table gives its collection's pages:
+ * what a search engine or an agent reading the page learns about the record without parsing the prose.
+ */
+import type { AnyEntry, PageSchema } from '../../../schemas/collections.ts';
+import type { Catalogue } from '../../catalogue/catalogue.ts';
+
+type Json = Record<string, unknown>;
+
+interface Subject {
+  record: AnyEntry;
+  /** The record as its get route answers it. */
+  shaped: Json;
+  key: string;
+  catalogue: Catalogue;
+}
+
+const organization = (catalogue: Catalogue) => ({ '@type': 'Organization', name: catalogue.site.name, url: catalogue.siteUrl });
+const categoryName = ({ shaped }: Subject) => (shaped.related as { category?: { name?: string } } | undefined)?.category?.name;
+const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+
+const BUILDERS: Record<PageSchema, (subject: Subject) => Json> = {
+  Article: (subject) => ({
+    headline: subject.shaped.title,
+    datePublished: subject.record.date,
+    dateModified: subject.record.updated,
+    author: { '@type': 'Person', name: subject.record.author },
+    publisher: organization(subject.catalogue),
+    articleSection: categoryName(subject),
+    keywords: subject.record.tags,
+    image: text(subject.shaped.image) && `${subject.catalogue.siteUrl}${subject.shaped.image}`,
+  }),
+  Service: (subject) => ({
+    name: subject.shaped.title,
+    serviceType: categoryName(subject),
+    provider: organization(subject.catalogue),
+    dateModified: subject.record.updated,
+  }),
+  DefinedTerm: (subject) => ({
+    name: subject.shaped.title,
+    inDefinedTermSet: `${subject.catalogue.siteUrl}/${subject.catalogue.collection(subject.key).page.path}/`,
+    dateModified: subject.record.updated,
+  }),
+  SoftwareApplication: (subject) => ({
+    name: subject.shaped.name,
+    applicationCategory: categoryName(subject),
+    sameAs: text(subject.shaped.website),
+    maintainer: text(subject.shaped.maintainer) && { '@type': 'Organization', name: subject.shaped.maintainer },
+  }),
+};
+
+/** The JSON-LD object of a record page (without `@context`), undefined fields left out. */
+export function recordJsonLd(schema: PageSchema, subject: Subject): Json {
+  const data: Json = {
+    '@type': schema,
+    ...BUILDERS[schema](subject),
+    description: subject.shaped.summary,
+    url: subject.shaped.url,
+  };
+  return Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined && value !== null));
+}

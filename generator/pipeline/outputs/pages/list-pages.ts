@@ -1,0 +1,128 @@
+/**
+ * List pages for every collection with record pages: all its records, and the records of each value of each
+ * of its filters (`/services/category/seo/`), PAGE_SIZE a page in the API's order, with numbered pages,
+ * previous and next links in the page and in the head. Plain HTML, no JavaScript.
+ */
+import type { AnyEntry, FilterSpec } from '../../../schemas/collections.ts';
+import type { Catalogue } from '../../catalogue/catalogue.ts';
+import type { OutputFile } from '../output-file.ts';
+import { escapeHtml } from '../render-markdown.ts';
+import { createContext, type PageContext, renderDocument } from './page-document.ts';
+import { listPath, PAGE_SIZE, pageFilters, sitePath } from './page-links.ts';
+import { humanize, pagedCollections } from './record-pages.ts';
+
+/** A filter of a collection and its values that some record has: id, name, records. */
+type FilterValues = { filter: FilterSpec; values: [id: string, name: string, records: AnyEntry[]][] };
+
+interface ListSpec {
+  key: string;
+  records: readonly AnyEntry[];
+  heading: string;
+  filter?: { param: string; value: string };
+  /** The collection's filters, for the links every list page shows. */
+  filters: readonly FilterValues[];
+}
+
+function renderCard(context: PageContext, key: string, record: AnyEntry): string {
+  const { catalogue, base } = context;
+  const collection = catalogue.collection(key);
+  const day = String(record.date ?? record.updated);
+  const byline = typeof record.author === 'string' ? `${escapeHtml(record.author)} · ` : '';
+  return `<li class="card"><div class="card-body">
+<h2 class="card-title"><a href="${escapeHtml(base + sitePath(catalogue, catalogue.recordUrl(key, record)))}">${escapeHtml(String(record[collection.titleField]))}</a></h2>
+<p class="excerpt">${escapeHtml(String(record.summary))}</p>
+<p class="byline">${byline}<time datetime="${escapeHtml(day)}">${escapeHtml(context.formatDate(day))}</time></p>
+</div></li>`;
+}
+
+/** Links to every value page of each filter, so a reader (and a crawler) reaches them all from the list. */
+function renderFilterNav(context: PageContext, { key, filter: current, filters }: ListSpec): string {
+  const { catalogue, base } = context;
+  const path = catalogue.collection(key).page.path;
+  return filters
+    .map(({ filter, values }) => {
+      const links = values.map(([id, name]) => {
+        const here = current?.param === filter.param && current.value === id;
+        return `<li><a href="${escapeHtml(base + listPath(path, { param: filter.param, value: id }))}"${here ? ' aria-current="page"' : ''}>${escapeHtml(name)}</a></li>`;
+      });
+      return `<nav class="terms" aria-label="${escapeHtml(`By ${filter.param}`)}"><h2>By ${escapeHtml(filter.param)}</h2><ul>${links.join('')}</ul></nav>`;
+    })
+    .join('\n');
+}
+
+function renderPager(context: PageContext, spec: ListSpec, page: number, pages: number): string {
+  if (pages === 1) return '';
+  const path = (n: number) => escapeHtml(context.base + listPath(context.catalogue.collection(spec.key).page.path, spec.filter, n));
+  const numbers = Array.from({ length: pages }, (_, i) =>
+    i + 1 === page ? `<li><span aria-current="page">${i + 1}</span></li>` : `<li><a href="${path(i + 1)}">${i + 1}</a></li>`,
+  );
+  const prev = page > 1 ? `<a rel="prev" href="${path(page - 1)}">← Previous</a>` : '';
+  const next = page < pages ? `<a rel="next" href="${path(page + 1)}">Next →</a>` : '';
+  return `<nav class="pager" aria-label="Pages">${prev}<ol>${numbers.join('')}</ol>${next}</nav>`;
+}
+
+function renderListPage(context: PageContext, spec: ListSpec, page: number): OutputFile {
+  const { catalogue } = context;
+  const collection = catalogue.collection(spec.key);
+  const pages = Math.max(1, Math.ceil(spec.records.length / PAGE_SIZE));
+  const shown = spec.records.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+  const at = (n: number) => `${catalogue.siteUrl}${listPath(collection.page.path, spec.filter, n)}`;
+  const title = page > 1 ? `${spec.heading} (page ${page} of ${pages})` : spec.heading;
+  const main = `<h1>${escapeHtml(spec.heading)}</h1>
+<p class="lede">${escapeHtml(collection.api?.about ?? '')}</p>
+<p class="count">${spec.records.length} ${escapeHtml(spec.records.length === 1 ? collection.noun : (collection.api?.label ?? collection.name))}${pages > 1 ? `, page ${page} of ${pages}` : ''}</p>
+<ul class="cards">
+${shown.map((record) => renderCard(context, spec.key, record)).join('\n')}
+</ul>
+${renderPager(context, spec, page, pages)}
+${renderFilterNav(context, spec)}`;
+  const body = renderDocument(context, {
+    title,
+    description: collection.api?.about ?? spec.heading,
+    canonical: at(page),
+    main,
+    prev: page > 1 ? at(page - 1) : undefined,
+    next: page < pages ? at(page + 1) : undefined,
+  });
+  return { path: `${listPath(collection.page.path, spec.filter, page).slice(1)}index.html`, body };
+}
+
+/** The values of a filter that some record has, with their names and records, in the taxonomies' order. */
+function filterValues(catalogue: Catalogue, key: string, filter: FilterSpec): FilterValues {
+  const values = [...catalogue.names(filter.taxonomies)].map(([id, name]): FilterValues['values'][number] => [
+    id,
+    name,
+    filteredRecords(catalogue, key, filter, id),
+  ]);
+  return { filter, values: values.filter(([, , records]) => records.length > 0) };
+}
+
+/** Records of `key` whose filter fields hold `id`, in the API's order. */
+function filteredRecords(catalogue: Catalogue, key: string, filter: FilterSpec, id: string): AnyEntry[] {
+  const matched = new Set(filter.fields.flatMap((field) => catalogue.groups(key, field).get(id) ?? []));
+  return catalogue.records[key]!.filter((record) => matched.has(record));
+}
+
+/** Every list page of every collection with record pages. */
+export function buildListPages(catalogue: Catalogue): OutputFile[] {
+  const context = createContext(catalogue);
+  const specs = pagedCollections(catalogue).flatMap((key): ListSpec[] => {
+    const label = humanize(catalogue.collection(key).api?.label ?? key);
+    const filters = pageFilters(catalogue, key).map((filter) => filterValues(catalogue, key, filter));
+    return [
+      { key, records: catalogue.records[key]!, heading: label, filters },
+      ...filters.flatMap(({ filter, values }) =>
+        values.map(([id, name, records]) => ({
+          key,
+          records,
+          heading: `${label}: ${name}`,
+          filter: { param: filter.param, value: id },
+          filters,
+        })),
+      ),
+    ];
+  });
+  return specs.flatMap((spec) =>
+    Array.from({ length: Math.max(1, Math.ceil(spec.records.length / PAGE_SIZE)) }, (_, i) => renderListPage(context, spec, i + 1)),
+  );
+}

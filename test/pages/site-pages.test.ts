@@ -1,0 +1,143 @@
+/**
+ * The whole site over real HTTP: a link check that crawls every page from `/` and follows every `url` the
+ * API, the feeds and the sitemap give (each internal link answers 200 with the right content type), and
+ * axe-core in a real headless Chromium on one page of each kind (no serious or critical violation).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import axe from 'axe-core';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMemoryLimiter } from '../../generator/edge/limiter.ts';
+import { buildSite } from '../../generator/pipeline/build-site.ts';
+import { launchBrowser } from '../helpers/browser.ts';
+import { startSiteServer, type SiteServer } from '../helpers/site-server.ts';
+
+const SITE = 'https://example.test';
+let dist: string;
+let server: SiteServer;
+let browser: Browser | undefined;
+
+beforeAll(async () => {
+  dist = mkdtempSync(path.join(os.tmpdir(), 'site-pages-'));
+  await buildSite({ contentDir: 'content', outDir: dist, env: { SOURCE_DATE_EPOCH: '1795000000', SITE_URL: SITE } });
+  server = await startSiteServer(dist, { handler: { limiter: createMemoryLimiter({ limit: 1_000_000 }) } });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  rmSync(dist, { recursive: true, force: true });
+});
+
+/** The content type a path must be served with. */
+function expectedType(pathname: string): RegExp {
+  if (pathname.startsWith('/v1/') || pathname.endsWith('.json')) return /^application\/(json|feed\+json)/;
+  if (pathname.endsWith('/') || pathname.endsWith('.html')) return /^text\/html/;
+  const types: Record<string, RegExp> = {
+    css: /^text\/css/,
+    js: /javascript/,
+    xml: /xml/,
+    svg: /^image\/svg\+xml/,
+    txt: /^text\/plain/,
+    png: /^image\/png/,
+  };
+  return types[pathname.split('.').pop() ?? ''] ?? /./;
+}
+
+/** Internal addresses in a page or a document: links, sources, and every `url`/`loc`/`link` value. */
+function addressesIn(text: string, type: string): string[] {
+  if (type.includes('html')) return [...text.matchAll(/\s(?:href|src)="([^"]+)"/g)].map((match) => match[1]!.replace(/&amp;/g, '&'));
+  if (type.includes('json')) return [...text.matchAll(/"(?:url|home_page_url|feed_url)":"([^"]+)"/g)].map((match) => match[1]!);
+  if (type.includes('xml'))
+    return [...text.matchAll(/<(?:loc|link|id)>([^<]+)<\/|<link[^>]*href="([^"]+)"/g)].map((match) => (match[1] ?? match[2])!);
+  return [];
+}
+
+/** An address as a path on the local server, or null when it is another site's. */
+function localPath(address: string, from: string): string | null {
+  const url = new URL(address, new URL(from, server.url));
+  if (url.origin !== server.url && url.origin !== SITE) return null;
+  return url.pathname + url.search;
+}
+
+describe('the link check', () => {
+  it('reaches every page from / and every url of the API, feeds and sitemap, each 200 with its content type', async () => {
+    const starts = ['/', '/sitemap.xml', '/robots.txt', '/llms.txt', '/api/resources.json', '/feed.xml', '/atom.xml', '/feed.json'];
+    for (const collection of ['services', 'expertise', 'technology', 'intelligence']) starts.push(`/v1/${collection}/list?limit=100`);
+    const queue = [...starts];
+    const seen = new Set(queue);
+    const broken: string[] = [];
+    let pages = 0;
+    while (queue.length) {
+      const target = queue.shift()!;
+      const response = await fetch(server.url + target, { redirect: 'manual' });
+      const type = response.headers.get('content-type') ?? '';
+      const text = await response.text();
+      const { pathname } = new URL(target, server.url);
+      if (response.status !== 200 || !expectedType(pathname).test(type)) broken.push(`${target}: ${response.status} ${type}`);
+      if (type.includes('html')) pages++;
+      // The API's own links (the reference's examples) are followed once, not crawled further.
+      if (pathname.startsWith('/v1/') && !starts.includes(target)) continue;
+      for (const address of addressesIn(text, type)) {
+        if (address.startsWith('#') || address.startsWith('data:') || address.startsWith('mailto:')) continue;
+        const local = localPath(address, target);
+        if (local === null) continue;
+        const clean = local.split('#')[0]!;
+        if (!seen.has(clean)) {
+          seen.add(clean);
+          queue.push(clean);
+        }
+      }
+    }
+    expect(broken).toEqual([]);
+    expect(pages).toBeGreaterThan(80);
+    expect(seen.has('/intelligence/')).toBe(true);
+  }, 120_000);
+});
+
+/** One page of each kind. */
+const PAGES = [
+  '/',
+  '/services/',
+  '/services/agentic-storefront-build/',
+  '/expertise/industry/healthcare/',
+  '/technology/agent-payments-protocol/',
+  '/intelligence/how-ai-agents-pay-ap2-x402/',
+  '/resources/',
+];
+
+describe('accessibility', () => {
+  it.each(PAGES)(
+    '%s has no serious or critical axe violation',
+    async (pagePath) => {
+      browser ??= await launchBrowser();
+      // axe is injected by the test; the pages' own policy allows no script, which is the point of it.
+      const context = await browser.newContext({ bypassCSP: true });
+      try {
+        const page = await context.newPage();
+        const response = await page.goto(server.url + pagePath);
+        expect(response?.status()).toBe(200);
+        await page.addScriptTag({ content: axe.source });
+        const { passes, violations } = await page.evaluate(async () => {
+          const result = await (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] });
+          return {
+            passes: result.passes.length,
+            violations: result.violations.map(({ id, impact, nodes }) => ({
+              id,
+              impact,
+              targets: nodes.slice(0, 3).map((node) => node.target.join(' ')),
+            })),
+          };
+        });
+        // The rules ran (a page that failed to load would pass none).
+        expect(passes).toBeGreaterThan(10);
+        expect(violations.filter(({ impact }) => impact === 'serious' || impact === 'critical')).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    60_000,
+  );
+});
