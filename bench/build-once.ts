@@ -1,17 +1,18 @@
 /**
  * One build in a fresh process, as `npm run build` runs it; prints its own wall time, CPU time and peak
- * memory as JSON. Usage: tsx bench/build-once.ts CONTENT OUT [--no-search]
+ * memory as JSON. Usage: tsx bench/build-once.ts CONTENT OUT [--no-search] [--no-pages]
  */
 import { buildSite } from '../generator/pipeline/build-site.ts';
 
-const [contentDir, outDir, flag] = process.argv.slice(2);
+const [contentDir, outDir, ...flags] = process.argv.slice(2);
 const cpuBefore = process.cpuUsage();
 const started = performance.now();
 const result = await buildSite({
   contentDir: contentDir!,
   outDir: outDir!,
   env: { SOURCE_DATE_EPOCH: '1795000000' },
-  searchIndex: flag !== '--no-search',
+  searchIndex: !flags.includes('--no-search'),
+  recordPages: !flags.includes('--no-pages'),
 });
 const cpu = process.cpuUsage(cpuBefore);
 console.log(

@@ -33,6 +33,8 @@ export interface BuildOptions {
   env?: Record<string, string | undefined>;
   /** false leaves the search index out, so benchmarks can time the API alone. */
   searchIndex?: boolean;
+  /** false leaves the record and list pages out, so benchmarks can time what they add. */
+  recordPages?: boolean;
   /** The collections table; the site's own unless a test registers another. */
   collections?: CollectionTable;
   /** Drafts and scheduled records to include, for a preview build only. */
@@ -58,6 +60,7 @@ export interface OutputOptions {
   builtAt: Date;
   searchIndexBudgetMb?: number;
   searchIndex?: boolean;
+  recordPages?: boolean;
   collections?: CollectionTable;
   cache?: BuildCache;
   /** When the next scheduled record goes live (YYYY-MM-DD), for the scheduled-publishing job; none in a preview. */
@@ -116,12 +119,8 @@ export function* generateOutput(published: Content, options: OutputOptions): Gen
   yield { path: OPENAPI_PATH, body: openApi };
   // Pages are yielded as they are made; the sitemap keeps only their paths.
   const pages: OutputFile[] = [];
-  for (const build of [
-    () => buildDocsFiles(catalogue, openApi),
-    () => buildResourcePages(catalogue),
-    () => buildRecordPages(catalogue),
-    () => buildListPages(catalogue),
-  ]) {
+  const recordPages = options.recordPages === false ? [] : [() => buildRecordPages(catalogue), () => buildListPages(catalogue)];
+  for (const build of [() => buildDocsFiles(catalogue, openApi), () => buildResourcePages(catalogue), ...recordPages]) {
     for (const file of build()) {
       pages.push({ path: file.path, body: '' });
       yield file;
@@ -153,6 +152,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     builtAt,
     searchIndexBudgetMb: resolveSearchIndexBudget(env),
     searchIndex: options.searchIndex,
+    recordPages: options.recordPages,
     cache: options.cache,
   });
   const written = await emitFiles(files, options.outDir);

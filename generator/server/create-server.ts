@@ -8,9 +8,9 @@ import http from 'node:http';
 import { createHandler, type Handler, type HandlerOptions } from '../edge/handler.ts';
 import { createMemoryLimiter } from '../edge/limiter.ts';
 import type { HeaderRule } from '../shared/header-rules.ts';
-import { API_BASE_PATH } from '../shared/policy.ts';
+import { API_BASE_PATH, MCP_PATH } from '../shared/policy.ts';
 import { createFileAssets } from './file-assets.ts';
-import { answerConnect, serveApi, targetPath } from './node-adapter.ts';
+import { answerConnect, serveApi, serveMcp, targetPath } from './node-adapter.ts';
 import type { LiveReload } from './live-reload.ts';
 import { createBuildSource } from './served-builds.ts';
 import { readHeaderRules, serveStatic } from './static-files.ts';
@@ -33,6 +33,8 @@ export interface ServerOptions {
 /** What the server makes of one build: its handler (with its own file cache and search index) and its header rules. */
 interface BuildServer {
   handler: Handler;
+  /** The MCP endpoint's handler, made on the first request to it (it loads the MCP SDK). */
+  mcp: () => Promise<Handler>;
   rules: HeaderRule[];
 }
 
@@ -41,10 +43,20 @@ const isApiPath = (url: string) => url === API_BASE_PATH || url.startsWith(`${AP
 export function createServer(options: ServerOptions): http.Server {
   // One count for every build: a new build does not give clients a new budget.
   const limiter = options.handler?.limiter ?? createMemoryLimiter();
-  const builds = createBuildSource<BuildServer>(options.dist, (dir) => ({
-    handler: createHandler({ assets: createFileAssets(dir), ...options.handler, limiter }),
-    rules: readHeaderRules(dir),
-  }));
+  const builds = createBuildSource<BuildServer>(options.dist, (dir) => {
+    const assets = createFileAssets(dir);
+    let mcp: Promise<Handler> | undefined;
+    return {
+      handler: createHandler({ assets, ...options.handler, limiter }),
+      mcp: () => {
+        mcp ??= import('../mcp/mcp-handler.ts').then(({ createMcpHandler }) =>
+          createMcpHandler({ assets, limiter, clock: options.handler?.clock, logError: options.handler?.logError }),
+        );
+        return mcp;
+      },
+      rules: readHeaderRules(dir),
+    };
+  });
   const hops = options.trustedProxies ?? 0;
   const server = http.createServer(async (req, res) => {
     const started = performance.now();
@@ -58,6 +70,7 @@ export function createServer(options: ServerOptions): http.Server {
     const build = builds.acquire();
     try {
       if (isApiPath(target)) await serveApi(build.value.handler, req, res, hops);
+      else if (target.split('?')[0] === MCP_PATH) await serveMcp(await build.value.mcp(), req, res, hops);
       else await serveStatic(req, res, target, { dir: build.dir, rules: build.value.rules, liveReload: options.liveReload });
     } catch (error) {
       // The handler turns its own errors into responses; this is the static side failing on our side.

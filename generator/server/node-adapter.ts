@@ -35,14 +35,47 @@ export function clientAddress(request: http.IncomingMessage, trustedProxies: num
   return forwarded ?? request.socket.remoteAddress ?? 'unknown';
 }
 
-function toWebRequest(request: http.IncomingMessage, method: string): Request {
+function toWebRequest(request: http.IncomingMessage, method: string, body?: string): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined) continue;
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
   }
-  // The API reads no request body; the URL's host is irrelevant to routing.
-  return new Request(new URL(targetPath(request.url), 'http://localhost'), { method, headers });
+  // The URL's host is irrelevant to routing; only the MCP endpoint reads a body.
+  return new Request(new URL(targetPath(request.url), 'http://localhost'), { method, headers, body });
+}
+
+/** Largest request body the MCP endpoint reads: a JSON-RPC message of a tool call is a few hundred bytes. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** The request's body, or null when it is larger than `max` bytes (the rest is not read). */
+async function readBody(request: http.IncomingMessage, max: number): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > max) return null;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Answers one Node request through the MCP handler, body included. */
+export async function serveMcp(
+  handler: Handler,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  trustedProxies: number,
+): Promise<void> {
+  const method = req.method ?? 'GET';
+  const body = method === 'POST' ? await readBody(req, MAX_BODY_BYTES) : undefined;
+  if (body === null) {
+    res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
+    res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: `Request body over ${MAX_BODY_BYTES} bytes` }, id: null }));
+    return;
+  }
+  const request = toWebRequest(req, FORBIDDEN_METHODS.has(method.toUpperCase()) ? 'GET' : method, body);
+  await sendWebResponse(await handler(request, { ip: clientAddress(req, trustedProxies) }), res);
 }
 
 async function sendWebResponse(response: Response, res: http.ServerResponse): Promise<void> {

@@ -5,6 +5,8 @@
 
 /** The versioned root under the site (CONTRACT "Addresses": `{base_url}` is `{site_url}/v1/`). */
 export const API_BASE_PATH = '/v1';
+/** The MCP endpoint (Model Context Protocol, Streamable HTTP): the API's tools for AI agents. */
+export const MCP_PATH = '/mcp';
 
 /** The major version the base path stands for; `site.yaml`'s `api_version` must be of this major. */
 export const API_MAJOR_VERSION = 1;

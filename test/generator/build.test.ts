@@ -280,10 +280,10 @@ describe("site.yaml's api_version", () => {
 });
 
 describe('the Netlify adapter', () => {
-  it('runs on exactly the API base path, as the local server routes it', async () => {
+  it('runs on exactly the API base path and the MCP endpoint, as the local server routes them', async () => {
     const { config } = await import('../../netlify/edge-functions/api.ts');
-    const { API_BASE_PATH } = await import('../../generator/shared/policy.ts');
-    expect(config.path).toEqual([API_BASE_PATH, `${API_BASE_PATH}/*`]);
+    const { API_BASE_PATH, MCP_PATH } = await import('../../generator/shared/policy.ts');
+    expect(config.path).toEqual([API_BASE_PATH, `${API_BASE_PATH}/*`, MCP_PATH]);
   });
 });
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryAssets } from '../../generator/edge/assets.ts';
 import { createHandler } from '../../generator/edge/handler.ts';
+import { MCP_PATH } from '../../generator/shared/policy.ts';
 import { createMemoryLimiter } from '../../generator/edge/limiter.ts';
 import { readDistFiles } from '../helpers/api-runtimes.ts';
 import { buildInto, readEnvelope, removeBuildDirs, SITE_URL } from '../helpers/build-output.ts';
@@ -44,6 +45,16 @@ describe('llms.txt', () => {
       if (pathname.startsWith('/v1')) {
         const response = await handler(new Request(`http://api.test${pathname}${search}`), { ip: '192.0.2.5' });
         expect(response.status, link).toBe(200);
+      } else if (pathname === MCP_PATH) {
+        // The MCP endpoint answers POSTed JSON-RPC; test/mcp speaks to it with the SDK's client.
+        const { createMcpHandler } = await import('../../generator/mcp/mcp-handler.ts');
+        const mcp = createMcpHandler({ assets: createMemoryAssets(readDistFiles(dist)), limiter: createMemoryLimiter({ limit: 1000 }) });
+        const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
+        const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+        const response = await mcp(new Request(`http://api.test${pathname}`, { method: 'POST', headers, body: JSON.stringify(ping) }), {
+          ip: '192.0.2.5',
+        });
+        expect(await response.json(), link).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
       } else {
         expect(existsSync(path.join(dist, pathname.endsWith('/') ? `${pathname}index.html` : pathname)), link).toBe(true);
       }

@@ -5,7 +5,7 @@
 import { apiCollections } from '../../../schemas/collections.ts';
 import { FEED_PATH } from '../../../shared/data-paths.ts';
 import { joinWords } from '../../../shared/operations.ts';
-import { API_BASE_PATH, RATE_LIMIT } from '../../../shared/policy.ts';
+import { API_BASE_PATH, MCP_PATH, RATE_LIMIT } from '../../../shared/policy.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { OutputFile } from '../output-file.ts';
 
@@ -34,6 +34,7 @@ export function buildLlmsTxt(catalogue: Catalogue): OutputFile {
     `- [OpenAPI 3.1 document](${base}/openapi.json): the machine-readable description, for code generators and agents`,
     `- [Index of operations](${base}/): the API root, as JSON`,
     `- [Search](${base}/search?q=agentic%20commerce): natural-language search over ${joinWords(searchable)}; \`type\` narrows it`,
+    `- [MCP endpoint](${siteUrl}${MCP_PATH}): Model Context Protocol (Streamable HTTP, stateless): tools search, get_record, list_records and latest_articles over the same data`,
     '',
     '## Collections',
     '',
