@@ -12,6 +12,8 @@ import { buildFeedFiles } from './outputs/feed/feed-files.ts';
 import { buildResourcePages } from './outputs/pages/resource-pages.ts';
 import { buildRecordPages } from './outputs/pages/record-pages.ts';
 import { buildListPages } from './outputs/pages/list-pages.ts';
+import { buildCmsFiles } from './outputs/cms/cms-files.ts';
+import { type CmsBackend, resolveCmsBackend } from './outputs/cms/cms-config.ts';
 import { buildSearchIndex, resolveSearchIndexBudget } from './outputs/search/search-file.ts';
 import { buildOpenApi, serializeOpenApi } from './outputs/openapi/openapi-document.ts';
 import { createExampleCollector } from './outputs/openapi/openapi-examples.ts';
@@ -35,6 +37,8 @@ export interface BuildOptions {
   searchIndex?: boolean;
   /** false leaves the record and list pages out, so benchmarks can time what they add. */
   recordPages?: boolean;
+  /** The CMS's backend (`npm run dev` gives the local one); from the environment otherwise (cms-config.ts). */
+  cmsBackend?: CmsBackend;
   /** The collections table; the site's own unless a test registers another. */
   collections?: CollectionTable;
   /** Drafts and scheduled records to include, for a preview build only. */
@@ -61,6 +65,7 @@ export interface OutputOptions {
   searchIndexBudgetMb?: number;
   searchIndex?: boolean;
   recordPages?: boolean;
+  cmsBackend: CmsBackend;
   collections?: CollectionTable;
   cache?: BuildCache;
   /** When the next scheduled record goes live (YYYY-MM-DD), for the scheduled-publishing job; none in a preview. */
@@ -127,6 +132,7 @@ export function* generateOutput(published: Content, options: OutputOptions): Gen
     }
   }
   yield buildLlmsTxt(catalogue);
+  yield* buildCmsFiles(catalogue, options.cmsBackend);
   yield* buildFeedFiles(catalogue);
   yield* buildArticleFeeds(catalogue);
   yield* buildSitemap(catalogue, listPages(pages, lastModifiedOf(catalogue)));
@@ -153,6 +159,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     searchIndexBudgetMb: resolveSearchIndexBudget(env),
     searchIndex: options.searchIndex,
     recordPages: options.recordPages,
+    cmsBackend: options.cmsBackend ?? resolveCmsBackend(env),
     cache: options.cache,
   });
   const written = await emitFiles(files, options.outDir);

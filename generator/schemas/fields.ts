@@ -51,7 +51,10 @@ export const imagePath = z
 
 /** Fields every Markdown record shares (CONTENT-MODEL: "Every Markdown record"). */
 export const recordFields = {
-  id: id.optional(),
-  order,
-  draft: z.boolean({ error: 'must be true or false' }).default(false),
+  id: id.optional().describe('Defaults to the file name (the slug). Lowercase letters, digits and single hyphens.'),
+  order: order.describe('Position in lists: lower comes first.'),
+  draft: z
+    .boolean({ error: 'must be true or false' })
+    .default(false)
+    .describe('A draft is never published; `npm run dev -- --drafts` previews it.'),
 };

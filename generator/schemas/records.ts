@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { date, id, idList, imagePath, readingTime, recordFields, text, url } from './fields.ts';
 import { RESOURCE_TYPES, TECHNOLOGY_CATEGORY_IDS, TECHNOLOGY_STATUSES } from './vocabulary.ts';
 
-const tags = z.array(id).default([]);
+const tags = z.array(id).default([]).describe('Lowercase ids, like "product-feeds".');
 
 export const serviceSchema = z.strictObject({
   ...recordFields,
@@ -48,7 +48,7 @@ export const articleSchema = z.strictObject({
   updated: date.optional(),
   title: text,
   summary: text,
-  date,
+  date: date.describe('Publication day. A day after today schedules the article: it goes live by itself on that day.'),
   author: text,
   topics: idList.min(1, { error: 'needs at least one topic' }),
   category: id.optional(),

@@ -12,6 +12,8 @@ import { parseCommandLine, quietOnClosedOutput } from '../pipeline/command-line.
 import { ContentError, formatReport } from '../pipeline/problems.ts';
 import { formatPublication } from '../pipeline/publication-report.ts';
 import { createBuildCache } from '../pipeline/build-cache.ts';
+import type { CmsBackend } from '../pipeline/outputs/cms/cms-config.ts';
+import { type CmsProxy, startCmsProxy } from './cms-proxy.ts';
 import { createServer } from './create-server.ts';
 import { createLiveReload } from './live-reload.ts';
 import { describeBuild, listen, readListen, stopOnSignals } from './run-server.ts';
@@ -26,7 +28,10 @@ Options:
   -F, --future    include records dated after today (a preview)
   -h, --help      show this help
 
-Environment: HOST (default 127.0.0.1) and PORT (default 8080), and the build's settings (npm run build -- --help).`;
+The content manager (Decap CMS) is at /admin/, saving into the content folder through Decap's local proxy on
+CMS_PORT (default: PORT + 1; a free port when PORT is 0).
+
+Environment: HOST (default 127.0.0.1), PORT (default 8080), CMS_PORT, and the build's settings (npm run build -- --help).`;
 
 const OPTIONS = {
   content: { type: 'string', default: 'content' },
@@ -53,7 +58,13 @@ function describeChange(files: ReadonlySet<string>): string {
   return files.size === 1 ? `${first} changed` : `${files.size} files changed`;
 }
 
-function createRebuilder(contentDir: string, outDir: string, preview: Preview, built: () => void): Rebuilder {
+function createRebuilder(
+  contentDir: string,
+  outDir: string,
+  preview: Preview,
+  cmsBackend: CmsBackend | undefined,
+  built: () => void,
+): Rebuilder {
   const cache = createBuildCache();
   let pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
@@ -62,7 +73,7 @@ function createRebuilder(contentDir: string, outDir: string, preview: Preview, b
   const rebuild = async (reason: string): Promise<boolean> => {
     const started = performance.now();
     try {
-      const result = await buildSite({ contentDir, outDir, preview, cache });
+      const result = await buildSite({ contentDir, outDir, preview, cache, cmsBackend });
       const ms = Math.round(performance.now() - started);
       console.log(`${reason}: ${reason === FIRST ? 'built' : 'rebuilt'} in ${ms} ms, ${result.written} of ${result.files} files written`);
       for (const line of formatPublication(result.publication, preview)) console.log(line);
@@ -93,6 +104,19 @@ function createRebuilder(contentDir: string, outDir: string, preview: Preview, b
   };
 }
 
+/** Decap's local proxy on CMS_PORT, for /admin/; null when it is not installed or did not start (said why), an exit code for a bad CMS_PORT. */
+async function startContentManager(content: string, where: { host: string; port: number }): Promise<CmsProxy | null | number> {
+  const port = Number(process.env.CMS_PORT ?? (where.port ? where.port + 1 : 0));
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`CMS_PORT must be a whole number from 0 to 65535, not "${process.env.CMS_PORT}"`);
+    return 2;
+  }
+  return startCmsProxy(content, where.host, port).catch((error: unknown) => {
+    console.error(`content manager not started: ${error instanceof Error ? error.message : String(error)}`);
+    return null;
+  });
+}
+
 async function main(): Promise<number | undefined> {
   const parsed = parseCommandLine({ usage: USAGE, options: OPTIONS }, process.argv.slice(2));
   if (!parsed.ok) return parsed.exitCode;
@@ -107,6 +131,8 @@ async function main(): Promise<number | undefined> {
     console.error(where);
     return 2;
   }
+  const proxy = await startContentManager(content, where);
+  if (typeof proxy === 'number') return proxy;
   const liveReload = createLiveReload();
   let server: ReturnType<typeof createServer> | undefined;
   /** Starts serving once there is a build to serve; later builds are picked up by the server itself. */
@@ -116,11 +142,16 @@ async function main(): Promise<number | undefined> {
     listen(
       server,
       where,
-      (url) => `Serving ${out} at ${url} (API at /v1/), rebuilding on every change to ${content}; press Ctrl+C to stop`,
+      (url) =>
+        `Serving ${out} at ${url} (API at /v1/), rebuilding on every change to ${content}; press Ctrl+C to stop` +
+        (proxy ? `\nContent manager at ${url}admin/, saving into ${content} through ${proxy.url}` : ''),
     );
-    stopOnSignals(server, () => liveReload.close());
+    stopOnSignals(server, () => {
+      liveReload.close();
+      proxy?.stop();
+    });
   };
-  const rebuilder = createRebuilder(content, out, preview, () => {
+  const rebuilder = createRebuilder(content, out, preview, proxy ? { name: 'local', url: proxy.url } : undefined, () => {
     liveReload.announce();
     serve();
   });

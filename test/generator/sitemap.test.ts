@@ -13,12 +13,12 @@ beforeAll(async () => {
 afterAll(removeBuildDirs);
 
 describe('sitemap.xml and robots.txt', () => {
-  it('lists exactly the pages the build writes, each with a lastmod day', () => {
+  it('lists exactly the pages the build writes for readers (not the content manager), each with a lastmod day', () => {
     const xml = readFileSync(path.join(dist, 'sitemap.xml'), 'utf8');
     expect(XMLValidator.validate(xml)).toBe(true);
     const urls = new XMLParser().parse(xml).urlset.url as { loc: string; lastmod: string }[];
     const pages = listFiles(dist)
-      .filter((file) => file === 'index.html' || file.endsWith('/index.html'))
+      .filter((file) => (file === 'index.html' || file.endsWith('/index.html')) && !file.startsWith('admin/'))
       .map((file) => `${SITE_URL}/${file.slice(0, -'index.html'.length)}`);
     expect(urls.map((url) => url.loc).sort()).toEqual(pages.sort());
     for (const url of urls) expect(url.lastmod, url.loc).toMatch(/^\d{4}-\d{2}-\d{2}$/);
@@ -27,9 +27,10 @@ describe('sitemap.xml and robots.txt', () => {
     expect(source).toMatch(new RegExp(`^updated: "?${entry!.lastmod}"?$`, 'm'));
   });
 
-  it('names the sitemap in robots.txt and keeps crawlers out of the precomputed data', () => {
+  it('names the sitemap in robots.txt and keeps crawlers out of the precomputed data and the content manager', () => {
     const robots = readFileSync(path.join(dist, 'robots.txt'), 'utf8');
     expect(robots).toContain(`Sitemap: ${SITE_URL}/sitemap.xml`);
     expect(robots).toMatch(/^Disallow: \/_api\/$/m);
+    expect(robots).toMatch(/^Disallow: \/admin\/$/m);
   });
 });

@@ -58,6 +58,16 @@ export function createHeaderRules(): HeaderRule[] {
           'Content-Security-Policy': `default-src 'none'; style-src 'self'; img-src 'self' data:; ${NO_FRAMING}`,
         },
       })),
+    {
+      // The content manager: a large single-page app that styles inline, compiles WebAssembly and talks to its
+      // Git backend (or, in dev, the local proxy). Never indexed, never framed.
+      path: '/admin/*',
+      headers: {
+        'Cache-Control': PAGE_CACHE,
+        'X-Robots-Tag': 'noindex',
+        'Content-Security-Policy': `default-src 'self'; script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https:; font-src 'self' data:; connect-src 'self' https: http://localhost:* http://127.0.0.1:*; frame-src 'self' https:; ${NO_FRAMING}`,
+      },
+    },
     // The feeds exist for other sites' clients and readers: readable from any origin, cached briefly so a new entry shows soon.
     { path: '/api/*', headers: FEED_HEADERS },
     ...ARTICLE_FEEDS.map((feed) => ({ path: `/${feed.path}`, headers: FEED_HEADERS })),

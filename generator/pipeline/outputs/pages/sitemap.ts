@@ -3,6 +3,7 @@
  * pages are found in the build's own output list, so a page added later is listed without a change here.
  */
 import { DATA_DIR } from '../../../shared/data-paths.ts';
+import { ADMIN_DIR } from '../cms/cms-files.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { OutputFile } from '../output-file.ts';
 import { escapeHtml } from '../render-markdown.ts';
@@ -27,8 +28,9 @@ export function buildSitemap(catalogue: Catalogue, pages: readonly SitePage[]): 
     (page) => `  <url><loc>${escapeHtml(`${catalogue.siteUrl}/${page.path}`)}</loc><lastmod>${page.lastmod}</lastmod></url>`,
   );
   const sitemap = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
-  // The precomputed data is the API's, not pages: crawlers read the pages and the API's own routes.
-  const robots = `User-agent: *\nAllow: /\nDisallow: /${DATA_DIR}/\n\nSitemap: ${catalogue.siteUrl}/sitemap.xml\n`;
+  // The precomputed data is the API's, not pages: crawlers read the pages and the API's own routes. The
+  // content manager is for editors.
+  const robots = `User-agent: *\nAllow: /\nDisallow: /${DATA_DIR}/\nDisallow: /${ADMIN_DIR}/\n\nSitemap: ${catalogue.siteUrl}/sitemap.xml\n`;
   return [
     { path: 'sitemap.xml', body: sitemap },
     { path: 'robots.txt', body: robots },

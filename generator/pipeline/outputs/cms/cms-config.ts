@@ -1,0 +1,112 @@
+/**
+ * The Decap CMS configuration (`/admin/config.yml`), generated from the collections table and the zod
+ * schemas: one folder collection per Markdown collection (records first), a file collection for
+ * `site.yaml`. The taxonomy files are top-level YAML lists, which Decap cannot edit as they are, so they stay
+ * hand-edited (README). The backend comes from the environment; `npm run dev` gives the local one.
+ */
+import type { z } from 'zod';
+import { type CollectionTable, markdownCollections, type Reference } from '../../../schemas/collections.ts';
+import type { Catalogue } from '../../catalogue/catalogue.ts';
+import { type CmsField, type FieldContext, toField } from './cms-fields.ts';
+
+/** Where Decap commits: a Git host backend in production, the local file-system proxy in dev. */
+export type CmsBackend = { name: 'git-gateway' | 'github'; repo?: string; branch: string } | { name: 'local'; url: string };
+
+/** The backend from the environment: CMS_BACKEND (git-gateway or github), CMS_REPO or Netlify's REPOSITORY_URL, CMS_BRANCH or BRANCH. */
+export function resolveCmsBackend(env: Record<string, string | undefined>): CmsBackend {
+  const name = env.CMS_BACKEND || 'git-gateway';
+  if (name !== 'git-gateway' && name !== 'github') throw new Error(`CMS_BACKEND must be git-gateway or github, not "${name}"`);
+  const repo = env.CMS_REPO || env.REPOSITORY_URL?.match(/github\.com[/:]([^/]+\/[^/.]+)/)?.[1];
+  if (name === 'github' && !repo) throw new Error('CMS_BACKEND=github needs CMS_REPO (owner/name) or a GitHub REPOSITORY_URL');
+  return { name, ...(repo ? { repo } : {}), branch: env.CMS_BRANCH || env.BRANCH || 'main' };
+}
+
+const humanize = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+
+interface ConfigContext {
+  catalogue: Catalogue;
+  collections: CollectionTable;
+  /** The content folder as the backend sees it: `content/` in the repository, '' for the local proxy. */
+  prefix: string;
+}
+
+/** The choices of a reference field: term and record names by id, or the values a site list holds. */
+function choicesOf({ catalogue }: ConfigContext) {
+  return (reference: Reference) => {
+    if (reference === 'images') return [];
+    const values =
+      typeof reference === 'string'
+        ? ((catalogue.site as Record<string, unknown>)[reference.slice('site.'.length)] as string[]).map((value) => [value, value] as const)
+        : [...catalogue.names(reference)];
+    return values.map(([value, label]) => ({ label: label === value ? label : `${label} (${value})`, value }));
+  };
+}
+
+/** A reference to one Markdown collection is a relation to its Decap collection (no such field today: they name taxonomies too). */
+function relationTo({ collections }: ConfigContext): FieldContext['relationTo'] {
+  return (key) => {
+    const target = collections[key];
+    if (target?.kind !== 'markdown') return undefined;
+    return { collection: key, search_fields: [target.titleField], display_fields: [target.titleField] };
+  };
+}
+
+function folderCollection(context: ConfigContext, key: string): Record<string, unknown> {
+  const collection = context.catalogue.collection(key);
+  const folder = collection.pattern.slice(0, collection.pattern.lastIndexOf('/'));
+  const shape = (collection.schema as unknown as z.ZodObject).shape as Record<string, z.ZodType>;
+  const images = { media_folder: `/${context.prefix}images/${folder}`, public_folder: `/images/${folder}` };
+  const fields: CmsField[] = Object.entries(shape).map(([name, schema]) =>
+    toField(name, schema, {
+      reference: collection.references?.[name],
+      choices: choicesOf(context),
+      mediaFolder: images,
+      relationTo: relationTo(context),
+    }),
+  );
+  return {
+    name: key,
+    label: humanize(collection.name),
+    label_singular: humanize(collection.noun),
+    folder: `${context.prefix}${folder}`,
+    create: true,
+    extension: 'md',
+    format: 'frontmatter',
+    // The file name is the record's slug (and id unless `id` says otherwise), made from its title.
+    slug: '{{slug}}',
+    identifier_field: collection.titleField,
+    summary: `{{${collection.titleField}}}{{draft | ternary(' (draft)', '')}}`,
+    fields: [...fields, { name: 'body', label: 'Body', widget: 'markdown' }],
+  };
+}
+
+/** The whole configuration, as the object `config.yml` serializes. */
+export function createCmsConfig(catalogue: Catalogue, backend: CmsBackend): Record<string, unknown> {
+  const context: ConfigContext = { catalogue, collections: catalogue.collections, prefix: backend.name === 'local' ? '' : 'content/' };
+  const site = catalogue.collections.site;
+  const siteShape = site?.kind === 'document' ? ((site.schema as unknown as z.ZodObject).shape as Record<string, z.ZodType>) : {};
+  return {
+    ...(backend.name === 'local'
+      ? { backend: { name: 'git-gateway', branch: 'main' }, local_backend: { url: backend.url } }
+      : { backend: { name: backend.name, ...(backend.repo ? { repo: backend.repo } : {}), branch: backend.branch } }),
+    site_url: catalogue.siteUrl,
+    locale: 'en',
+    media_folder: `${context.prefix}images`,
+    public_folder: '/images',
+    collections: [
+      ...markdownCollections(catalogue.collections).map(([key]) => folderCollection(context, key)),
+      {
+        name: 'settings',
+        label: 'Settings',
+        files: [
+          {
+            name: 'site',
+            label: 'Site',
+            file: `${context.prefix}site.yaml`,
+            fields: Object.entries(siteShape).map(([name, schema]) => toField(name, schema, { choices: choicesOf(context) })),
+          },
+        ],
+      },
+    ],
+  };
+}
