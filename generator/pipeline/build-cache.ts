@@ -11,14 +11,28 @@ export interface BuildCache {
   endBuild(): void;
 }
 
+type Tables = Map<string, Map<string, unknown>>;
+
 export function createBuildCache(): BuildCache {
-  let kept = new Map<string, unknown>();
-  let used = new Map<string, unknown>();
+  let kept: Tables = new Map();
+  let used: Tables = new Map();
+  const tableOf = (tables: Tables, table: string) => {
+    let entries = tables.get(table);
+    if (!entries) {
+      entries = new Map();
+      tables.set(table, entries);
+    }
+    return entries;
+  };
   return {
+    // One map per table, keyed by the text itself: a body's hash is computed once per build and shared by
+    // every table, where a joined `table + text` key cost a copy and a hash of the whole text per look-up.
     memo<T>(table: string, key: string, make: () => T): T {
-      const id = `${table}\n${key}`;
-      const value = (used.has(id) ? used.get(id) : kept.has(id) ? kept.get(id) : make()) as T;
-      used.set(id, value);
+      const now = tableOf(used, table);
+      if (now.has(key)) return now.get(key) as T;
+      const before = kept.get(table);
+      const value = (before?.has(key) ? before.get(key) : make()) as T;
+      now.set(key, value);
       return value;
     },
     endBuild() {

@@ -64,6 +64,15 @@ describe('record pages', () => {
     }
   });
 
+  it('give link previews the article image at the address the API gives it', () => {
+    const record = JSON.parse(readFileSync(path.join(dist, V1, 'intelligence', 'get', 'checkout-friction-audit.json'), 'utf8')).data;
+    expect(record.image).toMatch(new RegExp(`^${SITE_URL}/images/`));
+    const html = pageOf(dist, record.url);
+    expect(html).toContain(`<meta property="og:image" content="${record.image}">`);
+    expect(html).toContain('<meta name="twitter:card" content="summary_large_image">');
+    expect(jsonLdOf(html).image).toBe(record.image);
+  });
+
   it('link the related records and terms to their pages', () => {
     const [service] = apiRecords(dist).filter((record) => record.collection === 'services');
     const record = JSON.parse(readFileSync(path.join(dist, V1, 'services', 'get', `${service!.id}.json`), 'utf8')).data;

@@ -38,6 +38,12 @@ export interface Catalogue {
   render(record: { body: string; file: string }): string;
   /** Values computed from text, kept across builds when the build keeps a cache (see pipeline/build-cache.ts). */
   memo: BuildCache['memo'];
+  /**
+   * A value computed from one record and the rest of this build's catalogue (its API shape, with relations),
+   * made once per build and shared by every output that needs it. Never kept across builds: it depends on
+   * other records too.
+   */
+  perRecord<T>(table: string, record: AnyEntry, make: () => T): T;
 }
 
 function groupBy<T>(items: readonly T[], keys: (item: T) => readonly unknown[]): Map<string, T[]> {
@@ -92,6 +98,7 @@ export function createCatalogue(
   const ranks = memoize((key: string) => new Map((records[key] ?? []).map((record, index) => [record, index])));
   const names = memoize((joined: string) => new Map(joined.split('\n').flatMap((key) => namesOf(key))));
 
+  const perRecord = new Map<string, WeakMap<AnyEntry, unknown>>();
   return {
     collections,
     site: content.site,
@@ -106,6 +113,15 @@ export function createCatalogue(
     collection,
     render: options.render,
     memo: options.cache.memo,
+    perRecord<T>(table: string, record: AnyEntry, make: () => T): T {
+      let values = perRecord.get(table);
+      if (!values) {
+        values = new WeakMap();
+        perRecord.set(table, values);
+      }
+      if (!values.has(record)) values.set(record, make());
+      return values.get(record) as T;
+    },
     recordUrl(key, record) {
       const { page } = collection(key);
       return `${options.siteUrl}/${page.path}/${record[page.key]}/`;

@@ -35,9 +35,11 @@ export function createShaper(key: string, catalogue: Catalogue) {
   if (!api) throw new Error(`collection "${key}" is not served by the API`);
   const itemKeys = Object.keys(api.item.shape);
   const recordKeys = Object.keys(api.record.shape).filter((name) => !itemKeys.includes(name));
+  // Each record is shaped once per build, whichever output (envelopes, pages) asks first.
   return {
-    item: (record: AnyEntry): Json => fill(itemKeys, record, key, catalogue, {}),
+    item: (record: AnyEntry): Json => catalogue.perRecord(`${key} item`, record, () => fill(itemKeys, record, key, catalogue, {})),
     /** `item` is the list item when the caller has it already, so shared fields are shaped once. */
-    record: (record: AnyEntry, item: Json): Json => fill(recordKeys, record, key, catalogue, { ...item }),
+    record: (record: AnyEntry, item: Json): Json =>
+      catalogue.perRecord(`${key} record`, record, () => fill(recordKeys, record, key, catalogue, { ...item })),
   };
 }

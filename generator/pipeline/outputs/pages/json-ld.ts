@@ -28,7 +28,8 @@ const BUILDERS: Record<PageSchema, (subject: Subject) => Json> = {
     publisher: organization(subject.catalogue),
     articleSection: categoryName(subject),
     keywords: subject.record.tags,
-    image: text(subject.shaped.image) && `${subject.catalogue.siteUrl}${subject.shaped.image}`,
+    // Already absolute in the API's shape.
+    image: text(subject.shaped.image),
   }),
   Service: (subject) => ({
     name: subject.shaped.title,

@@ -91,7 +91,8 @@ function renderRecordPage(context: PageContext, key: string, record: AnyEntry, s
     Array.isArray(shaped.tags) && shaped.tags.length
       ? `<ul class="topics" aria-label="Tags">${shaped.tags.map((tag) => `<li>${escapeHtml(String(tag))}</li>`).join('')}</ul>`
       : '';
-  const image = typeof shaped.image === 'string' ? `${catalogue.siteUrl}${shaped.image}` : undefined;
+  // The API's shape makes the image address absolute already.
+  const image = typeof shaped.image === 'string' ? shaped.image : undefined;
   const main = `<a class="back" href="${base}${listPath(collection.page.path)}">← All ${escapeHtml(collection.api?.label ?? collection.name)}</a>
 <article class="entry">
 <header>

@@ -8,7 +8,6 @@ import type { SearchDocument } from '../../../search/index-format.ts';
 import { analyseField, writeSearchIndex } from '../../../search/index-writer.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { OutputFile } from '../output-file.ts';
-import { createShaper } from '../api/shape-records.ts';
 
 /**
  * Default budget for the whole index. A query reads only its own parts, so this bounds what a deploy
@@ -51,15 +50,12 @@ function createDocuments(key: string, collection: ApiCollection, catalogue: Cata
   const { api, titleField, references = {} } = collection;
   const search = api.search!;
   const type = api.path;
-  const shaper = createShaper(key, catalogue);
   const termNames = search.terms.map((field) => {
     const reference = references[field];
     if (!Array.isArray(reference)) throw new Error(`search terms of ${key}: "${field}" is not a reference to a taxonomy`);
     return [field, catalogue.names(reference)] as const;
   });
   return catalogue.records[key]!.map((record): SearchDocument => {
-    // The record as its list answers it, so a result's url and summary match the list's exactly.
-    const item = shaper.item(record);
     return {
       id: `${type}:${record.id}`,
       title: String(record[titleField]),
@@ -67,7 +63,8 @@ function createDocuments(key: string, collection: ApiCollection, catalogue: Cata
       terms: termNames.map(([field, names]) => namesIn(record[field], names)).join(' '),
       summary: String(record.summary),
       body: catalogue.memo('search text', record.body, () => toSearchText(record.body)),
-      stored: [String(item.slug), String(item[titleField]), String(item.summary), String(item.url)],
+      // As the list items give them (shape-records.ts copies these fields and derives the url the same way).
+      stored: [record.slug, String(record[titleField]), String(record.summary), catalogue.recordUrl(key, record)],
     };
   });
 }
@@ -85,10 +82,8 @@ export function buildSearchIndex(
   budgetMb = DEFAULT_SEARCH_INDEX_BUDGET_MB,
 ): { files: OutputFile[]; documents: number } {
   const documents = createSearchDocuments(catalogue);
-  // Bodies are most of the work and rarely change between rebuilds, so their analyses are kept.
-  const files = writeSearchIndex(documents, (text, field) =>
-    field === 'body' ? catalogue.memo('search body', text, () => analyseField(text)) : analyseField(text),
-  );
+  // Analyses are kept between rebuilds (and within one build), so only changed text is analysed again.
+  const files = writeSearchIndex(documents, (text) => catalogue.memo('search analysis', text, () => analyseField(text)));
   const encoder = new TextEncoder();
   const size =
     files.reduce((sum, { body }) => sum + (typeof body === 'string' ? encoder.encode(body).byteLength : body.byteLength), 0) / MB;
