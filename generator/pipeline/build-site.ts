@@ -24,7 +24,7 @@ import { buildHeadersFile } from './outputs/deploy/headers-file.ts';
 import type { OutputFile } from './outputs/output-file.ts';
 import { OPENAPI_PATH } from '../shared/data-paths.ts';
 import { type Schedule, SCHEDULE_PATH } from '../shared/schedule.ts';
-import { type BuildCache, createBuildCache } from './build-cache.ts';
+import { type BuildCache, createBuildCache, NO_CACHE } from './build-cache.ts';
 import { renderBody } from './outputs/render-markdown.ts';
 import { emitFiles } from './emit/emit-files.ts';
 import { isoSeconds, resolveBuildTime, resolveContentLimits, resolveSiteUrl } from './build-options.ts';
@@ -104,9 +104,11 @@ function copyImages(catalogue: Catalogue, contentDir: string): OutputFile[] {
 export function* generateOutput(published: Content, options: OutputOptions): Generator<OutputFile> {
   const builtAt = isoSeconds(options.builtAt);
   const collections = options.collections ?? siteCollections;
-  // Without a cache kept across builds, one for this build: the API and the pages both use each rendered body.
-  const cache = options.cache ?? createBuildCache();
-  const render = (record: { body: string; file: string }) => cache.memo('html', record.body, () => renderBody(record));
+  const cache = options.cache ?? NO_CACHE;
+  // Without a cache kept across builds, rendered bodies are still kept for this build: the API and the pages
+  // both use each one. Nothing else is: what else a cold build computes from text is used once.
+  const renders = options.cache ?? createBuildCache();
+  const render = (record: { body: string; file: string }) => renders.memo('html', record.body, () => renderBody(record));
   const catalogue = createCatalogue(published, collections, { siteUrl: options.siteUrl, builtAt, render, cache });
 
   const search = options.searchIndex === false ? undefined : buildSearchIndex(catalogue, options.searchIndexBudgetMb);

@@ -90,7 +90,7 @@ const SUBQUERIES = [
   { fields: ['body'] as readonly string[], plan: (word: WordPlan) => word.body },
 ] as const;
 
-/** Scores every planned term of every word into `accumulator`, reading only the types in `[typeFrom, typeTo)`. */
+/** Scores every planned term of every word into `accumulator`, decoding only the segments of the types in `types` (`[first, end)`). */
 function scorePlans(
   accumulator: Accumulator,
   meta: SearchMeta,

@@ -103,8 +103,8 @@ function filteredRecords(catalogue: Catalogue, key: string, filter: FilterSpec, 
   return catalogue.records[key]!.filter((record) => matched.has(record));
 }
 
-/** Every list page of every collection with record pages. */
-export function buildListPages(catalogue: Catalogue): OutputFile[] {
+/** Every list page of every collection with record pages, made one at a time as the emit step writes them. */
+export function* buildListPages(catalogue: Catalogue): Generator<OutputFile> {
   const context = createContext(catalogue);
   const specs = pagedCollections(catalogue).flatMap((key): ListSpec[] => {
     const label = humanize(catalogue.collection(key).api?.label ?? key);
@@ -122,7 +122,8 @@ export function buildListPages(catalogue: Catalogue): OutputFile[] {
       ),
     ];
   });
-  return specs.flatMap((spec) =>
-    Array.from({ length: Math.max(1, Math.ceil(spec.records.length / PAGE_SIZE)) }, (_, i) => renderListPage(context, spec, i + 1)),
-  );
+  for (const spec of specs) {
+    const pages = Math.max(1, Math.ceil(spec.records.length / PAGE_SIZE));
+    for (let page = 1; page <= pages; page++) yield renderListPage(context, spec, page);
+  }
 }

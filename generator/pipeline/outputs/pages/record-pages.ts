@@ -125,15 +125,15 @@ export const pagedCollections = (catalogue: Catalogue) =>
     (key) => catalogue.collections[key]?.kind === 'markdown' && catalogue.collection(key).page.schema && catalogue.collection(key).api,
   );
 
-/** One page per published record of every paged collection. */
-export function buildRecordPages(catalogue: Catalogue): OutputFile[] {
+/** One page per published record of every paged collection, made one at a time as the emit step writes them. */
+export function* buildRecordPages(catalogue: Catalogue): Generator<OutputFile> {
   const context = createContext(catalogue);
-  return pagedCollections(catalogue).flatMap((key) => {
+  for (const key of pagedCollections(catalogue)) {
     const shaper = createShaper(key, catalogue);
-    return catalogue.records[key]!.map((record) => {
+    for (const record of catalogue.records[key]!) {
       const shaped = shaper.record(record, shaper.item(record));
       const path = `${sitePath(catalogue, catalogue.recordUrl(key, record)).slice(1)}index.html`;
-      return { path, body: renderRecordPage(context, key, record, shaped) };
-    });
-  });
+      yield { path, body: renderRecordPage(context, key, record, shaped) };
+    }
+  }
 }
