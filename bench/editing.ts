@@ -4,7 +4,8 @@
  * - Hugo's build of the same Markdown files (Debian's hugo package, installed for this benchmark only when
  *   missing; the tests never need it), best of three, and the ratio;
  * - a second build with nothing changed (fresh process, the previous output in place);
- * - 20 one-file edits of different kinds, each rebuilt as `npm run dev` rebuilds (in process), p50 and max.
+ * - 20 one-file edits of different kinds, each rebuilt as `npm run dev` rebuilds (in process), p50 and max;
+ * - at 20,000 articles, one cold build with its peak memory beside one Hugo build.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -94,6 +95,31 @@ function editOnce(content: string, index: number): void {
   }
 }
 
+/** At a larger size, one cold build (whole command, with its peak memory) beside one Hugo build of the same files. */
+async function compareAtScale(articles: number, root: string, outRoot: string, hugo: string | null): Promise<void> {
+  const content = path.join(root, `content-${articles}`);
+  await writeSyntheticContent(content, { articles });
+  const out = path.join(outRoot, `dist-${articles}`);
+  clean(out);
+  const run = JSON.parse(
+    execFileSync(process.execPath, ['--import', 'tsx', 'bench/build-once.ts', content, out], {
+      encoding: 'utf8',
+      env: { ...process.env, ...ENV },
+    }),
+  ) as { processMs: number; peakRssMb: number };
+  clean(out);
+  let line = `cold build of ${articles.toLocaleString('en')} articles (whole command): ${run.processMs.toFixed(0)} ms, peak ${run.peakRssMb.toFixed(0)} MB (goal < 1024 MB)`;
+  if (hugo) {
+    const site = path.join(root, `hugo-${articles}`);
+    createHugoSite(content, site);
+    const hugoMs = timeHugo(hugo, site);
+    line += `; Hugo ${hugoMs.toFixed(0)} ms; ratio ${(run.processMs / hugoMs).toFixed(2)}x (goal <= 1.2x)`;
+    rmSync(site, { recursive: true, force: true });
+  }
+  console.log(line);
+  rmSync(content, { recursive: true, force: true });
+}
+
 export async function benchEditing(): Promise<void> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'bench-editing-'));
   const outRoot = mkdtempSync(path.join(existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir(), 'bench-editing-'));
@@ -138,6 +164,7 @@ export async function benchEditing(): Promise<void> {
     console.log(
       `one-file edit rebuilt in process, as npm run dev does (20 edits: title, body, new file, rename): p50 ${median(edits).toFixed(0)} ms, max ${Math.max(...edits).toFixed(0)} ms (goal < 500 ms${hugoMs ? `, ${(median(edits) / hugoMs).toFixed(2)}x Hugo's full build` : ''})`,
     );
+    await compareAtScale(20_000, root, outRoot, hugo);
   } finally {
     rmSync(root, { recursive: true, force: true });
     rmSync(outRoot, { recursive: true, force: true });

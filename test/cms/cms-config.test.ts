@@ -10,7 +10,7 @@ import path from 'node:path';
 import jsYaml from 'js-yaml';
 import type { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unwrap } from '../../generator/pipeline/outputs/cms/cms-fields.ts';
+import { toField, unwrap } from '../../generator/pipeline/outputs/cms/cms-fields.ts';
 import { resolveCmsBackend } from '../../generator/pipeline/outputs/cms/cms-config.ts';
 import { collections, markdownCollections } from '../../generator/schemas/collections.ts';
 import { RESOURCE_TYPES, TECHNOLOGY_STATUSES } from '../../generator/schemas/vocabulary.ts';
@@ -98,6 +98,24 @@ describe('the generated CMS configuration', () => {
       expect(new RegExp(pattern).test(value), value).toBe(schema.safeParse(value).success);
     }
     expect(message).toMatch(/lowercase letters, digits and single hyphens/);
+  });
+
+  it('makes a reference to one collection of records a relation widget', () => {
+    const relationTo = (key: string) =>
+      key === 'technology' ? { collection: 'technology', search_fields: ['name'], display_fields: ['name'] } : undefined;
+    const choices = () => [{ label: 'Shopify', value: 'shopify' }];
+    const list = toField('technologies', shapeOf(collections.services.schema).technologies!, {
+      reference: ['technology'],
+      choices,
+      relationTo,
+    });
+    expect(list).toMatchObject({ widget: 'relation', collection: 'technology', value_field: '{{slug}}', multiple: true, required: false });
+    const mixed = toField('technologies', shapeOf(collections.services.schema).technologies!, {
+      reference: ['technology', 'platforms'],
+      choices,
+      relationTo,
+    });
+    expect(mixed).toMatchObject({ widget: 'select', multiple: true, options: choices() });
   });
 
   it('takes its production backend from the environment', () => {
