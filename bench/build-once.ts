@@ -13,6 +13,8 @@ const result = await buildSite({
   env: { SOURCE_DATE_EPOCH: '1795000000' },
   searchIndex: !flags.includes('--no-search'),
   recordPages: !flags.includes('--no-pages'),
+  // As npm run build does.
+  searchInWorker: true,
 });
 const cpu = process.cpuUsage(cpuBefore);
 console.log(

@@ -14,7 +14,7 @@ import { buildRecordPages } from './outputs/pages/record-pages.ts';
 import { buildListPages } from './outputs/pages/list-pages.ts';
 import { buildCmsFiles } from './outputs/cms/cms-files.ts';
 import { type CmsBackend, resolveCmsBackend } from './outputs/cms/cms-config.ts';
-import { buildSearchIndex, resolveSearchIndexBudget } from './outputs/search/search-file.ts';
+import { buildSearchIndex, buildSearchIndexInWorker, resolveSearchIndexBudget } from './outputs/search/search-file.ts';
 import { buildOpenApi, serializeOpenApi } from './outputs/openapi/openapi-document.ts';
 import { createExampleCollector } from './outputs/openapi/openapi-examples.ts';
 import { buildDocsFiles } from './outputs/pages/docs-pages.ts';
@@ -37,6 +37,8 @@ export interface BuildOptions {
   searchIndex?: boolean;
   /** false leaves the record and list pages out, so benchmarks can time what they add. */
   recordPages?: boolean;
+  /** Builds the search index in a worker thread beside the rest (`npm run build`); the same bytes either way. */
+  searchInWorker?: boolean;
   /** The CMS's backend (`npm run dev` gives the local one); from the environment otherwise (cms-config.ts). */
   cmsBackend?: CmsBackend;
   /** The collections table; the site's own unless a test registers another. */
@@ -65,6 +67,7 @@ export interface OutputOptions {
   searchIndexBudgetMb?: number;
   searchIndex?: boolean;
   recordPages?: boolean;
+  searchInWorker?: boolean;
   cmsBackend: CmsBackend;
   collections?: CollectionTable;
   cache?: BuildCache;
@@ -101,7 +104,7 @@ function copyImages(catalogue: Catalogue, contentDir: string): OutputFile[] {
  * Every output file, from the published content: a pure function of it, the address and the time. A
  * generator, so the emit step writes each file as it is made and the whole site never sits in memory.
  */
-export function* generateOutput(published: Content, options: OutputOptions): Generator<OutputFile> {
+export async function* generateOutput(published: Content, options: OutputOptions): AsyncGenerator<OutputFile> {
   const builtAt = isoSeconds(options.builtAt);
   const collections = options.collections ?? siteCollections;
   const cache = options.cache ?? NO_CACHE;
@@ -111,8 +114,10 @@ export function* generateOutput(published: Content, options: OutputOptions): Gen
   const render = (record: { body: string; file: string }) => renders.memo('html', record.body, () => renderBody(record));
   const catalogue = createCatalogue(published, collections, { siteUrl: options.siteUrl, builtAt, render, cache });
 
-  const search = options.searchIndex === false ? undefined : buildSearchIndex(catalogue, options.searchIndexBudgetMb);
-  if (search) yield* search.files;
+  const search =
+    options.searchIndex === false
+      ? undefined
+      : (options.searchInWorker ? buildSearchIndexInWorker : buildSearchIndex)(catalogue, options.searchIndexBudgetMb);
   const api = buildApiFiles(catalogue, search?.documents ?? 0);
   const examples = createExampleCollector(api.operations);
   for (const file of api.files) {
@@ -142,6 +147,8 @@ export function* generateOutput(published: Content, options: OutputOptions): Gen
   yield buildHeadersFile();
   const schedule: Schedule = { next_publication: options.nextPublication ? `${options.nextPublication}T00:00:00Z` : null };
   yield { path: SCHEDULE_PATH, body: JSON.stringify(schedule) };
+  // Last, so that a worker building it has had the rest of the build's time.
+  if (search) yield* await search.files;
 }
 
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
@@ -161,6 +168,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     searchIndexBudgetMb: resolveSearchIndexBudget(env),
     searchIndex: options.searchIndex,
     recordPages: options.recordPages,
+    searchInWorker: options.searchInWorker,
     cmsBackend: options.cmsBackend ?? resolveCmsBackend(env),
     cache: options.cache,
   });

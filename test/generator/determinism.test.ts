@@ -89,7 +89,7 @@ describe('buildSite determinism', () => {
     expect([...changed].sort()).toEqual(['_api/manifest.json', '_api/v1/health.json']);
   });
 
-  it('writes the same bytes from the CLI as from buildSite in this process', async () => {
+  it('writes the same bytes from the CLI (search index in a worker thread) as from buildSite in this process', async () => {
     const inProcess = await buildInto(VALID_FIXTURE);
     const fromCli = path.join(tempDir('cli'), 'dist');
     const args = ['--import', 'tsx', 'generator/pipeline/cli.ts', 'build', '--content', VALID_FIXTURE, '--out', fromCli];
@@ -99,5 +99,19 @@ describe('buildSite determinism', () => {
       if (file.endsWith('.json')) expect(readJson(fromCli, file), file).toEqual(JSON.parse(bytes.toString('utf8')));
     }
     expectIdentical(inProcess, fromCli);
+  });
+
+  it('fails a CLI build whose index, built in the worker, is over budget, and keeps the last good output', async () => {
+    const out = path.join(tempDir('cli-budget'), 'dist');
+    const args = ['--import', 'tsx', 'generator/pipeline/cli.ts', 'build', '--content', VALID_FIXTURE, '--out', out];
+    await promisify(execFile)(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...BUILD_ENV } });
+    const before = readTree(out);
+    const failed = await promisify(execFile)(process.execPath, [...args, '--force'], {
+      cwd: ROOT,
+      env: { ...process.env, ...BUILD_ENV, SEARCH_INDEX_BUDGET_MB: '0.001' },
+    }).catch((error: { code: number; stderr: string }) => error);
+    expect('code' in failed && failed.code).toBe(2);
+    expect((failed as { stderr: string }).stderr).toMatch(/search index is [\d.]+ MB, over the budget of 0\.001 MB/);
+    expect(readTree(out)).toEqual(before);
   });
 });

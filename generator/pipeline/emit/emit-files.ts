@@ -19,11 +19,11 @@ const PARALLEL_WRITES = 64;
  * (CPU) overlaps writing others (disk), and each file's text can be freed once written.
  */
 async function writeAll(
-  files: Iterable<OutputFile>,
+  files: Iterable<OutputFile> | AsyncIterable<OutputFile>,
   root: string,
   previous: PreviousOutput | undefined,
 ): Promise<Emitted & { digests: Map<string, string> }> {
-  const iterator = files[Symbol.iterator]();
+  const iterator = Symbol.asyncIterator in files ? files[Symbol.asyncIterator]() : files[Symbol.iterator]();
   const seen = new Set<string>();
   const digests = new Map<string, string>();
   let written = 0;
@@ -32,7 +32,7 @@ async function writeAll(
   let failed = false;
   const worker = async () => {
     while (!failed) {
-      const next = iterator.next();
+      const next = await iterator.next();
       if (next.done) return;
       const file = next.value;
       if (seen.has(file.path)) throw new Error(`two outputs claim ${file.path}`);
@@ -83,7 +83,7 @@ export interface Emitted {
   bytes: number;
 }
 
-export async function emitFiles(files: Iterable<OutputFile>, outDir: string): Promise<Emitted> {
+export async function emitFiles(files: Iterable<OutputFile> | AsyncIterable<OutputFile>, outDir: string): Promise<Emitted> {
   const target = path.resolve(outDir);
   const stamp = `${process.pid}-${Date.now()}`;
   const staging = `${target}.tmp-${stamp}`;

@@ -5,7 +5,8 @@
  */
 import { apiCollections, type ApiCollection } from '../../../schemas/collections.ts';
 import type { SearchDocument } from '../../../search/index-format.ts';
-import { analyseField, writeSearchIndex } from '../../../search/index-writer.ts';
+import { Worker } from 'node:worker_threads';
+import { analyseField, type SearchIndexFile, writeSearchIndex } from '../../../search/index-writer.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { OutputFile } from '../output-file.ts';
 
@@ -76,14 +77,8 @@ export function createSearchDocuments(catalogue: Catalogue): SearchDocument[] {
     .flatMap(([key, collection]) => createDocuments(key, collection, catalogue));
 }
 
-/** Builds the index's parts; throws when together they are larger than the budget (in megabytes). */
-export function buildSearchIndex(
-  catalogue: Catalogue,
-  budgetMb = DEFAULT_SEARCH_INDEX_BUDGET_MB,
-): { files: OutputFile[]; documents: number } {
-  const documents = createSearchDocuments(catalogue);
-  // Analyses are kept between rebuilds (and within one build), so only changed text is analysed again.
-  const files = writeSearchIndex(documents, (text) => catalogue.memo('search analysis', text, () => analyseField(text)));
+/** Throws when the index's parts together are larger than the budget (in megabytes). */
+export function checkSearchBudget(files: readonly SearchIndexFile[], budgetMb: number): void {
   const encoder = new TextEncoder();
   const size =
     files.reduce((sum, { body }) => sum + (typeof body === 'string' ? encoder.encode(body).byteLength : body.byteLength), 0) / MB;
@@ -94,5 +89,39 @@ export function buildSearchIndex(
         'or raise SEARCH_INDEX_BUDGET_MB if the host accepts a larger one',
     );
   }
+}
+
+/** Builds the index's parts in this thread; throws when they are over the budget. */
+export function buildSearchIndex(
+  catalogue: Catalogue,
+  budgetMb = DEFAULT_SEARCH_INDEX_BUDGET_MB,
+): { files: OutputFile[]; documents: number } {
+  const documents = createSearchDocuments(catalogue);
+  // Analyses are kept between rebuilds (and within one build), so only changed text is analysed again.
+  const files = writeSearchIndex(documents, (text) => catalogue.memo('search analysis', text, () => analyseField(text)));
+  checkSearchBudget(files, budgetMb);
+  return { files, documents: documents.length };
+}
+
+/**
+ * Builds the index's parts in a worker thread, beside the rest of the build (a cold build's largest single
+ * part; the machine has a second core): the same function on the same documents, so the same bytes.
+ * Resolves with the files, or rejects with the writer's error (the budget's included).
+ */
+export function buildSearchIndexInWorker(
+  catalogue: Catalogue,
+  budgetMb = DEFAULT_SEARCH_INDEX_BUDGET_MB,
+): { files: Promise<OutputFile[]>; documents: number } {
+  const documents = createSearchDocuments(catalogue);
+  const worker = new Worker(new URL('./search-worker.mjs', import.meta.url), { workerData: { documents, budgetMb } });
+  const files = new Promise<OutputFile[]>((resolve, reject) => {
+    worker.once('message', (answer: { files?: OutputFile[]; error?: string }) =>
+      answer.files ? resolve(answer.files) : reject(new Error(answer.error)),
+    );
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the search index worker ended (exit code ${code})`)));
+  });
+  // Awaited at the end of the build; until then a failure must not count as unhandled.
+  files.catch(() => {});
   return { files, documents: documents.length };
 }
