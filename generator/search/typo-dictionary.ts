@@ -50,13 +50,20 @@ export function typoFiles(terms: readonly string[], entries: Entries): { path: s
   }));
 }
 
+/** Whether `a` from `i` and `b` from `j` are the same to their ends (no substring is made: this runs per candidate). */
+function sameFrom(a: string, i: number, b: string, j: number): boolean {
+  if (a.length - i !== b.length - j) return false;
+  for (let k = 0; i + k < a.length; k++) if (a.charCodeAt(i + k) !== b.charCodeAt(j + k)) return false;
+  return true;
+}
+
 /** Whether `a` and `b` are exactly one insertion, deletion or substitution apart. */
 export function oneEditApart(a: string, b: string): boolean {
   if (Math.abs(a.length - b.length) > 1 || a === b) return false;
   let i = 0;
   while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  if (a.length === b.length) return a.slice(i + 1) === b.slice(i + 1);
-  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+  if (a.length === b.length) return sameFrom(a, i + 1, b, i + 1);
+  return a.length > b.length ? sameFrom(a, i + 1, b, i) : sameFrom(a, i, b, i + 1);
 }
 
 /** A term a typo dictionary names, and where its postings are. */
@@ -94,9 +101,8 @@ export async function findTypos(word: string, read: (key: string) => Promise<Typ
     });
   };
   for (const key of keys.slice(0, 3)) scan(key, 'head', (term) => oneEditApart(term, word));
-  const rest = word.slice(1);
-  scan(typoKey(length - 1, second), 'head', (term) => term === rest);
-  scan(typoKey(length, second), 'tail', (term) => term !== word && term.slice(1) === rest);
-  scan(typoKey(length + 1, first), 'tail', (term) => term.slice(1) === word);
+  scan(typoKey(length - 1, second), 'head', (term) => sameFrom(term, 0, word, 1));
+  scan(typoKey(length, second), 'tail', (term) => term !== word && sameFrom(term, 1, word, 1));
+  scan(typoKey(length + 1, first), 'tail', (term) => sameFrom(term, 1, word, 0));
   return [...found.values()].sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
 }
