@@ -5,14 +5,17 @@
  *   missing; the tests never need it), best of three, and the ratio;
  * - a second build with nothing changed (fresh process, the previous output in place);
  * - 20 one-file edits of different kinds, each rebuilt as `npm run dev` rebuilds (in process), p50 and max;
+ * - the dev server's throughput under load, alone and while a file is saved every second;
  * - at 20,000 articles, one cold build with its peak memory beside one Hugo build.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import autocannon from 'autocannon';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildSite } from '../generator/pipeline/build-site.ts';
 import { createBuildCache } from '../generator/pipeline/build-cache.ts';
+import { pagePath } from '../generator/shared/data-paths.ts';
 import { writeSyntheticContent } from '../test/helpers/synthetic-content.ts';
 
 const ARTICLES = 4000;
@@ -120,6 +123,53 @@ async function compareAtScale(articles: number, root: string, outRoot: string, h
   rmSync(content, { recursive: true, force: true });
 }
 
+/** `npm run dev` on `content`, on a free port; resolves once it serves. */
+async function startDev(content: string, out: string): Promise<{ url: string; stop(): void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'generator/server/dev.ts', '--content', content, '--out', out], {
+    env: { ...process.env, ...ENV, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (data) => {
+      output += data;
+      const match = /at (http:\/\/127\.0\.0\.1:\d+)\//.exec(output);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', () => reject(new Error(`npm run dev ended: ${output}`)));
+  });
+  return { url, stop: () => child.kill('SIGTERM') };
+}
+
+/**
+ * The dev server's throughput under autocannon, alone and while a file is saved every second (each save a
+ * rebuild, and the next request a new build's snapshot). Goal: within 10%. The page is the precomputed list
+ * page as a static file: `/v1/` itself answers one client (all of autocannon) with 429s past the contract's limit.
+ */
+async function benchDevUnderRebuilds(content: string, outRoot: string, seconds = 10): Promise<void> {
+  const dev = await startDev(content, path.join(outRoot, 'dev'));
+  const load = async () => {
+    const result = await autocannon({ url: `${dev.url}/${pagePath('intelligence/list', [], 0)}`, connections: 16, duration: seconds });
+    return { rps: result.requests.average, failed: result.non2xx + result.errors };
+  };
+  try {
+    await load();
+    const quiet = await load();
+    const file = path.join(content, 'intelligence', 'article-3.md');
+    const original = readFileSync(file, 'utf8');
+    let saves = 0;
+    const timer = setInterval(() => writeFileSync(file, `${original}\nSaved ${++saves}.\n`), 1000);
+    const busy = await load().finally(() => clearInterval(timer));
+    writeFileSync(file, original);
+    const ratio = busy.rps / quiet.rps;
+    console.log(
+      `dev server under autocannon (16 connections, ${seconds} s): ${quiet.rps.toFixed(0)} requests/s alone, ${busy.rps.toFixed(0)} while a file is saved every second (${saves} saves); ${(ratio * 100).toFixed(0)}% (goal >= 90%) ${ratio >= 0.9 ? 'ok' : 'MISSED'}; failed responses ${quiet.failed + busy.failed}`,
+    );
+  } finally {
+    dev.stop();
+  }
+}
+
 export async function benchEditing(): Promise<void> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'bench-editing-'));
   const outRoot = mkdtempSync(path.join(existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir(), 'bench-editing-'));
@@ -164,6 +214,7 @@ export async function benchEditing(): Promise<void> {
     console.log(
       `one-file edit rebuilt in process, as npm run dev does (20 edits: title, body, new file, rename): p50 ${median(edits).toFixed(0)} ms, max ${Math.max(...edits).toFixed(0)} ms (goal < 500 ms${hugoMs ? `, ${(median(edits) / hugoMs).toFixed(2)}x Hugo's full build` : ''})`,
     );
+    await benchDevUnderRebuilds(content, outRoot);
     await compareAtScale(20_000, root, outRoot, hugo);
   } finally {
     rmSync(root, { recursive: true, force: true });

@@ -68,6 +68,9 @@ export function createServer(options: ServerOptions): http.Server {
       );
     });
     const build = builds.acquire();
+    // Released when the response is over, not when the handler returns: a static file is still being streamed
+    // from the build's snapshot after serveStatic resolves, and a snapshot is removed once nothing holds it.
+    res.once('close', () => builds.release(build));
     try {
       if (isApiPath(target)) await serveApi(build.value.handler, req, res, hops);
       else if (target.split('?')[0] === MCP_PATH) await serveMcp(await build.value.mcp(), req, res, hops);
@@ -77,8 +80,6 @@ export function createServer(options: ServerOptions): http.Server {
       console.error('server error', error instanceof Error ? error.message : error);
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
       res.end('Internal server error');
-    } finally {
-      builds.release(build);
     }
   });
   server.on('connect', (req, socket) => {

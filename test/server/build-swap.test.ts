@@ -5,6 +5,7 @@
  * a build has been written the next request gets it, with no restart.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -98,6 +99,28 @@ describe('a running server while builds are swapped', () => {
     expect(answers).toBeGreaterThan(50);
     expect([...seen.keys()].sort()).toEqual(['0', '1']);
   });
+
+  it('keeps a build for a static file until its response is over, however many builds come after', async () => {
+    // A large file read by a slow client: the response outlives the handler and the swap to the next build.
+    const file = '/admin/decap-cms.js';
+    const snapshots = () => readdirSync(path.dirname(dist)).filter((name) => name.includes('.serving-'));
+    const response = await new Promise<http.IncomingMessage>((resolve) => http.get(`${base}${file}`, resolve));
+    const size = Number(response.headers['content-length']);
+    response.pause();
+    const held = snapshots();
+    expect(held.length).toBeGreaterThan(0);
+    await build('B');
+    // A request now serves the new build; the slow response's build must stay until that response ends.
+    expect((await fetch(`${base}/v1/health`)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (const name of held) expect(snapshots(), `${name} removed while a response still read from it`).toContain(name);
+    let received = 0;
+    response.on('data', (chunk: Buffer) => (received += chunk.length));
+    response.resume();
+    await new Promise((resolve) => response.once('end', resolve));
+    expect(received).toBe(size);
+    await build('A');
+  }, 60_000);
 
   it('leaves no snapshot behind once the server has closed', async () => {
     const parent = path.dirname(dist);
