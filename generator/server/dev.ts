@@ -5,15 +5,13 @@
  * pages reload by themselves after a rebuild (live-reload.ts; nothing of it is in a build).
  */
 import { statSync, watch } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
-import { buildSite } from '../pipeline/build-site.ts';
 import type { Preview } from '../pipeline/catalogue/publish.ts';
 import { parseCommandLine, quietOnClosedOutput } from '../pipeline/command-line.ts';
-import { ContentError, formatReport } from '../pipeline/problems.ts';
-import { formatPublication } from '../pipeline/publication-report.ts';
-import { createBuildCache } from '../pipeline/build-cache.ts';
 import type { CmsBackend } from '../pipeline/outputs/cms/cms-config.ts';
 import { type CmsProxy, startCmsProxy } from './cms-proxy.ts';
+import type { BuildAnswer, BuildRequest } from './dev-builder.ts';
 import { createServer } from './create-server.ts';
 import { createLiveReload } from './live-reload.ts';
 import { describeBuild, listen, readListen, stopOnSignals } from './run-server.ts';
@@ -58,6 +56,32 @@ function describeChange(files: ReadonlySet<string>): string {
   return files.size === 1 ? `${first} changed` : `${files.size} files changed`;
 }
 
+/** Builds in a worker thread (dev-builder.ts), one at a time; each call asks for one build and answers with its outcome. */
+function createBuildWorker(data: {
+  contentDir: string;
+  outDir: string;
+  preview: Preview;
+  cmsBackend?: CmsBackend;
+}): () => Promise<BuildAnswer> {
+  const worker = new Worker(new URL('./dev-builder.mjs', import.meta.url), { workerData: data });
+  const waiting = new Map<number, (answer: BuildAnswer) => void>();
+  let next = 0;
+  worker.on('message', (answer: BuildAnswer) => {
+    waiting.get(answer.id)?.(answer);
+    waiting.delete(answer.id);
+  });
+  worker.on('error', (error) => {
+    for (const [id, resolve] of waiting) resolve({ id, built: false, failure: error.stack ?? error.message });
+    waiting.clear();
+  });
+  return () =>
+    new Promise((resolve) => {
+      const id = next++;
+      waiting.set(id, resolve);
+      worker.postMessage({ id } satisfies BuildRequest);
+    });
+}
+
 function createRebuilder(
   contentDir: string,
   outDir: string,
@@ -65,25 +89,24 @@ function createRebuilder(
   cmsBackend: CmsBackend | undefined,
   built: () => void,
 ): Rebuilder {
-  const cache = createBuildCache();
+  const build = createBuildWorker({ contentDir, outDir, preview, cmsBackend });
   let pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
 
   const rebuild = async (reason: string): Promise<boolean> => {
     const started = performance.now();
-    try {
-      const result = await buildSite({ contentDir, outDir, preview, cache, cmsBackend });
+    const answer = await build();
+    if (answer.built) {
       const ms = Math.round(performance.now() - started);
-      console.log(`${reason}: ${reason === FIRST ? 'built' : 'rebuilt'} in ${ms} ms, ${result.written} of ${result.files} files written`);
-      for (const line of formatPublication(result.publication, preview)) console.log(line);
+      console.log(`${reason}: ${reason === FIRST ? 'built' : 'rebuilt'} in ${ms} ms, ${answer.written} of ${answer.files} files written`);
+      for (const line of answer.lines) console.log(line);
       built();
       return true;
-    } catch (error) {
-      if (!(error instanceof ContentError)) throw error;
-      console.error(`${reason}: not rebuilt; still serving the last good build\n${formatReport(error.problems, contentDir)}`);
-      return false;
     }
+    if ('failure' in answer) throw new Error(answer.failure);
+    console.error(`${reason}: not rebuilt; still serving the last good build\n${answer.report}`);
+    return false;
   };
 
   const flush = () => {
