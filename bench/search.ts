@@ -23,6 +23,7 @@ import { miniSearchOptions } from '../generator/search/ranking.ts';
 import { createSearch } from '../generator/search/search.ts';
 import { createFileAssets } from '../generator/server/file-assets.ts';
 import { CRAFTED_QUERIES } from '../test/helpers/crafted-queries.ts';
+import { createRandom } from '../test/helpers/synthetic-content.ts';
 import { measureRelevance, MRR_BEFORE_SHARDS } from '../test/helpers/relevance-judgements.ts';
 
 const CONTENT_DIR = fileURLToPath(new URL('../content', import.meta.url));
@@ -39,17 +40,6 @@ const WARM_QUERIES = 200;
 const MEMORY_QUERIES = 1000;
 /** The largest corpus a whole MiniSearch index is built and loaded for (past it, a single isolate cannot). */
 const PLAIN_UP_TO = 10_000;
-
-/** mulberry32: seeded, so every run measures the same documents and queries. */
-function createRandom(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), state | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Words of content/ by frequency, most frequent first, topped up with made-up words to `size`. */
 function loadVocabulary(random: () => number, size: number): string[] {

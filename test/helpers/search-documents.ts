@@ -12,6 +12,7 @@ import { validateContent } from '../../generator/pipeline/validate/validate-cont
 import type { SearchDocument } from '../../generator/search/index-format.ts';
 import { resolveContentLimits } from '../../generator/pipeline/build-options.ts';
 import { NO_CACHE } from '../../generator/pipeline/build-cache.ts';
+import { createRandom } from './synthetic-content.ts';
 
 /** The documents a build of `contentDir` indexes, in the build's order. */
 export async function loadSearchDocuments(contentDir: string): Promise<SearchDocument[]> {
@@ -24,17 +25,6 @@ export async function loadSearchDocuments(contentDir: string): Promise<SearchDoc
     cache: NO_CACHE,
   });
   return createSearchDocuments(catalogue);
-}
-
-/** mulberry32: seeded. */
-export function createRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), state | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const wordsOf = (text: string) => text.split(/\s+/).filter(Boolean);

@@ -49,8 +49,8 @@ const STEMS = (
 ).split(' ');
 const GLUE = 'the a of and to in for with on that is by as from at we our it this can be'.split(' ');
 
-/** mulberry32: small, fast and seedable, so the same sizes give the same folder. */
-function createRandom(seed: number) {
+/** mulberry32: small, fast and seedable, so the same seed gives the same folder, documents and queries. */
+export function createRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

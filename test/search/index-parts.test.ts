@@ -15,7 +15,8 @@ import { readDistFiles } from '../helpers/api-runtimes.ts';
 import { buildInto, removeBuildDirs } from '../helpers/build-output.ts';
 import { VALID_FIXTURE } from '../helpers/fixture.ts';
 import { createReferenceSearch } from '../helpers/reference-search.ts';
-import { countReads, createRandom, loadSearchDocuments, syntheticSearchDocuments } from '../helpers/search-documents.ts';
+import { countReads, loadSearchDocuments, syntheticSearchDocuments } from '../helpers/search-documents.ts';
+import { createRandom } from '../helpers/synthetic-content.ts';
 
 describe('postings records', () => {
   it('decode to the postings they were made from, each type on its own', () => {

@@ -10,7 +10,8 @@ import { writeSearchIndex } from '../../generator/search/index-writer.ts';
 import { MAX_QUERY_POSTINGS } from '../../generator/search/ranking.ts';
 import { createSearch, type RankedResult, type RankingSearch, type SearchQuery } from '../../generator/search/search.ts';
 import { createReferenceSearch } from '../helpers/reference-search.ts';
-import { createRandom, loadSearchDocuments, syntheticSearchDocuments } from '../helpers/search-documents.ts';
+import { loadSearchDocuments, syntheticSearchDocuments } from '../helpers/search-documents.ts';
+import { createRandom } from '../helpers/synthetic-content.ts';
 
 const SYNTHETIC = 3000;
 const RANDOM_QUERIES = 520;
