@@ -2,15 +2,8 @@
  * Term look-ups in the dictionary: exact and by prefix, reading only the blocks (index-format.ts) whose range
  * covers the term. Runtime-neutral.
  */
-import type { DictionaryBlock, PostingsLocation } from './index-format.ts';
+import { entryAt, type TermEntry } from './index-format.ts';
 import type { IndexParts } from './index-reader.ts';
-
-/** A dictionary entry: the term, its postings over all fields, and where its record is. */
-export interface TermEntry {
-  term: string;
-  postings: number;
-  location: PostingsLocation;
-}
 
 /** The last index whose value is <= `term` in sorted `values`, or -1 when `term` sorts before them all. */
 function lastAtOrBefore(values: readonly string[], term: string): number {
@@ -23,12 +16,6 @@ function lastAtOrBefore(values: readonly string[], term: string): number {
   }
   return low - 1;
 }
-
-const entryAt = (block: DictionaryBlock, index: number): TermEntry => ({
-  term: block.terms[index]!,
-  postings: block.postings[index]!,
-  location: block.locations.slice(index * 3, index * 3 + 3) as PostingsLocation,
-});
 
 /** The entry of `term`, or undefined when no document has it. */
 export async function lookupTerm(parts: IndexParts, blocks: readonly string[], term: string): Promise<TermEntry | undefined> {

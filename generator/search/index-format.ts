@@ -66,5 +66,28 @@ export interface DictionaryBlock {
   locations: number[];
 }
 
+/** A dictionary entry: a term, its postings over all fields, and where its record is. */
+export interface TermEntry {
+  term: string;
+  postings: number;
+  location: PostingsLocation;
+}
+
+/** The block of `terms` (sorted), with each one's count and location from `entries`. */
+export function toDictionaryBlock(terms: readonly string[], entries: ReadonlyMap<string, Omit<TermEntry, 'term'>>): DictionaryBlock {
+  return {
+    terms: [...terms],
+    postings: terms.map((term) => entries.get(term)!.postings),
+    locations: terms.flatMap((term) => entries.get(term)!.location),
+  };
+}
+
+/** The entry at `index` of a block. */
+export const entryAt = (block: DictionaryBlock, index: number): TermEntry => ({
+  term: block.terms[index]!,
+  postings: block.postings[index]!,
+  location: block.locations.slice(index * 3, index * 3 + 3) as PostingsLocation,
+});
+
 /** A cards file (cardsPath): `[id, slug, title, summary, url]` per document, in document-number order. */
 export type ResultCard = [id: string, ...StoredResult];

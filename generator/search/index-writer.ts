@@ -7,7 +7,6 @@ import { compareText } from '../shared/compare-text.ts';
 import { memoize } from '../shared/memoize.ts';
 import {
   cardsPath,
-  type DictionaryBlock,
   dictionaryPath,
   postingsPath,
   type ResultCard,
@@ -15,6 +14,7 @@ import {
   SEARCH_META_PATH,
   type SearchDocument,
   type SearchMeta,
+  toDictionaryBlock,
 } from './index-format.ts';
 import { RecordBuilder } from './postings-codec.ts';
 import { SEARCH_FIELDS, TYPO_FIELDS } from './ranking.ts';
@@ -137,15 +137,6 @@ function writeTerms(terms: readonly string[], postings: Map<string, RecordBuilde
   return { files, entries };
 }
 
-/** A dictionary block of `terms`, their counts and locations from `entries`. */
-export function toBlock(terms: readonly string[], entries: ReadonlyMap<string, { postings: number; location: number[] }>): DictionaryBlock {
-  return {
-    terms: [...terms],
-    postings: terms.map((term) => entries.get(term)!.postings),
-    locations: terms.flatMap((term) => entries.get(term)!.location),
-  };
-}
-
 /** The result cards, CARDS_PER_FILE documents a file, in document-number order. */
 function writeCards(documents: readonly SearchDocument[], order: readonly number[]): SearchIndexFile[] {
   const files: SearchIndexFile[] = [];
@@ -177,7 +168,7 @@ export function writeSearchIndex(documents: readonly SearchDocument[], analyse?:
   const blocks: string[] = [];
   for (let first = 0; first < terms.length; first += TERMS_PER_BLOCK) {
     const slice = terms.slice(first, first + TERMS_PER_BLOCK);
-    files.push({ path: dictionaryPath(blocks.length), body: JSON.stringify(toBlock(slice, entries)) });
+    files.push({ path: dictionaryPath(blocks.length), body: JSON.stringify(toDictionaryBlock(slice, entries)) });
     blocks.push(slice[0]!);
   }
   const typos = typoFiles(typoTerms, entries);

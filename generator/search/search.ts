@@ -5,8 +5,8 @@
  * ranking options define (ranking.ts).
  */
 import type { SearchResult } from '../schemas/api.ts';
-import { lookupPrefix, lookupTerm, type TermEntry } from './dictionary.ts';
-import { type PostingsLocation, postingsPath, type SearchMeta } from './index-format.ts';
+import { lookupPrefix, lookupTerm } from './dictionary.ts';
+import { type PostingsLocation, postingsPath, type SearchMeta, type TermEntry } from './index-format.ts';
 import { createIndexParts, DEFAULT_CACHE_BYTES, type IndexParts, type IndexSource, partError } from './index-reader.ts';
 import { readRecordFields } from './postings-codec.ts';
 import { expansionsFor, MAX_EXPANDED_POSTINGS, type prefixFor, searchOptions, selectAffordableTerms, TYPO_FIELDS } from './ranking.ts';

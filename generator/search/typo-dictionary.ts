@@ -13,7 +13,7 @@
  * that unit (`head`) and those whose second unit it is (`tail`); a word reads at most five. MiniSearch's
  * fuzzy search is Levenshtein distance over UTF-16 code units, and so is this.
  */
-import { type DictionaryBlock, typoPath } from './index-format.ts';
+import { type DictionaryBlock, entryAt, type TermEntry, toDictionaryBlock, typoPath } from './index-format.ts';
 import { FUZZY_MIN_LENGTH } from './ranking.ts';
 
 export interface TypoFile {
@@ -21,7 +21,7 @@ export interface TypoFile {
   tail: DictionaryBlock;
 }
 
-type Entries = ReadonlyMap<string, { postings: number; location: number[] }>;
+type Entries = ReadonlyMap<string, Omit<TermEntry, 'term'>>;
 
 /** The file name's key: a length and a code unit. */
 const typoKey = (length: number, unit: number) => `${length}-${unit}`;
@@ -39,11 +39,7 @@ export function typoFiles(terms: readonly string[], entries: Entries): { path: s
     add(typoKey(term.length, term.charCodeAt(0)), 'head', term);
     add(typoKey(term.length, term.charCodeAt(1)), 'tail', term);
   }
-  const block = (list: string[]): DictionaryBlock => ({
-    terms: list,
-    postings: list.map((term) => entries.get(term)!.postings),
-    locations: list.flatMap((term) => entries.get(term)!.location),
-  });
+  const block = (list: string[]) => toDictionaryBlock(list, entries);
   return [...files.keys()].sort().map((key) => ({
     path: typoPath(key),
     body: JSON.stringify({ head: block(files.get(key)!.head), tail: block(files.get(key)!.tail) }),
@@ -66,22 +62,11 @@ export function oneEditApart(a: string, b: string): boolean {
   return a.length > b.length ? sameFrom(a, i + 1, b, i) : sameFrom(a, i, b, i + 1);
 }
 
-/** A term a typo dictionary names, and where its postings are. */
-export interface TypoMatch {
-  term: string;
-  location: [number, number, number];
-}
-
-const matchAt = (block: DictionaryBlock, index: number): TypoMatch => ({
-  term: block.terms[index]!,
-  location: block.locations.slice(index * 3, index * 3 + 3) as [number, number, number],
-});
-
 /**
  * The terms exactly one edit from `word` (length >= FUZZY_MIN_LENGTH) in the typo-tolerant fields, in code-unit
  * order. `read` gives a typo file by key, or null when the index has none (no term of that shape).
  */
-export async function findTypos(word: string, read: (key: string) => Promise<TypoFile | null>): Promise<TypoMatch[]> {
+export async function findTypos(word: string, read: (key: string) => Promise<TypoFile | null>): Promise<TermEntry[]> {
   const length = word.length;
   const first = word.charCodeAt(0);
   const second = word.charCodeAt(1);
@@ -93,11 +78,11 @@ export async function findTypos(word: string, read: (key: string) => Promise<Typ
     typoKey(length, second),
   ];
   const files = new Map(await Promise.all([...new Set(keys)].map(async (key) => [key, await read(key)] as const)));
-  const found = new Map<string, TypoMatch>();
+  const found = new Map<string, TermEntry>();
   const scan = (key: string, part: 'head' | 'tail', matches: (term: string) => boolean) => {
     const block = files.get(key)?.[part];
     block?.terms.forEach((term, index) => {
-      if (matches(term)) found.set(term, matchAt(block, index));
+      if (matches(term)) found.set(term, entryAt(block, index));
     });
   };
   for (const key of keys.slice(0, 3)) scan(key, 'head', (term) => oneEditApart(term, word));
