@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import { type CollectionTable, markdownCollections, type Reference } from '../../../schemas/collections.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
+import { humanize } from '../labels.ts';
 import { type CmsField, type FieldContext, toField } from './cms-fields.ts';
 
 /** Where Decap commits: a Git host backend in production, the local file-system proxy in dev. */
@@ -20,8 +21,6 @@ export function resolveCmsBackend(env: Record<string, string | undefined>): CmsB
   if (name === 'github' && !repo) throw new Error('CMS_BACKEND=github needs CMS_REPO (owner/name) or a GitHub REPOSITORY_URL');
   return { name, ...(repo ? { repo } : {}), branch: env.CMS_BRANCH || env.BRANCH || 'main' };
 }
-
-const humanize = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 
 interface ConfigContext {
   catalogue: Catalogue;

@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import type { Reference } from '../../../schemas/collections.ts';
 import { date, imagePath, url } from '../../../schemas/fields.ts';
+import { humanize } from '../labels.ts';
 
 /** One Decap field (the subset of Decap's field options this site uses). */
 export interface CmsField {
@@ -63,9 +64,6 @@ export function unwrap(schema: z.ZodType): { inner: z.ZodType; required: boolean
   }
 }
 
-/** `spec_url` -> `Spec url`. */
-const labelOf = (name: string) => name.charAt(0).toUpperCase() + name.slice(1).replace(/_/g, ' ');
-
 /** The schema's own regex and length limit as one Decap pattern, with the schema's own message for a wrong value. */
 function patternOf(schema: z.ZodType): [string, string] | undefined {
   const checks = (defOf(schema).checks ?? []).map((check) => check._zod.def);
@@ -99,7 +97,7 @@ export interface FieldContext {
 export function toField(name: string, schema: z.ZodType, context: FieldContext): CmsField {
   const { inner, required, defaultValue } = unwrap(schema);
   const def = defOf(inner);
-  const base: CmsField = { name, label: labelOf(name), widget: 'string', ...(required ? {} : { required: false as const }) };
+  const base: CmsField = { name, label: humanize(name), widget: 'string', ...(required ? {} : { required: false as const }) };
   if (defaultValue !== undefined && !(Array.isArray(defaultValue) && defaultValue.length === 0)) base.default = defaultValue;
   const description = (schema as { description?: string }).description ?? (inner as { description?: string }).description;
   if (description) base.hint = description;

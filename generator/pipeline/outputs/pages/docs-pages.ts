@@ -12,7 +12,7 @@ import { feedLinkTags } from '../feed/article-feeds.ts';
 import type { OutputFile } from '../output-file.ts';
 import { basePathOf, escapeHtml } from '../render-markdown.ts';
 import { markdownCollections } from '../../../schemas/collections.ts';
-import { humanize } from './record-pages.ts';
+import { humanize } from '../labels.ts';
 
 /** The files of swagger-ui-dist the page loads (the license travels with the bundle it covers). */
 const SWAGGER_FILES = ['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-bundle.js.LICENSE.txt'];

@@ -9,7 +9,8 @@ import type { OutputFile } from '../output-file.ts';
 import { escapeHtml } from '../render-markdown.ts';
 import { createContext, type PageContext, renderDocument } from './page-document.ts';
 import { listPath, PAGE_SIZE, pageFilters, sitePath } from './page-links.ts';
-import { humanize, pagedCollections } from './record-pages.ts';
+import { humanize } from '../labels.ts';
+import { pagedCollections } from './record-pages.ts';
 
 /** A filter of a collection and its values that some record has: id, name, records. */
 type FilterValues = { filter: FilterSpec; values: [id: string, name: string, records: AnyEntry[]][] };

@@ -7,10 +7,10 @@ import { FEED_PATH } from '../../../shared/data-paths.ts';
 import { joinWords } from '../../../shared/operations.ts';
 import { API_BASE_PATH, MCP_PATH, RATE_LIMIT } from '../../../shared/policy.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
+import { humanize } from '../labels.ts';
 import type { OutputFile } from '../output-file.ts';
 
 /** `services` -> `Services`, for a link's text. */
-const capitalize = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 
 export function buildLlmsTxt(catalogue: Catalogue): OutputFile {
   const { site, siteUrl } = catalogue;
@@ -19,7 +19,7 @@ export function buildLlmsTxt(catalogue: Catalogue): OutputFile {
   const searchable = served.filter(([, collection]) => collection.api.search).map(([, collection]) => collection.api.label);
   const collections = served.map(([key, { api }]) => {
     const count = catalogue.records[key]?.length ?? 0;
-    return `- [${capitalize(api.label)}](${base}/${api.path}/list): ${count} published; ${api.about} Get one with ${API_BASE_PATH}/${api.path}/get?id=`;
+    return `- [${humanize(api.label)}](${base}/${api.path}/list): ${count} published; ${api.about} Get one with ${API_BASE_PATH}/${api.path}/get?id=`;
   });
   const lines = [
     `# ${site.name}`,

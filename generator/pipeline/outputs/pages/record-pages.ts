@@ -7,6 +7,7 @@
 import type { AnyEntry, Relation } from '../../../schemas/collections.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import { createShaper } from '../api/shape-records.ts';
+import { humanize } from '../labels.ts';
 import type { OutputFile } from '../output-file.ts';
 import { escapeHtml } from '../render-markdown.ts';
 import { recordJsonLd } from './json-ld.ts';
@@ -19,9 +20,6 @@ type Ref = { id: string; name?: string; title?: string; url?: string };
 /** Fields every page shows in its own place; the others are listed as facts. */
 const PLACED = new Set(['id', 'slug', 'title', 'name', 'summary', 'url', 'updated', 'date', 'author', 'reading_time', 'related']);
 const PLACED_AS_TERMS = new Set(['category', 'industries', 'topics', 'technologies', 'tags', 'image', 'content_html']);
-
-/** `spec_url` -> `Spec url`. */
-export const humanize = (name: string) => name.charAt(0).toUpperCase() + name.slice(1).replace(/_/g, ' ');
 
 const isLink = (value: string) => /^https?:\/\//.test(value);
 
