@@ -110,15 +110,16 @@ export function createTools(operations: readonly Operation[], manifest: Manifest
     .values()
     .next()
     .value!.params.filter((param) => param.kind === 'integer');
+  const filters = filterShape(lists);
   tools.push({
     name: 'list_records',
     title: 'List records',
     description: 'Records of a collection in the API order, optionally filtered, a page at a time (pagination in the result).',
-    inputSchema: { collection: collections(lists).describe('The collection.'), ...filterShape(lists), ...shapeOf(paging, manifest) },
+    inputSchema: { collection: collections(lists).describe('The collection.'), ...filters, ...shapeOf(paging, manifest) },
     toCall: (args) => {
       const operation = lists.get(String(args.collection))!;
       const own = new Set(operation.params.map((param) => param.name));
-      const foreign = Object.keys(filterShape(lists)).filter((name) => args[name] !== undefined && !own.has(name));
+      const foreign = Object.keys(filters).filter((name) => args[name] !== undefined && !own.has(name));
       if (foreign.length) {
         const filters = operation.params.filter((param) => param.kind === 'filter').map((param) => param.name);
         throw new ToolArgumentError(

@@ -74,8 +74,7 @@ export async function serveMcp(
     res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: `Request body over ${MAX_BODY_BYTES} bytes` }, id: null }));
     return;
   }
-  const request = toWebRequest(req, FORBIDDEN_METHODS.has(method.toUpperCase()) ? 'GET' : method, body);
-  await sendWebResponse(await handler(request, { ip: clientAddress(req, trustedProxies) }), res);
+  await serveApi(handler, req, res, trustedProxies, body);
 }
 
 async function sendWebResponse(response: Response, res: http.ServerResponse): Promise<void> {
@@ -88,18 +87,19 @@ async function sendWebResponse(response: Response, res: http.ServerResponse): Pr
   res.end(body);
 }
 
-/** Answers one Node request through the handler. */
+/** Answers one Node request through the handler; `body` is the request's body where the handler reads one (MCP). */
 export async function serveApi(
   handler: Handler,
   req: http.IncomingMessage,
   res: http.ServerResponse,
   trustedProxies: number,
+  body?: string,
 ): Promise<void> {
   const method = req.method ?? 'GET';
   // A method a Web Request refuses reaches the handler as a stand-in, with the real one beside it, and gets
   // the API's own 405 (counted by the limit) rather than a crash.
   const forbidden = FORBIDDEN_METHODS.has(method.toUpperCase());
-  const request = toWebRequest(req, forbidden ? 'GET' : method);
+  const request = toWebRequest(req, forbidden ? 'GET' : method, body);
   const response = await handler(request, { ip: clientAddress(req, trustedProxies), ...(forbidden ? { method } : {}) });
   await sendWebResponse(response, res);
 }
