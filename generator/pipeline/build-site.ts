@@ -130,11 +130,11 @@ export async function* generateOutput(published: Content, options: OutputOptions
   );
   yield { path: OPENAPI_PATH, body: openApi };
   // Pages are yielded as they are made; the sitemap keeps only their paths.
-  const pages: OutputFile[] = [];
+  const pages: string[] = [];
   const recordPages = options.recordPages === false ? [] : [() => buildRecordPages(catalogue), () => buildListPages(catalogue)];
   for (const build of [() => buildDocsFiles(catalogue, openApi), () => buildResourcePages(catalogue), ...recordPages]) {
     for (const file of build()) {
-      pages.push({ path: file.path, body: '' });
+      pages.push(file.path);
       yield file;
     }
   }

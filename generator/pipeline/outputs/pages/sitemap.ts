@@ -14,11 +14,11 @@ export interface SitePage {
   lastmod: string;
 }
 
-/** The pages among the output files: every `index.html`, with the day `lastmodOf` gives its path. */
-export function listPages(files: readonly OutputFile[], lastmodOf: (path: string) => string): SitePage[] {
-  return files
-    .filter((file) => file.path === 'index.html' || file.path.endsWith('/index.html'))
-    .map((file) => file.path.slice(0, -'index.html'.length))
+/** The pages among the output paths: every `index.html`, with the day `lastmodOf` gives its path. */
+export function listPages(paths: readonly string[], lastmodOf: (path: string) => string): SitePage[] {
+  return paths
+    .filter((file) => file === 'index.html' || file.endsWith('/index.html'))
+    .map((file) => file.slice(0, -'index.html'.length))
     .sort()
     .map((path) => ({ path, lastmod: lastmodOf(path) }));
 }
