@@ -5,11 +5,11 @@
  * pages reload by themselves after a rebuild (live-reload.ts; nothing of it is in a build).
  */
 import { statSync, watch } from 'node:fs';
-import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import type { Preview } from '../pipeline/catalogue/publish.ts';
 import { parseCommandLine, quietOnClosedOutput } from '../pipeline/command-line.ts';
 import type { CmsBackend } from '../pipeline/outputs/cms/cms-config.ts';
+import { startTypeScriptWorker } from '../pipeline/typescript-worker.ts';
 import { type CmsProxy, startCmsProxy } from './cms-proxy.ts';
 import type { BuildAnswer, BuildRequest } from './dev-builder.ts';
 import { createServer } from './create-server.ts';
@@ -63,7 +63,7 @@ function createBuildWorker(data: {
   preview: Preview;
   cmsBackend?: CmsBackend;
 }): () => Promise<BuildAnswer> {
-  const worker = new Worker(new URL('./dev-builder.mjs', import.meta.url), { workerData: data });
+  const worker = startTypeScriptWorker(new URL('./dev-builder.ts', import.meta.url), data);
   const waiting = new Map<number, (answer: BuildAnswer) => void>();
   let next = 0;
   worker.on('message', (answer: BuildAnswer) => {

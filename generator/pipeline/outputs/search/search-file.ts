@@ -5,10 +5,10 @@
  */
 import { apiCollections, type ApiCollection } from '../../../schemas/collections.ts';
 import type { SearchDocument } from '../../../search/index-format.ts';
-import { Worker } from 'node:worker_threads';
 import { analyseField, type SearchIndexFile, writeSearchIndex } from '../../../search/index-writer.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { OutputFile } from '../output-file.ts';
+import { startTypeScriptWorker } from '../../typescript-worker.ts';
 
 /**
  * Default budget for the whole index. A query reads only its own parts, so this bounds what a deploy
@@ -113,7 +113,7 @@ export function buildSearchIndexInWorker(
   budgetMb = DEFAULT_SEARCH_INDEX_BUDGET_MB,
 ): { files: Promise<OutputFile[]>; documents: number } {
   const documents = createSearchDocuments(catalogue);
-  const worker = new Worker(new URL('./search-worker.mjs', import.meta.url), { workerData: { documents, budgetMb } });
+  const worker = startTypeScriptWorker(new URL('./search-worker.ts', import.meta.url), { documents, budgetMb });
   const files = new Promise<OutputFile[]>((resolve, reject) => {
     worker.once('message', (answer: { files?: OutputFile[]; error?: string }) =>
       answer.files ? resolve(answer.files) : reject(new Error(answer.error)),

@@ -1,0 +1,7 @@
+/** Worker threads for the generator's TypeScript modules (the search index in `npm run build`, the builds of `npm run dev`). */
+import { Worker } from 'node:worker_threads';
+
+/** Runs `module` in a new worker thread; it reads `data`'s fields from `workerData`. */
+export function startTypeScriptWorker(module: URL, data: Record<string, unknown>): Worker {
+  return new Worker(new URL('./typescript-worker.mjs', import.meta.url), { workerData: { ...data, module: module.href } });
+}
