@@ -25,7 +25,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 /** The whole command, fresh process: `npm run build` as a person runs it. */
 function timeBuildCommand(content: string, out: string): number {
   const started = performance.now();
-  execFileSync(process.execPath, ['--import', 'tsx', 'generator/pipeline/cli.ts', 'build', '--content', content, '--out', out], {
+  execFileSync(process.execPath, ['generator/launch.mjs', 'pipeline/cli.ts', 'build', '--content', content, '--out', out], {
     env: { ...process.env, ...ENV },
     stdio: 'ignore',
   });
@@ -125,7 +125,7 @@ async function compareAtScale(articles: number, root: string, outRoot: string, h
 
 /** `npm run dev` on `content`, on a free port; resolves once it serves. */
 async function startDev(content: string, out: string): Promise<{ url: string; stop(): void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'generator/server/dev.ts', '--content', content, '--out', out], {
+  const child = spawn(process.execPath, ['generator/launch.mjs', 'server/dev.ts', '--content', content, '--out', out], {
     env: { ...process.env, ...ENV, PORT: '0' },
     stdio: ['ignore', 'pipe', 'ignore'],
   });

@@ -147,7 +147,7 @@ describe('a record made only from what the configuration allows', () => {
         `---\n${jsYaml.dump(front)}---\nBody.\n`,
       );
     }
-    const check = spawnSync(process.execPath, ['--import', 'tsx', 'generator/pipeline/cli.ts', 'check', '--content', content], {
+    const check = spawnSync(process.execPath, ['generator/launch.mjs', 'pipeline/cli.ts', 'check', '--content', content], {
       encoding: 'utf8',
     });
     expect(check.stderr).toBe('');

@@ -38,7 +38,7 @@ beforeAll(async () => {
   root = mkdtempSync(path.join(os.tmpdir(), 'cms-editor-'));
   content = path.join(root, 'content');
   cpSync('content', content, { recursive: true });
-  child = spawn(process.execPath, ['--import', 'tsx', 'generator/server/dev.ts', '--content', content, '--out', path.join(root, 'dist')], {
+  child = spawn(process.execPath, ['generator/launch.mjs', 'server/dev.ts', '--content', content, '--out', path.join(root, 'dist')], {
     env: { ...process.env, PORT: '0', SOURCE_DATE_EPOCH: '1795000000' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -101,7 +101,7 @@ describe('the content manager', () => {
       draft: false,
     });
     expect(text).toMatch(/---\nAgents read structured prices\.\n?$/);
-    const check = spawnSync(process.execPath, ['--import', 'tsx', 'generator/pipeline/cli.ts', 'check', '--content', content], {
+    const check = spawnSync(process.execPath, ['generator/launch.mjs', 'pipeline/cli.ts', 'check', '--content', content], {
       encoding: 'utf8',
     });
     expect(check.status, check.stderr).toBe(0);

@@ -15,12 +15,12 @@ interface Run {
   stderr: string;
 }
 
-/** Runs `node --import tsx generator/pipeline/cli.ts check --content <dir>` from the project folder. */
+/** Runs `npm run check -- --content <dir>`'s command from the project folder. */
 const runCheck = (contentDir: string) => runCli(['check', '--content', contentDir]);
 
-/** Runs `node --import tsx generator/pipeline/cli.ts <args>` from the project folder. */
+/** Runs the generator's command line (`node generator/launch.mjs pipeline/cli.ts <args>`) from the project folder. */
 async function runCli(cliArgs: string[]): Promise<Run> {
-  const args = ['--import', 'tsx', 'generator/pipeline/cli.ts', ...cliArgs];
+  const args = ['generator/launch.mjs', 'pipeline/cli.ts', ...cliArgs];
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, args, { cwd: ROOT });
     return { code: 0, stdout, stderr };

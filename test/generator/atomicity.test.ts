@@ -104,7 +104,7 @@ describe('emitFiles atomicity', () => {
 
 describe('cli.ts build', () => {
   async function runBuild(contentDir: string, outDir: string) {
-    const args = ['--import', 'tsx', 'generator/pipeline/cli.ts', 'build', '--content', contentDir, '--out', outDir];
+    const args = ['generator/launch.mjs', 'pipeline/cli.ts', 'build', '--content', contentDir, '--out', outDir];
     const env = { ...process.env, ...BUILD_ENV };
     try {
       const { stdout, stderr } = await promisify(execFile)(process.execPath, args, { cwd: ROOT, env });

@@ -92,10 +92,13 @@ describe('buildSite determinism', () => {
     expect([...changed].sort()).toEqual(['_api/manifest.json', '_api/v1/health.json']);
   });
 
-  it('writes the same bytes from the CLI (search index in a worker thread) as from buildSite in this process', async () => {
+  it.each([
+    ['the bundled command, as npm run build starts it', ['generator/launch.mjs', 'pipeline/cli.ts']],
+    ['the command run from its TypeScript source', ['--import', 'tsx', 'generator/pipeline/cli.ts']],
+  ])('writes the same bytes from %s (search index in a worker thread) as from buildSite in this process', async (_name, command) => {
     const inProcess = await buildInto(VALID_FIXTURE);
     const fromCli = path.join(tempDir('cli'), 'dist');
-    const args = ['--import', 'tsx', 'generator/pipeline/cli.ts', 'build', '--content', VALID_FIXTURE, '--out', fromCli];
+    const args = [...command, 'build', '--content', VALID_FIXTURE, '--out', fromCli];
     await promisify(execFile)(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...BUILD_ENV } });
     // The same values first, so that a failure below is about order or formatting, not content.
     for (const [file, bytes] of readTree(inProcess)) {
@@ -106,7 +109,7 @@ describe('buildSite determinism', () => {
 
   it('fails a CLI build whose index, built in the worker, is over budget, and keeps the last good output', async () => {
     const out = path.join(tempDir('cli-budget'), 'dist');
-    const args = ['--import', 'tsx', 'generator/pipeline/cli.ts', 'build', '--content', VALID_FIXTURE, '--out', out];
+    const args = ['generator/launch.mjs', 'pipeline/cli.ts', 'build', '--content', VALID_FIXTURE, '--out', out];
     await promisify(execFile)(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...BUILD_ENV } });
     const before = readTree(out);
     const failed = await promisify(execFile)(process.execPath, [...args, '--force'], {

@@ -116,7 +116,7 @@ describe('npm run build with nothing changed', () => {
   async function runBuild(content: string, out: string, ...flags: string[]): Promise<string> {
     const { execFile } = await import('node:child_process');
     const { promisify } = await import('node:util');
-    const args = ['--import', 'tsx', 'generator/pipeline/cli.ts', 'build', '--content', content, '--out', out, ...flags];
+    const args = ['generator/launch.mjs', 'pipeline/cli.ts', 'build', '--content', content, '--out', out, ...flags];
     const { stdout } = await promisify(execFile)(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...BUILD_ENV } });
     return stdout.split('\n')[0]!;
   }

@@ -34,7 +34,7 @@ afterAll(() => {
 
 async function build(...flags: string[]): Promise<{ out: string; stdout: string }> {
   const out = path.join(tempDir('preview'), 'dist');
-  const args = ['--import', 'tsx', 'generator/pipeline/cli.ts', 'build', '--content', content, '--out', out, ...flags];
+  const args = ['generator/launch.mjs', 'pipeline/cli.ts', 'build', '--content', content, '--out', out, ...flags];
   const { stdout } = await promisify(execFile)(process.execPath, args, { cwd: ROOT, env: ENV });
   return { out, stdout };
 }

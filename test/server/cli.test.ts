@@ -18,7 +18,7 @@ interface Running {
 }
 
 async function startServer(env: Record<string, string> = {}): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'generator/server/cli.ts', '--dist', dist], {
+  const child = spawn(process.execPath, ['generator/launch.mjs', 'server/cli.ts', '--dist', dist], {
     env: { ...process.env, PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -35,9 +35,9 @@ async function startServer(env: Record<string, string> = {}): Promise<Running> {
   return { child, base, output: () => output };
 }
 
-/** Runs `node --import tsx <args>` from the project folder to its end. */
+/** Runs `node generator/launch.mjs <args>` (as `npm run serve` does) from the project folder to its end. */
 async function runCommand(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['generator/launch.mjs', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (data) => {
@@ -86,11 +86,11 @@ describe('npm run serve', () => {
   });
 
   it('prints its usage for --help and exits 0; an unknown option gets one line, the usage and exit 2', async () => {
-    const help = await runCommand(['generator/server/cli.ts', '--help']);
+    const help = await runCommand(['server/cli.ts', '--help']);
     expect(help).toMatchObject({ code: 0, stderr: '' });
     expect(help.stdout).toContain('npm run serve [-- --dist DIR]');
     expect(help.stdout).toContain('HOST');
-    const wrong = await runCommand(['generator/server/cli.ts', '--port', '9']);
+    const wrong = await runCommand(['server/cli.ts', '--port', '9']);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr.split('\n')[0]).toBe("error: Unknown option '--port'");
     expect(wrong.stderr).toContain('Usage:');
@@ -98,7 +98,7 @@ describe('npm run serve', () => {
   });
 
   it('refuses to start on a folder that holds no build', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'generator/server/cli.ts', '--dist', '/nonexistent'], {
+    const child = spawn(process.execPath, ['generator/launch.mjs', 'server/cli.ts', '--dist', '/nonexistent'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';

@@ -44,7 +44,7 @@ const serviceTitles = async () => (await getJson('/v1/services/list')).body.data
 beforeAll(async () => {
   content = fixtureDir('valid');
   out = path.join(tempDir('dev'), 'dist');
-  child = spawn(process.execPath, ['--import', 'tsx', 'generator/server/dev.ts', '--content', content, '--out', out], {
+  child = spawn(process.execPath, ['generator/launch.mjs', 'server/dev.ts', '--content', content, '--out', out], {
     env: { ...process.env, PORT: '0', SOURCE_DATE_EPOCH: '1795000000' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -126,7 +126,7 @@ describe('npm run dev', () => {
 describe('npm run dev -- --help', () => {
   it('prints the usage and exits 0', async () => {
     const { spawnSync } = await import('node:child_process');
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'generator/server/dev.ts', '--help'], { encoding: 'utf8' });
+    const run = spawnSync(process.execPath, ['generator/launch.mjs', 'server/dev.ts', '--help'], { encoding: 'utf8' });
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('npm run dev [-- --content DIR --out DIR]');
   });
