@@ -14,7 +14,7 @@ const result = await buildSite({
   searchIndex: !flags.includes('--no-search'),
   recordPages: !flags.includes('--no-pages'),
   // As npm run build does.
-  searchInWorker: true,
+  helperThread: true,
 });
 const cpu = process.cpuUsage(cpuBefore);
 console.log(

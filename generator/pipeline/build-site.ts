@@ -14,7 +14,8 @@ import { buildRecordPages } from './outputs/pages/record-pages.ts';
 import { buildListPages } from './outputs/pages/list-pages.ts';
 import { buildCmsFiles } from './outputs/cms/cms-files.ts';
 import { type CmsBackend, resolveCmsBackend } from './outputs/cms/cms-config.ts';
-import { buildSearchIndex, buildSearchIndexInWorker, resolveSearchIndexBudget } from './outputs/search/search-file.ts';
+import { buildSearchIndex, buildSearchIndexInHelper, resolveSearchIndexBudget } from './outputs/search/search-file.ts';
+import { type BuildHelper, renderWithHelper, startBuildHelper } from './outputs/helper/build-helper.ts';
 import { buildOpenApi, serializeOpenApi } from './outputs/openapi/openapi-document.ts';
 import { createExampleCollector } from './outputs/openapi/openapi-examples.ts';
 import { buildDocsFiles } from './outputs/pages/docs-pages.ts';
@@ -25,7 +26,7 @@ import type { OutputFile } from './outputs/output-file.ts';
 import { OPENAPI_PATH } from '../shared/data-paths.ts';
 import { type Schedule, SCHEDULE_PATH } from '../shared/schedule.ts';
 import { type BuildCache, createBuildCache, NO_CACHE } from './build-cache.ts';
-import { renderBody } from './outputs/render-markdown.ts';
+import { renderBody, renderMarkdown } from './outputs/render-markdown.ts';
 import { emitFiles } from './emit/emit-files.ts';
 import { isoSeconds, resolveBuildTime, resolveContentLimits, resolveSiteUrl } from './build-options.ts';
 
@@ -37,8 +38,8 @@ export interface BuildOptions {
   searchIndex?: boolean;
   /** false leaves the record and list pages out, so benchmarks can time what they add. */
   recordPages?: boolean;
-  /** Builds the search index in a worker thread beside the rest (`npm run build`); the same bytes either way. */
-  searchInWorker?: boolean;
+  /** Uses a second thread to render bodies and build the search index (`npm run build`); the same bytes either way. */
+  helperThread?: boolean;
   /** The CMS's backend (`npm run dev` gives the local one); from the environment otherwise (cms-config.ts). */
   cmsBackend?: CmsBackend;
   /** The collections table; the site's own unless a test registers another. */
@@ -67,7 +68,8 @@ export interface OutputOptions {
   searchIndexBudgetMb?: number;
   searchIndex?: boolean;
   recordPages?: boolean;
-  searchInWorker?: boolean;
+  /** The build's second thread (build-helper.ts), when it has one. */
+  helper?: BuildHelper;
   cmsBackend: CmsBackend;
   collections?: CollectionTable;
   cache?: BuildCache;
@@ -86,6 +88,13 @@ function lastModifiedOf(catalogue: Catalogue): (page: string) => string {
     }
   }
   return (page) => days.get(page) ?? catalogue.contentTime.slice(0, 10);
+}
+
+/** The bodies of every published record. */
+function* markdownBodies(published: Content, collections: CollectionTable): Generator<string> {
+  for (const [key] of markdownCollections(collections)) {
+    for (const record of (published as unknown as Record<string, { body: string }[]>)[key] ?? []) yield record.body;
+  }
 }
 
 /** The images published records refer to (the fields the collections table marks as images), copied as they are. */
@@ -111,13 +120,19 @@ export async function* generateOutput(published: Content, options: OutputOptions
   // Without a cache kept across builds, rendered bodies are still kept for this build: the API and the pages
   // both use each one. Nothing else is: what else a cold build computes from text is used once.
   const renders = options.cache ?? createBuildCache();
-  const render = (record: { body: string; file: string }) => renders.memo('html', record.body, () => renderBody(record));
+  const rendered = options.helper
+    ? await renderWithHelper(options.helper, markdownBodies(published, collections), renderMarkdown)
+    : undefined;
+  const render = (record: { body: string; file: string }) =>
+    renders.memo('html', record.body, () => rendered?.get(record.body) ?? renderBody(record));
   const catalogue = createCatalogue(published, collections, { siteUrl: options.siteUrl, builtAt, render, cache });
 
   const search =
     options.searchIndex === false
       ? undefined
-      : (options.searchInWorker ? buildSearchIndexInWorker : buildSearchIndex)(catalogue, options.searchIndexBudgetMb);
+      : options.helper
+        ? buildSearchIndexInHelper(options.helper, catalogue, options.searchIndexBudgetMb)
+        : buildSearchIndex(catalogue, options.searchIndexBudgetMb);
   const api = buildApiFiles(catalogue, search?.documents ?? 0);
   const examples = createExampleCollector(api.operations);
   for (const file of api.files) {
@@ -152,6 +167,16 @@ export async function* generateOutput(published: Content, options: OutputOptions
 }
 
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
+  // Started first, so that its modules load while the content is read.
+  const helper = options.helperThread ? startBuildHelper() : undefined;
+  try {
+    return await buildWith(options, helper);
+  } finally {
+    await helper?.close();
+  }
+}
+
+async function buildWith(options: BuildOptions, helper: BuildHelper | undefined): Promise<BuildResult> {
   const env = options.env ?? process.env;
   const collections = options.collections ?? siteCollections;
   const content = validateContent(await loadContent(options.contentDir, collections, resolveContentLimits(env)), collections);
@@ -168,7 +193,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     searchIndexBudgetMb: resolveSearchIndexBudget(env),
     searchIndex: options.searchIndex,
     recordPages: options.recordPages,
-    searchInWorker: options.searchInWorker,
+    helper,
     cmsBackend: options.cmsBackend ?? resolveCmsBackend(env),
     cache: options.cache,
   });

@@ -83,7 +83,7 @@ async function build(contentDir: string, outDir: string, preview: Preview, force
     return 0;
   }
   const { buildSite } = await import('./build-site.ts');
-  const result = await buildSite({ contentDir, outDir, preview, searchInWorker: true });
+  const result = await buildSite({ contentDir, outDir, preview, helperThread: true });
   recordBuild<BuildSummary>(outDir, fingerprint, { files: result.files, bytes: result.bytes, publication: result.publication });
   const ms = Math.round(performance.now() - started);
   console.log(

@@ -161,12 +161,19 @@ describe('size and expansion limits', () => {
     expect(problems).toContainEqual(expect.objectContaining({ file: 'categories.yaml', message: expect.stringContaining('aliases') }));
   });
 
-  it('names the file when a body cannot be rendered', async () => {
-    const content = fixtureDir('valid');
-    writeFileSync(path.join(content, 'intelligence', 'deep.md'), ARTICLE(`---\n${VALID_ARTICLE_FIELDS}`, `${'>'.repeat(60_000)} x`));
-    const build = buildSite({ contentDir: content, outDir: path.join(tempDir('deep'), 'dist'), env: BUILD_ENV });
-    await expect(build).rejects.toThrow(/^intelligence\/deep\.md: the body could not be rendered as Markdown/);
-  }, 60_000);
+  it.each([
+    ['in this thread', false],
+    ['with a helper thread rendering most bodies, as npm run build does', true],
+  ])(
+    'names the file when a body cannot be rendered (%s)',
+    async (_name, helperThread) => {
+      const content = fixtureDir('valid');
+      writeFileSync(path.join(content, 'intelligence', 'deep.md'), ARTICLE(`---\n${VALID_ARTICLE_FIELDS}`, `${'>'.repeat(60_000)} x`));
+      const build = buildSite({ contentDir: content, outDir: path.join(tempDir('deep'), 'dist'), env: BUILD_ENV, helperThread });
+      await expect(build).rejects.toThrow(/^intelligence\/deep\.md: the body could not be rendered as Markdown/);
+    },
+    60_000,
+  );
 });
 
 describe('images that could run script', () => {

@@ -6,7 +6,7 @@ import { collections } from '../../generator/schemas/collections.ts';
 import { createCatalogue } from '../../generator/pipeline/catalogue/catalogue.ts';
 import { selectPublished } from '../../generator/pipeline/catalogue/publish.ts';
 import { loadContent } from '../../generator/pipeline/load/load-content.ts';
-import { createSearchDocuments } from '../../generator/pipeline/outputs/search/search-file.ts';
+import { createSearchDocuments, toSearchText } from '../../generator/pipeline/outputs/search/search-file.ts';
 import { renderBody } from '../../generator/pipeline/outputs/render-markdown.ts';
 import { validateContent } from '../../generator/pipeline/validate/validate-content.ts';
 import type { SearchDocument } from '../../generator/search/index-format.ts';
@@ -24,7 +24,7 @@ export async function loadSearchDocuments(contentDir: string): Promise<SearchDoc
     render: renderBody,
     cache: NO_CACHE,
   });
-  return createSearchDocuments(catalogue);
+  return createSearchDocuments(catalogue, toSearchText);
 }
 
 const wordsOf = (text: string) => text.split(/\s+/).filter(Boolean);

@@ -8,7 +8,7 @@ import type { SearchDocument } from '../../../search/index-format.ts';
 import { analyseField, type SearchIndexFile, writeSearchIndex } from '../../../search/index-writer.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { OutputFile } from '../output-file.ts';
-import { startTypeScriptWorker } from '../../typescript-worker.ts';
+import type { BuildHelper } from '../helper/build-helper.ts';
 
 /**
  * Default budget for the whole index. A query reads only its own parts, so this bounds what a deploy
@@ -47,7 +47,7 @@ const namesIn = (value: unknown, names: ReadonlyMap<string, string>) =>
   (Array.isArray(value) ? value : [value]).flatMap((id) => (typeof id === 'string' && id ? [names.get(id) ?? id] : [])).join(' ');
 
 /** The documents of one searchable collection; `type` is its API path, as search's `type` parameter names it. */
-function createDocuments(key: string, collection: ApiCollection, catalogue: Catalogue): SearchDocument[] {
+function createDocuments(key: string, collection: ApiCollection, catalogue: Catalogue, bodyText: BodyText): SearchDocument[] {
   const { api, titleField, references = {} } = collection;
   const search = api.search!;
   const type = api.path;
@@ -63,18 +63,21 @@ function createDocuments(key: string, collection: ApiCollection, catalogue: Cata
       tags: search.tags.flatMap((field) => (record[field] as string[] | undefined) ?? []).join(' '),
       terms: termNames.map(([field, names]) => namesIn(record[field], names)).join(' '),
       summary: String(record.summary),
-      body: catalogue.memo('search text', record.body, () => toSearchText(record.body)),
+      body: bodyText(record.body),
       // As the list items give them (shape-records.ts copies these fields and derives the url the same way).
       stored: [record.slug, String(record[titleField]), String(record.summary), catalogue.recordUrl(key, record)],
     };
   });
 }
 
+/** What a document's body holds: its search text, or the Markdown itself for a thread that makes the text. */
+type BodyText = (markdown: string) => string;
+
 /** One document per published record of every searchable collection, in catalogue order (so builds match). */
-export function createSearchDocuments(catalogue: Catalogue): SearchDocument[] {
+export function createSearchDocuments(catalogue: Catalogue, bodyText: BodyText): SearchDocument[] {
   return apiCollections(catalogue.collections)
     .filter(([, collection]) => collection.api.search)
-    .flatMap(([key, collection]) => createDocuments(key, collection, catalogue));
+    .flatMap(([key, collection]) => createDocuments(key, collection, catalogue, bodyText));
 }
 
 /** Throws when the index's parts together are larger than the budget (in megabytes). */
@@ -96,7 +99,7 @@ export function buildSearchIndex(
   catalogue: Catalogue,
   budgetMb = DEFAULT_SEARCH_INDEX_BUDGET_MB,
 ): { files: OutputFile[]; documents: number } {
-  const documents = createSearchDocuments(catalogue);
+  const documents = createSearchDocuments(catalogue, (body) => catalogue.memo('search text', body, () => toSearchText(body)));
   // Analyses are kept between rebuilds (and within one build), so only changed text is analysed again.
   const files = writeSearchIndex(documents, (text) => catalogue.memo('search analysis', text, () => analyseField(text)));
   checkSearchBudget(files, budgetMb);
@@ -104,24 +107,16 @@ export function buildSearchIndex(
 }
 
 /**
- * Builds the index's parts in a worker thread, beside the rest of the build (a cold build's largest single
- * part; the machine has a second core): the same function on the same documents, so the same bytes.
- * Resolves with the files, or rejects with the writer's error (the budget's included).
+ * Builds the index's parts in the build's helper thread, beside the rest of the build: the same functions
+ * on the same documents, so the same bytes. Resolves with the files, or rejects with the writer's error
+ * (the budget's included).
  */
-export function buildSearchIndexInWorker(
+export function buildSearchIndexInHelper(
+  helper: BuildHelper,
   catalogue: Catalogue,
   budgetMb = DEFAULT_SEARCH_INDEX_BUDGET_MB,
 ): { files: Promise<OutputFile[]>; documents: number } {
-  const documents = createSearchDocuments(catalogue);
-  const worker = startTypeScriptWorker(new URL('./search-worker.ts', import.meta.url), { documents, budgetMb });
-  const files = new Promise<OutputFile[]>((resolve, reject) => {
-    worker.once('message', (answer: { files?: OutputFile[]; error?: string }) =>
-      answer.files ? resolve(answer.files) : reject(new Error(answer.error)),
-    );
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the search index worker ended (exit code ${code})`)));
-  });
-  // Awaited at the end of the build; until then a failure must not count as unhandled.
-  files.catch(() => {});
-  return { files, documents: documents.length };
+  // The helper makes each body's search text itself: one less pass over every body in this thread.
+  const documents = createSearchDocuments(catalogue, (body) => body);
+  return { files: helper.searchIndex(documents, budgetMb), documents: documents.length };
 }
