@@ -12,7 +12,7 @@ import { API_BASE_PATH, MCP_PATH } from '../shared/policy.ts';
 import { createFileAssets } from './file-assets.ts';
 import { answerConnect, serveApi, serveMcp, targetPath } from './node-adapter.ts';
 import type { LiveReload } from './live-reload.ts';
-import { createBuildSource } from './served-builds.ts';
+import { createBuildSource, type SnapshotMaker } from './served-builds.ts';
 import { readHeaderRules, serveStatic } from './static-files.ts';
 
 export interface ServerOptions {
@@ -28,6 +28,8 @@ export interface ServerOptions {
   handler?: Partial<HandlerOptions>;
   /** `npm run dev` only: pages reload themselves when a new build is served. */
   liveReload?: LiveReload;
+  /** `npm run dev` only: its build thread makes and removes the snapshots the server reads builds from. */
+  snapshots?: SnapshotMaker;
 }
 
 /** What the server makes of one build: its handler (with its own file cache and search index) and its header rules. */
@@ -43,20 +45,24 @@ const isApiPath = (url: string) => url === API_BASE_PATH || url.startsWith(`${AP
 export function createServer(options: ServerOptions): http.Server {
   // One count for every build: a new build does not give clients a new budget.
   const limiter = options.handler?.limiter ?? createMemoryLimiter();
-  const builds = createBuildSource<BuildServer>(options.dist, (dir) => {
-    const assets = createFileAssets(dir);
-    let mcp: Promise<Handler> | undefined;
-    return {
-      handler: createHandler({ assets, ...options.handler, limiter }),
-      mcp: () => {
-        mcp ??= import('../mcp/mcp-handler.ts').then(({ createMcpHandler }) =>
-          createMcpHandler({ assets, limiter, clock: options.handler?.clock, logError: options.handler?.logError }),
-        );
-        return mcp;
-      },
-      rules: readHeaderRules(dir),
-    };
-  });
+  const builds = createBuildSource<BuildServer>(
+    options.dist,
+    (dir) => {
+      const assets = createFileAssets(dir);
+      let mcp: Promise<Handler> | undefined;
+      return {
+        handler: createHandler({ assets, ...options.handler, limiter }),
+        mcp: () => {
+          mcp ??= import('../mcp/mcp-handler.ts').then(({ createMcpHandler }) =>
+            createMcpHandler({ assets, limiter, clock: options.handler?.clock, logError: options.handler?.logError }),
+          );
+          return mcp;
+        },
+        rules: readHeaderRules(dir),
+      };
+    },
+    options.snapshots,
+  );
   const hops = options.trustedProxies ?? 0;
   const server = http.createServer(async (req, res) => {
     const started = performance.now();

@@ -1,8 +1,12 @@
 /**
  * `npm run dev`'s builds, in a worker thread, so that a rebuild never takes the server's event loop: the
  * server keeps answering while the next build is made. The worker keeps the build cache between rebuilds.
- * Each message asks for one build; the answer is what the dev server prints.
+ * Each message asks for one build; the answer is what the dev server prints, with a snapshot of the build for
+ * the server to read from. Snapshots the server has retired are removed here too.
  */
+import { rmSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildSite } from '../pipeline/build-site.ts';
 import { createBuildCache } from '../pipeline/build-cache.ts';
@@ -10,13 +14,22 @@ import type { Preview } from '../pipeline/catalogue/publish.ts';
 import type { CmsBackend } from '../pipeline/outputs/cms/cms-config.ts';
 import { ContentError, formatReport } from '../pipeline/problems.ts';
 import { formatPublication } from '../pipeline/publication-report.ts';
+import { identityOf, linkSnapshot } from './served-builds.ts';
 
-export interface BuildRequest {
-  id: number;
+/** A nice value: below the server (0), above idle work (19). */
+const BUILD_PRIORITY = 10;
+
+/** A build to make, or a retired snapshot to remove. */
+export type BuildRequest = { id: number } | { remove: string };
+
+/** A build's snapshot for the server (served-builds.ts), linked here, off the server's thread. */
+export interface Snapshot {
+  identity: string;
+  dir: string;
 }
 
 export type BuildAnswer =
-  | { id: number; built: true; written: number; files: number; lines: string[] }
+  | { id: number; built: true; written: number; files: number; lines: string[]; snapshot?: Snapshot }
   | { id: number; built: false; report: string }
   | { id: number; built: false; failure: string };
 
@@ -27,12 +40,31 @@ const { contentDir, outDir, preview, cmsBackend } = workerData as {
   cmsBackend?: CmsBackend;
 };
 const cache = createBuildCache();
+// Serving comes first: on Linux a thread's priority is its own, so this lowers the builds only, and the
+// server's thread keeps its share of the CPU while a rebuild runs beside it. Where it is not allowed, builds
+// simply run at the same priority.
+try {
+  setPriority(BUILD_PRIORITY);
+} catch {}
 
-parentPort!.on('message', async ({ id }: BuildRequest) => {
+/** A snapshot of the build just made in `outDir`, when one can be made beside it. */
+function snapshotOf(dir: string): Snapshot | undefined {
+  const identity = identityOf(dir);
+  const made = identity === null ? undefined : linkSnapshot(path.resolve(dir), identity);
+  return typeof made === 'object' ? made : undefined;
+}
+
+parentPort!.on('message', async (request: BuildRequest) => {
+  if ('remove' in request) {
+    rmSync(request.remove, { recursive: true, force: true });
+    return;
+  }
+  const { id } = request;
   let answer: BuildAnswer;
   try {
     const result = await buildSite({ contentDir, outDir, preview, cache, cmsBackend });
-    answer = { id, built: true, written: result.written, files: result.files, lines: formatPublication(result.publication, preview) };
+    const lines = formatPublication(result.publication, preview);
+    answer = { id, built: true, written: result.written, files: result.files, lines, snapshot: snapshotOf(outDir) };
   } catch (error) {
     answer =
       error instanceof ContentError

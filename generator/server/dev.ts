@@ -11,7 +11,8 @@ import { parseCommandLine, quietOnClosedOutput } from '../pipeline/command-line.
 import type { CmsBackend } from '../pipeline/outputs/cms/cms-config.ts';
 import { startTypeScriptWorker } from '../pipeline/typescript-worker.ts';
 import { type CmsProxy, startCmsProxy } from './cms-proxy.ts';
-import type { BuildAnswer, BuildRequest } from './dev-builder.ts';
+import type { BuildAnswer, BuildRequest, Snapshot } from './dev-builder.ts';
+import type { SnapshotMaker } from './served-builds.ts';
 import { createServer } from './create-server.ts';
 import { createLiveReload } from './live-reload.ts';
 import { describeBuild, listen, readListen, stopOnSignals } from './run-server.ts';
@@ -49,6 +50,8 @@ interface Rebuilder {
   changed(file: string): void;
   /** The first build. True when it succeeded. */
   start(): Promise<boolean>;
+  /** The builds' snapshots, linked by the build thread, for the server. */
+  snapshots: SnapshotMaker;
 }
 
 function describeChange(files: ReadonlySet<string>): string {
@@ -56,17 +59,26 @@ function describeChange(files: ReadonlySet<string>): string {
   return files.size === 1 ? `${first} changed` : `${files.size} files changed`;
 }
 
-/** Builds in a worker thread (dev-builder.ts), one at a time; each call asks for one build and answers with its outcome. */
-function createBuildWorker(data: {
-  contentDir: string;
-  outDir: string;
-  preview: Preview;
-  cmsBackend?: CmsBackend;
-}): () => Promise<BuildAnswer> {
+/**
+ * Builds in a worker thread (dev-builder.ts), one at a time; `build` asks for one build and answers with its
+ * outcome. The worker also links each build's snapshot and removes retired ones for the server (`snapshots`).
+ */
+function createBuildWorker(data: { contentDir: string; outDir: string; preview: Preview; cmsBackend?: CmsBackend }): {
+  build(): Promise<BuildAnswer>;
+  snapshots: SnapshotMaker;
+} {
   const worker = startTypeScriptWorker(new URL('./dev-builder.ts', import.meta.url), data);
   const waiting = new Map<number, (answer: BuildAnswer) => void>();
   let next = 0;
+  /** The newest build's snapshot, until the server takes it. */
+  let offered: Snapshot | undefined;
+  const remove = (dir: string) => worker.postMessage({ remove: dir } satisfies BuildRequest);
   worker.on('message', (answer: BuildAnswer) => {
+    if (answer.built && answer.snapshot) {
+      // A build the server never read (the next one came first) leaves its snapshot unused.
+      if (offered) remove(offered.dir);
+      offered = answer.snapshot;
+    }
     waiting.get(answer.id)?.(answer);
     waiting.delete(answer.id);
   });
@@ -74,12 +86,23 @@ function createBuildWorker(data: {
     for (const [id, resolve] of waiting) resolve({ id, built: false, failure: error.stack ?? error.message });
     waiting.clear();
   });
-  return () =>
-    new Promise((resolve) => {
-      const id = next++;
-      waiting.set(id, resolve);
-      worker.postMessage({ id } satisfies BuildRequest);
-    });
+  return {
+    build: () =>
+      new Promise((resolve) => {
+        const id = next++;
+        waiting.set(id, resolve);
+        worker.postMessage({ id } satisfies BuildRequest);
+      }),
+    snapshots: {
+      take(identity) {
+        if (offered?.identity !== identity) return undefined;
+        const { dir } = offered;
+        offered = undefined;
+        return dir;
+      },
+      remove,
+    },
+  };
 }
 
 function createRebuilder(
@@ -89,7 +112,7 @@ function createRebuilder(
   cmsBackend: CmsBackend | undefined,
   built: () => void,
 ): Rebuilder {
-  const build = createBuildWorker({ contentDir, outDir, preview, cmsBackend });
+  const { build, snapshots } = createBuildWorker({ contentDir, outDir, preview, cmsBackend });
   let pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
@@ -124,6 +147,7 @@ function createRebuilder(
       timer = setTimeout(flush, SETTLE_MS);
     },
     start: () => rebuild(FIRST),
+    snapshots,
   };
 }
 
@@ -161,7 +185,7 @@ async function main(): Promise<number | undefined> {
   /** Starts serving once there is a build to serve; later builds are picked up by the server itself. */
   const serve = () => {
     if (server || describeBuild(out) === null) return;
-    server = createServer({ dist: out, liveReload });
+    server = createServer({ dist: out, liveReload, snapshots: rebuilder.snapshots });
     listen(
       server,
       where,

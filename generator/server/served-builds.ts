@@ -8,6 +8,7 @@
  */
 import { linkSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { threadId } from 'node:worker_threads';
 import { MANIFEST_PATH } from '../shared/data-paths.ts';
 
 /** One build as the server serves it: a folder that no later build changes, and what was made from it. */
@@ -38,11 +39,12 @@ interface Held<T> extends ServedBuild<T> {
 const CANNOT_SNAPSHOT = new Set(['EACCES', 'EPERM', 'EROFS', 'EXDEV', 'ENOTSUP', 'EMLINK']);
 
 const SNAPSHOT_MARK = '.serving-';
-/** Snapshots made by this process, for unique folder names across every server it runs. */
+/** Snapshots made by this thread, for unique folder names across every server and thread of the process. */
 let snapshotCount = 0;
+const snapshotName = (root: string) => `${root}${SNAPSHOT_MARK}${process.pid}-${threadId}-${++snapshotCount}`;
 
 /** Which build a folder holds: a swap gives the folder a new inode. Null when there is no build. */
-function identityOf(dist: string): string | null {
+export function identityOf(dist: string): string | null {
   try {
     const folder = statSync(dist);
     const manifest = statSync(path.join(dist, MANIFEST_PATH));
@@ -91,10 +93,10 @@ const cannotSnapshot = (error: unknown) => CANNOT_SNAPSHOT.has((error as NodeJS.
  * Links a snapshot of the build in `root`; if another swap lands while linking, links the new one. 'cannot'
  * where the file system allows no snapshot there (the build folder is then served as it is).
  */
-function linkSnapshot(root: string, identity: string): { dir: string; identity: string } | 'cannot' | undefined {
+export function linkSnapshot(root: string, identity: string): { dir: string; identity: string } | 'cannot' | undefined {
   let expected = identity;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const dir = `${root}${SNAPSHOT_MARK}${process.pid}-${++snapshotCount}`;
+    const dir = snapshotName(root);
     try {
       // Not recursive: a folder that is already there belongs to someone else and is left alone.
       mkdirSync(dir);
@@ -121,10 +123,21 @@ function linkSnapshot(root: string, identity: string): { dir: string; identity: 
 }
 
 /**
+ * Snapshots made by someone else: `npm run dev`'s build thread links each new build's snapshot and removes
+ * retired ones, so the server's own thread, which answers requests, does neither (ten thousand links or
+ * unlinks each time).
+ */
+export interface SnapshotMaker {
+  /** The snapshot of the build with this identity, when one was made; it is then the server's to retire. */
+  take(identity: string): string | undefined;
+  remove(dir: string): void;
+}
+
+/**
  * Serves the builds written to `dist`. `prepare` makes what a build needs (its handler) from its snapshot
  * folder, once per build. Throws at the start when `dist` holds no build.
  */
-export function createBuildSource<T>(dist: string, prepare: (dir: string) => T): BuildSource<T> {
+export function createBuildSource<T>(dist: string, prepare: (dir: string) => T, maker?: SnapshotMaker): BuildSource<T> {
   const root = path.resolve(dist);
   removeStaleSnapshots(root);
   let current: Held<T> | undefined;
@@ -132,12 +145,15 @@ export function createBuildSource<T>(dist: string, prepare: (dir: string) => T):
 
   const drop = (build: Held<T>) => {
     all.delete(build);
-    if (!build.direct) rmSync(build.dir, { recursive: true, force: true });
+    if (build.direct) return;
+    if (maker) maker.remove(build.dir);
+    else rmSync(build.dir, { recursive: true, force: true });
   };
 
   /** The build in `root` now, from a snapshot, or from the folder itself where no snapshot can be made there. */
   const snapshot = (identity: string): Held<T> | undefined => {
-    const made = linkSnapshot(root, identity);
+    const given = maker?.take(identity);
+    const made = given ? { dir: given, identity } : linkSnapshot(root, identity);
     if (made === undefined) return undefined;
     if (made === 'cannot') {
       console.warn(
@@ -178,7 +194,9 @@ export function createBuildSource<T>(dist: string, prepare: (dir: string) => T):
       if (held.retired && held.users === 0) drop(held);
     },
     close() {
-      for (const build of [...all]) drop(build);
+      // Removed here and now: at shutdown there may be no one else to remove them.
+      for (const build of all) if (!build.direct) rmSync(build.dir, { recursive: true, force: true });
+      all.clear();
       current = undefined;
     },
   };

@@ -4,7 +4,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeBuildDirs, tempDir } from '../helpers/build-output.ts';
@@ -89,6 +89,21 @@ describe('npm run dev', () => {
     expect((await getJson('/v1/services/get?id=renamed-service')).body.data.title).toBe('An added service');
     await edit(() => rmSync(path.join(content, 'services', 'renamed-service.md')));
     expect((await getJson('/v1/services/get?id=renamed-service')).status).toBe(404);
+  });
+
+  it('reads each build from a snapshot its build thread linked, and has retired ones removed', async () => {
+    for (const line of ['One.', 'Two.', 'Three.']) {
+      const file = path.join(content, 'services', 'seo-audit.md');
+      await edit(() => writeFileSync(file, `${readFileSync(file, 'utf8')}\n${line}\n`));
+      expect((await getJson('/v1/services/get?id=seo-audit')).body.data.content_html).toContain(line);
+    }
+    // Removal is asked of the build thread, which does it between builds.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const snapshots = readdirSync(path.dirname(out)).filter((name) => name.startsWith(`${path.basename(out)}.serving-`));
+    expect(snapshots.length).toBeGreaterThan(0);
+    expect(snapshots.length).toBeLessThanOrEqual(2);
+    // Named <pid>-<thread>-<n>: thread 0 is the server's own, which links nothing in dev.
+    for (const name of snapshots) expect(name).toMatch(/\.serving-\d+-[1-9]\d*-\d+$/);
   });
 
   it('keeps serving the last good build after a bad edit, and recovers with the next good one', async () => {
