@@ -7,7 +7,7 @@
  * Light on purpose: the command checks it before it loads the generator.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { identityOf } from './emit/previous-output.ts';
@@ -87,4 +87,9 @@ export function readUnchangedBuild<S>(outDir: string, fingerprint: string): Reco
 export function recordBuild<S>(outDir: string, fingerprint: string, summary: S): void {
   const record: RecordedBuild<S> = { identity: identityOf(path.resolve(outDir)) ?? '', fingerprint, summary };
   writeFileSync(recordFile(outDir), JSON.stringify(record));
+}
+
+/** Forgets the last build's record: its output was changed by other means (npm run dev updates it in place). */
+export function forgetBuild(outDir: string): void {
+  rmSync(recordFile(outDir), { force: true });
 }

@@ -28,6 +28,7 @@ import { type Schedule, SCHEDULE_PATH } from '../shared/schedule.ts';
 import { type BuildCache, createBuildCache, NO_CACHE } from './build-cache.ts';
 import { renderBody, renderMarkdown } from './outputs/render-markdown.ts';
 import { emitFiles } from './emit/emit-files.ts';
+import { emitSnapshot, type SnapshotEmit } from './emit/emit-snapshot.ts';
 import { isoSeconds, resolveBuildTime, resolveContentLimits, resolveSiteUrl } from './build-options.ts';
 
 export interface BuildOptions {
@@ -48,6 +49,8 @@ export interface BuildOptions {
   preview?: Preview;
   /** Values kept across builds (npm run dev): an unchanged body is not rendered or analysed again. */
   cache?: BuildCache;
+  /** Writes the build into this snapshot folder and updates the output folder in place (npm run dev; emit-snapshot.ts). */
+  snapshot?: SnapshotEmit;
 }
 
 export interface BuildResult {
@@ -197,7 +200,7 @@ async function buildWith(options: BuildOptions, helper: BuildHelper | undefined)
     cmsBackend: options.cmsBackend ?? resolveCmsBackend(env),
     cache: options.cache,
   });
-  const written = await emitFiles(files, options.outDir);
+  const written = options.snapshot ? await emitSnapshot(files, options.outDir, options.snapshot) : await emitFiles(files, options.outDir);
   options.cache?.endBuild();
   return { content, publication, ...written };
 }

@@ -12,7 +12,7 @@ import { API_BASE_PATH, MCP_PATH } from '../shared/policy.ts';
 import { createFileAssets } from './file-assets.ts';
 import { answerConnect, serveApi, serveMcp, targetPath } from './node-adapter.ts';
 import type { LiveReload } from './live-reload.ts';
-import { createBuildSource, type SnapshotMaker } from './served-builds.ts';
+import { createBuildSource, type SnapshotFeed } from './served-builds.ts';
 import { readHeaderRules, serveStatic } from './static-files.ts';
 
 export interface ServerOptions {
@@ -29,7 +29,7 @@ export interface ServerOptions {
   /** `npm run dev` only: pages reload themselves when a new build is served. */
   liveReload?: LiveReload;
   /** `npm run dev` only: its build thread makes and removes the snapshots the server reads builds from. */
-  snapshots?: SnapshotMaker;
+  snapshots?: SnapshotFeed;
 }
 
 /** What the server makes of one build: its handler (with its own file cache and search index) and its header rules. */

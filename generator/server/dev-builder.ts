@@ -4,7 +4,6 @@
  * Each message asks for one build; the answer is what the dev server prints, with a snapshot of the build for
  * the server to read from. Snapshots the server has retired are removed here too.
  */
-import { rmSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -14,7 +13,8 @@ import type { Preview } from '../pipeline/catalogue/publish.ts';
 import type { CmsBackend } from '../pipeline/outputs/cms/cms-config.ts';
 import { ContentError, formatReport } from '../pipeline/problems.ts';
 import { formatPublication } from '../pipeline/publication-report.ts';
-import { identityOf, linkSnapshot } from './served-builds.ts';
+import { removeSnapshot } from '../pipeline/emit/emit-snapshot.ts';
+import { snapshotName } from './served-builds.ts';
 
 /** A nice value: below the server (0), above idle work (19). */
 const BUILD_PRIORITY = 10;
@@ -22,7 +22,7 @@ const BUILD_PRIORITY = 10;
 /** A build to make, or a retired snapshot to remove. */
 export type BuildRequest = { id: number } | { remove: string };
 
-/** A build's snapshot for the server (served-builds.ts), linked here, off the server's thread. */
+/** A build's snapshot for the server (served-builds.ts), written here, off the server's thread. */
 export interface Snapshot {
   identity: string;
   dir: string;
@@ -47,24 +47,22 @@ try {
   setPriority(BUILD_PRIORITY);
 } catch {}
 
-/** A snapshot of the build just made in `outDir`, when one can be made beside it. */
-function snapshotOf(dir: string): Snapshot | undefined {
-  const identity = identityOf(dir);
-  const made = identity === null ? undefined : linkSnapshot(path.resolve(dir), identity);
-  return typeof made === 'object' ? made : undefined;
-}
+/** The newest build's snapshot: the next build links its unchanged files from it. */
+let newest: string | undefined;
 
 parentPort!.on('message', async (request: BuildRequest) => {
   if ('remove' in request) {
-    rmSync(request.remove, { recursive: true, force: true });
+    removeSnapshot(request.remove);
     return;
   }
   const { id } = request;
   let answer: BuildAnswer;
   try {
-    const result = await buildSite({ contentDir, outDir, preview, cache, cmsBackend });
+    const dir = snapshotName(path.resolve(outDir));
+    const result = await buildSite({ contentDir, outDir, preview, cache, cmsBackend, snapshot: { dir, previous: newest } });
+    newest = dir;
     const lines = formatPublication(result.publication, preview);
-    answer = { id, built: true, written: result.written, files: result.files, lines, snapshot: snapshotOf(outDir) };
+    answer = { id, built: true, written: result.written, files: result.files, lines, snapshot: { identity: dir, dir } };
   } catch (error) {
     answer =
       error instanceof ContentError

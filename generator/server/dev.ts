@@ -12,7 +12,7 @@ import type { CmsBackend } from '../pipeline/outputs/cms/cms-config.ts';
 import { startTypeScriptWorker } from '../pipeline/typescript-worker.ts';
 import { type CmsProxy, startCmsProxy } from './cms-proxy.ts';
 import type { BuildAnswer, BuildRequest, Snapshot } from './dev-builder.ts';
-import type { SnapshotMaker } from './served-builds.ts';
+import type { SnapshotFeed } from './served-builds.ts';
 import { createServer } from './create-server.ts';
 import { createLiveReload } from './live-reload.ts';
 import { describeBuild, listen, readListen, stopOnSignals } from './run-server.ts';
@@ -51,7 +51,7 @@ interface Rebuilder {
   /** The first build. True when it succeeded. */
   start(): Promise<boolean>;
   /** The builds' snapshots, linked by the build thread, for the server. */
-  snapshots: SnapshotMaker;
+  snapshots: SnapshotFeed;
 }
 
 function describeChange(files: ReadonlySet<string>): string {
@@ -61,23 +61,24 @@ function describeChange(files: ReadonlySet<string>): string {
 
 /**
  * Builds in a worker thread (dev-builder.ts), one at a time; `build` asks for one build and answers with its
- * outcome. The worker also links each build's snapshot and removes retired ones for the server (`snapshots`).
+ * outcome. Each build is written into a snapshot folder that the server reads it from (`snapshots`); the
+ * worker also removes the snapshots the server retires.
  */
 function createBuildWorker(data: { contentDir: string; outDir: string; preview: Preview; cmsBackend?: CmsBackend }): {
   build(): Promise<BuildAnswer>;
-  snapshots: SnapshotMaker;
+  snapshots: SnapshotFeed;
 } {
   const worker = startTypeScriptWorker(new URL('./dev-builder.ts', import.meta.url), data);
   const waiting = new Map<number, (answer: BuildAnswer) => void>();
   let next = 0;
-  /** The newest build's snapshot, until the server takes it. */
-  let offered: Snapshot | undefined;
+  /** The newest build's snapshot, and whether the server has been given it. */
+  let offered: { snapshot: Snapshot; given: boolean } | undefined;
   const remove = (dir: string) => worker.postMessage({ remove: dir } satisfies BuildRequest);
   worker.on('message', (answer: BuildAnswer) => {
     if (answer.built && answer.snapshot) {
-      // A build the server never read (the next one came first) leaves its snapshot unused.
-      if (offered) remove(offered.dir);
-      offered = answer.snapshot;
+      // A build the server never read (the next one came first) is nobody's to retire.
+      if (offered && !offered.given) remove(offered.snapshot.dir);
+      offered = { snapshot: answer.snapshot, given: false };
     }
     waiting.get(answer.id)?.(answer);
     waiting.delete(answer.id);
@@ -94,11 +95,10 @@ function createBuildWorker(data: { contentDir: string; outDir: string; preview: 
         worker.postMessage({ id } satisfies BuildRequest);
       }),
     snapshots: {
-      take(identity) {
-        if (offered?.identity !== identity) return undefined;
-        const { dir } = offered;
-        offered = undefined;
-        return dir;
+      latest() {
+        if (!offered) return undefined;
+        offered.given = true;
+        return offered.snapshot;
       },
       remove,
     },

@@ -6,9 +6,10 @@
  * ETags), and a request that starts after a swap sees only the new build. A snapshot is removed once it is
  * retired and no request is using it.
  */
-import { linkSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
+import { linkTree } from '../pipeline/emit/emit-snapshot.ts';
 import { MANIFEST_PATH } from '../shared/data-paths.ts';
 
 /** One build as the server serves it: a folder that no later build changes, and what was made from it. */
@@ -41,27 +42,17 @@ const CANNOT_SNAPSHOT = new Set(['EACCES', 'EPERM', 'EROFS', 'EXDEV', 'ENOTSUP',
 const SNAPSHOT_MARK = '.serving-';
 /** Snapshots made by this thread, for unique folder names across every server and thread of the process. */
 let snapshotCount = 0;
-const snapshotName = (root: string) => `${root}${SNAPSHOT_MARK}${process.pid}-${threadId}-${++snapshotCount}`;
+/** A new snapshot folder's name, beside the build folder `root`; a server removes those of processes that ended. */
+export const snapshotName = (root: string) => `${root}${SNAPSHOT_MARK}${process.pid}-${threadId}-${++snapshotCount}`;
 
 /** Which build a folder holds: a swap gives the folder a new inode. Null when there is no build. */
-export function identityOf(dist: string): string | null {
+function identityOf(dist: string): string | null {
   try {
     const folder = statSync(dist);
     const manifest = statSync(path.join(dist, MANIFEST_PATH));
     return `${folder.dev}:${folder.ino}:${manifest.ino}`;
   } catch {
     return null;
-  }
-}
-
-/** Hard-links every file of `from` into `to` (same file system: the snapshot sits beside the build). */
-function linkTree(from: string, to: string): void {
-  mkdirSync(to, { recursive: true });
-  for (const entry of readdirSync(from, { withFileTypes: true })) {
-    const source = path.join(from, entry.name);
-    const target = path.join(to, entry.name);
-    if (entry.isDirectory()) linkTree(source, target);
-    else if (entry.isFile()) linkSync(source, target);
   }
 }
 
@@ -93,7 +84,7 @@ const cannotSnapshot = (error: unknown) => CANNOT_SNAPSHOT.has((error as NodeJS.
  * Links a snapshot of the build in `root`; if another swap lands while linking, links the new one. 'cannot'
  * where the file system allows no snapshot there (the build folder is then served as it is).
  */
-export function linkSnapshot(root: string, identity: string): { dir: string; identity: string } | 'cannot' | undefined {
+function linkSnapshot(root: string, identity: string): { dir: string; identity: string } | 'cannot' | undefined {
   let expected = identity;
   for (let attempt = 0; attempt < 3; attempt++) {
     const dir = snapshotName(root);
@@ -123,13 +114,15 @@ export function linkSnapshot(root: string, identity: string): { dir: string; ide
 }
 
 /**
- * Snapshots made by someone else: `npm run dev`'s build thread links each new build's snapshot and removes
- * retired ones, so the server's own thread, which answers requests, does neither (ten thousand links or
- * unlinks each time).
+ * Builds offered as snapshots by whoever makes them: `npm run dev`'s build thread writes each build into a
+ * snapshot folder of its own and removes the ones the server retires, so the server's thread, which answers
+ * requests, neither links nor removes ten thousand files per build, and never looks at the output folder,
+ * which dev updates in place.
  */
-export interface SnapshotMaker {
-  /** The snapshot of the build with this identity, when one was made; it is then the server's to retire. */
-  take(identity: string): string | undefined;
+export interface SnapshotFeed {
+  /** The newest build, named by an identity of the feed's own. */
+  latest(): { identity: string; dir: string } | undefined;
+  /** Called once a retired snapshot has no request left on it. */
   remove(dir: string): void;
 }
 
@@ -137,7 +130,7 @@ export interface SnapshotMaker {
  * Serves the builds written to `dist`. `prepare` makes what a build needs (its handler) from its snapshot
  * folder, once per build. Throws at the start when `dist` holds no build.
  */
-export function createBuildSource<T>(dist: string, prepare: (dir: string) => T, maker?: SnapshotMaker): BuildSource<T> {
+export function createBuildSource<T>(dist: string, prepare: (dir: string) => T, feed?: SnapshotFeed): BuildSource<T> {
   const root = path.resolve(dist);
   removeStaleSnapshots(root);
   let current: Held<T> | undefined;
@@ -146,14 +139,13 @@ export function createBuildSource<T>(dist: string, prepare: (dir: string) => T, 
   const drop = (build: Held<T>) => {
     all.delete(build);
     if (build.direct) return;
-    if (maker) maker.remove(build.dir);
+    if (feed) feed.remove(build.dir);
     else rmSync(build.dir, { recursive: true, force: true });
   };
 
   /** The build in `root` now, from a snapshot, or from the folder itself where no snapshot can be made there. */
   const snapshot = (identity: string): Held<T> | undefined => {
-    const given = maker?.take(identity);
-    const made = given ? { dir: given, identity } : linkSnapshot(root, identity);
+    const made = linkSnapshot(root, identity);
     if (made === undefined) return undefined;
     if (made === 'cannot') {
       console.warn(
@@ -165,9 +157,10 @@ export function createBuildSource<T>(dist: string, prepare: (dir: string) => T, 
   };
 
   const refresh = () => {
-    const identity = identityOf(root);
+    const offered = feed?.latest();
+    const identity = feed ? (offered?.identity ?? null) : identityOf(root);
     if (identity === null || identity === current?.identity) return;
-    const next = snapshot(identity);
+    const next = offered ? { ...offered, value: prepare(offered.dir), users: 0, retired: false } : snapshot(identity);
     if (!next) return;
     all.add(next);
     const previous = current;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
-import { createBuildCache } from '../../generator/pipeline/build-cache.ts';
+import { type BuildCache, createBuildCache } from '../../generator/pipeline/build-cache.ts';
 import { BUILD_ENV, readTree, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
 import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
 
@@ -71,6 +71,28 @@ function apply(content: string, change: Edit): void {
   }
 }
 
+/** Both trees hold the same files with the same bytes. */
+function expectSameTree(left: Map<string, Buffer>, right: Map<string, Buffer>, after: string): void {
+  expect([...left.keys()], after).toEqual([...right.keys()]);
+  for (const [file, bytes] of left) expect(bytes.equals(right.get(file)!), `${file} after ${after}`).toBe(true);
+}
+
+/** Builds as npm run dev does: each build into a snapshot folder of its own, the output updated in place. */
+function createSnapshotBuilds(out: string) {
+  let count = 0;
+  let newest: string | undefined;
+  return {
+    async build(content: string, cache: BuildCache) {
+      const dir = `${out}.serving-test-${++count}`;
+      const result = await buildSite({ contentDir: content, outDir: out, env: BUILD_ENV, cache, snapshot: { dir, previous: newest } });
+      const previous = newest;
+      newest = dir;
+      return { result, previous };
+    },
+    newest: () => newest!,
+  };
+}
+
 describe('an incremental build', () => {
   it('writes the same bytes as a clean build after any series of edits', async () => {
     await fc.assert(
@@ -86,14 +108,38 @@ describe('an incremental build', () => {
           const clean = path.join(tempDir('clean'), 'dist');
           await buildSite({ contentDir: content, outDir: clean, env: BUILD_ENV });
           expect(existsSync(`${clean}.digests.json`)).toBe(true);
-          const [left, right] = [readTree(incremental), readTree(clean)];
-          expect([...left.keys()], JSON.stringify(change)).toEqual([...right.keys()]);
-          for (const [file, bytes] of left) expect(bytes.equals(right.get(file)!), `${file} after ${JSON.stringify(change)}`).toBe(true);
+          expectSameTree(readTree(incremental), readTree(clean), JSON.stringify(change));
           // Most files are carried over: an edit to one article does not rewrite the whole site.
           expect(result.written).toBeLessThan(result.files);
         }
       }),
       { numRuns: Number(process.env.PROPERTY_RUNS ?? 6) },
+    );
+  }, 120_000);
+
+  it('writes the same bytes into each snapshot and the output updated in place (npm run dev), and leaves the previous snapshot as it was', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(edit, { minLength: 1, maxLength: 6 }), async (edits) => {
+        const content = fixtureDir('valid');
+        const out = path.join(tempDir('snapshots'), 'dist');
+        const cache = createBuildCache();
+        const builds = createSnapshotBuilds(out);
+        await builds.build(content, cache);
+        for (const change of edits) {
+          const before = readTree(builds.newest());
+          apply(content, change);
+          const { result, previous } = await builds.build(content, cache);
+          const clean = path.join(tempDir('clean'), 'dist');
+          await buildSite({ contentDir: content, outDir: clean, env: BUILD_ENV });
+          const expected = readTree(clean);
+          expectSameTree(readTree(builds.newest()), expected, JSON.stringify(change));
+          expectSameTree(readTree(out), expected, `${JSON.stringify(change)} (output folder)`);
+          // The server may still be answering from the previous snapshot: the new build must not touch it.
+          expectSameTree(readTree(previous!), before, `${JSON.stringify(change)} (previous snapshot)`);
+          expect(result.written).toBeLessThan(result.files);
+        }
+      }),
+      { numRuns: Number(process.env.PROPERTY_RUNS ?? 4) },
     );
   }, 120_000);
 

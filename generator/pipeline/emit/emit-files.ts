@@ -11,12 +11,15 @@ import path from 'node:path';
 import type { OutputFile } from '../outputs/output-file.ts';
 import { type PreviousOutput, readPreviousOutput, recordOutput } from './previous-output.ts';
 
+/** The digest recorded for a file copied from the content or the generator: never equal to a file's digest. */
+export const COPIED = 'copied';
+
 /**
  * Writes files as the iterable yields them, so each file's text can be freed once written. Synchronous
  * calls: for ten thousand small files they cost half the CPU of promise-based ones, which hop to the
  * thread pool and back for each open, write and close.
  */
-async function writeAll(
+export async function writeAll(
   files: Iterable<OutputFile> | AsyncIterable<OutputFile>,
   root: string,
   previous: PreviousOutput | undefined,
@@ -42,6 +45,9 @@ async function writeAll(
       if (previous?.digests.get(file.path) === digest && linkFrom(previous.dir, file.path, target)) continue;
       writeFileSync(target, file.body);
     } else {
+      // Not compared with the previous build (the source may change without the build knowing), but
+      // recorded, so that an output updated in place (emit-snapshot.ts) knows the file is there.
+      digests.set(file.path, COPIED);
       copyFileSync(file.copyFrom, target);
     }
     written++;

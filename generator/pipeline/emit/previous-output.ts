@@ -3,7 +3,7 @@
  * writing them: a digest of every written file, kept beside the output (`<out>.digests.json`, safe to
  * delete) with the identity of the folder it describes, so a folder replaced or removed since is not trusted.
  */
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 
 export interface PreviousOutput {
   dir: string;
@@ -36,4 +36,9 @@ export function readPreviousOutput(target: string): PreviousOutput | undefined {
 /** Records the digests of the build now in place. */
 export function recordOutput(target: string, digests: ReadonlyMap<string, string>): void {
   writeFileSync(digestsFile(target), JSON.stringify({ identity: identityOf(target), files: Object.fromEntries(digests) }));
+}
+
+/** Forgets the digests while the output is changed in place, so that an update cut short is not trusted. */
+export function forgetOutput(target: string): void {
+  rmSync(digestsFile(target), { force: true });
 }

@@ -1,0 +1,93 @@
+/**
+ * `npm run dev`'s emit. Each build goes into a snapshot folder of its own, which the dev server reads that
+ * build from and which nothing changes until the server retires it: files whose bytes the previous
+ * snapshot has are hard-linked from it. The output folder is then brought up to date in place, changed
+ * files only, each replaced in one step. The swap of a whole folder (emit-files.ts) would cost a second
+ * tree of links per build, and the server never reads the output folder in dev.
+ */
+import { linkSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { forgetBuild } from '../build-fingerprint.ts';
+import type { OutputFile } from '../outputs/output-file.ts';
+import { COPIED, type Emitted, writeAll } from './emit-files.ts';
+import { forgetOutput, readPreviousOutput, recordOutput } from './previous-output.ts';
+
+/** Hard-links every file of `from` into `to`. */
+export function linkTree(from: string, to: string): void {
+  mkdirSync(to, { recursive: true });
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const source = path.join(from, entry.name);
+    const target = path.join(to, entry.name);
+    if (entry.isDirectory()) linkTree(source, target);
+    else if (entry.isFile()) linkSync(source, target);
+  }
+}
+
+/** Replaces `target` with a link to `source` in one step: a reader sees the old file or the new one. */
+function replaceWithLink(source: string, target: string): void {
+  mkdirSync(path.dirname(target), { recursive: true });
+  const temporary = `${target}.linking`;
+  rmSync(temporary, { force: true });
+  linkSync(source, temporary);
+  renameSync(temporary, target);
+}
+
+/** Removes a file and the folders it leaves empty (a removed record's page folder), up to `root`. */
+function removeWithEmptyFolders(root: string, file: string): void {
+  rmSync(path.join(root, file), { force: true });
+  for (let dir = path.dirname(file); dir !== '.'; dir = path.dirname(dir)) {
+    try {
+      rmdirSync(path.join(root, dir));
+    } catch {
+      return;
+    }
+  }
+}
+
+/** Makes `target` hold what `snapshot` holds, touching only the files whose digests differ. */
+function updateInPlace(target: string, snapshot: string, digests: ReadonlyMap<string, string>): void {
+  const before = readPreviousOutput(target);
+  forgetOutput(target);
+  forgetBuild(target);
+  if (!before) {
+    rmSync(target, { recursive: true, force: true });
+    linkTree(snapshot, target);
+  } else {
+    for (const [file, digest] of digests) {
+      if (digest === COPIED || before.digests.get(file) !== digest) replaceWithLink(path.join(snapshot, file), path.join(target, file));
+    }
+    for (const file of before.digests.keys()) if (!digests.has(file)) removeWithEmptyFolders(target, file);
+  }
+  recordOutput(target, digests);
+}
+
+export interface SnapshotEmit {
+  /** The new snapshot folder; it must not exist yet. */
+  dir: string;
+  /** The previous build's snapshot, to link unchanged files from (by the digests recorded beside it). */
+  previous?: string | undefined;
+}
+
+/**
+ * Writes the build into `snapshot.dir` and records its digests beside it, then updates `outDir` to match.
+ * A failed build leaves both folders as they were.
+ */
+export async function emitSnapshot(files: AsyncIterable<OutputFile>, outDir: string, snapshot: SnapshotEmit): Promise<Emitted> {
+  const dir = path.resolve(snapshot.dir);
+  let written: Awaited<ReturnType<typeof writeAll>>;
+  try {
+    written = await writeAll(files, dir, snapshot.previous ? readPreviousOutput(path.resolve(snapshot.previous)) : undefined);
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  recordOutput(dir, written.digests);
+  updateInPlace(path.resolve(outDir), dir, written.digests);
+  return { files: written.files, written: written.written, bytes: written.bytes };
+}
+
+/** Removes a snapshot and the digests recorded beside it. */
+export function removeSnapshot(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  forgetOutput(path.resolve(dir));
+}
