@@ -6,10 +6,11 @@
  * ETags), and a request that starts after a swap sees only the new build. A snapshot is removed once it is
  * retired and no request is using it.
  */
-import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { linkTree } from '../pipeline/emit/emit-snapshot.ts';
+import { leftovers } from '../pipeline/emit/leftovers.ts';
 import { MANIFEST_PATH } from '../shared/data-paths.ts';
 
 /** One build as the server serves it: a folder that no later build changes, and what was made from it. */
@@ -56,26 +57,9 @@ function identityOf(dist: string): string | null {
   }
 }
 
-/** Whether a process is running (this one, and another server beside it, keep their snapshots). */
-function isRunning(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Snapshots left by a server of this build folder that is no longer running. */
 function removeStaleSnapshots(dist: string): void {
-  const parent = path.dirname(path.resolve(dist));
-  const prefix = `${path.basename(path.resolve(dist))}${SNAPSHOT_MARK}`;
-  for (const name of readdirSync(parent)) {
-    if (!name.startsWith(prefix)) continue;
-    const pid = Number(name.slice(prefix.length).split('-')[0]);
-    if (!isRunning(pid)) rmSync(path.join(parent, name), { recursive: true, force: true });
-  }
+  for (const dir of leftovers(path.resolve(dist), SNAPSHOT_MARK)) rmSync(dir, { recursive: true, force: true });
 }
 
 const cannotSnapshot = (error: unknown) => CANNOT_SNAPSHOT.has((error as NodeJS.ErrnoException).code ?? '');

@@ -3,8 +3,8 @@
  * the emit step, or through the CLI; a successful one swaps in the new output whole. No staging folder
  * is ever left beside the output.
  */
-import { execFile } from 'node:child_process';
-import { cpSync, readdirSync, rmSync } from 'node:fs';
+import { execFile, spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -91,6 +91,25 @@ describe('emitFiles atomicity', () => {
       { path: 'images/missing.svg', copyFrom: path.join(VALID_FIXTURE, 'images', 'no-such-image.svg') },
     ];
     await expect(emitFiles(files, out)).rejects.toThrow(/ENOENT/);
+    expectUntouched();
+  });
+
+  it('puts back an output that a killed build had moved aside, and removes the staging folder it left', async () => {
+    // A process that has ended: its pid names the leftovers as the emit step names its own.
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    renameSync(out, `${out}.old-${dead}-1`);
+    mkdirSync(`${out}.tmp-${dead}-1/half`, { recursive: true });
+    writeFileSync(`${out}.tmp-${dead}-1/half/written.json`, '{}');
+    // A build that fails then still leaves the last good output in place, and nothing beside it.
+    await expect(
+      emitFiles(
+        [
+          { path: 'a.json', body: '{}' },
+          { path: 'a.json', body: '{}' },
+        ],
+        out,
+      ),
+    ).rejects.toThrow(/a\.json/);
     expectUntouched();
   });
 

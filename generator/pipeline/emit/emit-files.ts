@@ -9,6 +9,7 @@ import { copyFileSync, linkSync, mkdirSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { OutputFile } from '../outputs/output-file.ts';
+import { recoverFromKilledBuilds, REPLACED_MARK, STAGING_MARK } from './leftovers.ts';
 import { type PreviousOutput, readPreviousOutput, recordOutput } from './previous-output.ts';
 
 /** The digest recorded for a file copied from the content or the generator: never equal to a file's digest. */
@@ -75,9 +76,10 @@ export interface Emitted {
 export async function emitFiles(files: Iterable<OutputFile> | AsyncIterable<OutputFile>, outDir: string): Promise<Emitted> {
   const target = path.resolve(outDir);
   const stamp = `${process.pid}-${Date.now()}`;
-  const staging = `${target}.tmp-${stamp}`;
-  const previous = `${target}.old-${stamp}`;
+  const staging = `${target}${STAGING_MARK}${stamp}`;
+  const previous = `${target}${REPLACED_MARK}${stamp}`;
   await mkdir(path.dirname(target), { recursive: true });
+  recoverFromKilledBuilds(target);
   let written: Awaited<ReturnType<typeof writeAll>>;
   try {
     written = await writeAll(files, staging, readPreviousOutput(target));
