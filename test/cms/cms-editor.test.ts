@@ -92,7 +92,11 @@ describe('the content manager', () => {
     await page.keyboard.type('Agents read structured prices.');
     await publish(page);
     const file = path.join(content, 'intelligence', 'agents-that-compare-prices.md');
-    const text = await until('the saved file', () => (existsSync(file) ? readFileSync(file, 'utf8') : undefined));
+    // The proxy may create the file before it has written it: wait for the whole of it.
+    const text = await until('the saved file', () => {
+      const saved = existsSync(file) ? readFileSync(file, 'utf8') : '';
+      return saved.includes('Agents read structured prices.') ? saved : undefined;
+    });
     const [, front] = text.split('---\n');
     expect(jsYaml.load(front!)).toMatchObject({
       title: 'Agents that compare prices',

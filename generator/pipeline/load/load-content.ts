@@ -1,7 +1,6 @@
 /** Reads every file of every collection into raw records: parsed but not yet validated. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import fg from 'fast-glob';
 import { collections as siteCollections, type CollectionTable } from '../../schemas/collections.ts';
 import type { Problem } from '../problems.ts';
 import { isYamlLanguage, parseFrontMatterData, splitFrontMatter } from './front-matter.ts';
@@ -26,8 +25,6 @@ export interface RawContent {
   /** Files that could not be read or parsed at all. */
   problems: Problem[];
 }
-
-const toPosix = (file: string) => file.split(path.sep).join('/');
 
 /**
  * Synchronous on purpose: the build has nothing else to do meanwhile, and thousands of small sync reads
@@ -106,6 +103,19 @@ function loadMarkdownFile(root: string, file: string, problems: Problem[]): RawR
   };
 }
 
+/**
+ * A collection's file pattern (`folder/*.md`; the collections table's own, not content) as a test of a
+ * content path: `*` stands for any name within one folder that does not start with a dot.
+ */
+function patternMatcher(pattern: string): (file: string) => boolean {
+  const source = pattern
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('(?!\\.)[^/]*');
+  const expression = new RegExp(`^${source}$`);
+  return (file) => expression.test(file);
+}
+
 /** Loads the whole content folder; records come in sorted file order, whatever the file system's order. */
 export async function loadContent(
   root: string,
@@ -117,10 +127,10 @@ export async function loadContent(
   const records: Record<string, RawRecord[]> = {};
   const loads = Object.entries(collections).map(async ([key, collection]) => {
     if (collection.kind === 'markdown') {
-      // Only what the scan found readable: a pattern's folder may itself be a link, which the glob would follow.
-      const files = (await fg(collection.pattern, { cwd: root, onlyFiles: true, followSymbolicLinks: false })).map(toPosix);
-      const loaded = files
-        .filter((file) => scan.readable.has(file))
+      // Matched among what the scan found readable, so nothing is listed twice or reached through a link.
+      const matches = patternMatcher(collection.pattern);
+      const loaded = [...scan.readable]
+        .filter(matches)
         .sort()
         .map((file) => loadMarkdownFile(root, file, problems));
       records[key] = loaded.filter((record): record is RawRecord => record !== undefined);

@@ -4,9 +4,8 @@
  * so each is a problem and nothing behind it is read; a file over its size limit is a problem before it is
  * read; an SVG that could run script when opened is a problem before it is published.
  */
-import { readFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import fg from 'fast-glob';
 import type { Problem } from '../problems.ts';
 
 export interface ContentLimits {
@@ -50,11 +49,29 @@ function checkSvg(root: string, file: string): Problem | undefined {
   };
 }
 
+/**
+ * Every entry under `root`, its stats read without following links, and no folder entered through a link.
+ * Synchronous: thousands of small stat calls cost a fraction of what as many promises do.
+ */
+function listEntries(root: string): { path: string; stats: Stats }[] {
+  const entries: { path: string; stats: Stats }[] = [];
+  const visit = (dir: string) => {
+    for (const name of readdirSync(path.join(root, dir)).sort()) {
+      const file = dir ? `${dir}/${name}` : name;
+      const stats = lstatSync(path.join(root, file));
+      entries.push({ path: file, stats });
+      if (stats.isDirectory()) visit(file);
+    }
+  };
+  visit('');
+  return entries;
+}
+
 /** Lists what may be read and what is refused; reads only SVGs (to check them), nothing else. */
 export async function scanContent(root: string, limits: ContentLimits): Promise<ContentScan> {
-  const entries = await fg('**', { cwd: root, onlyFiles: false, followSymbolicLinks: false, dot: true, objectMode: true, stats: true });
+  const entries = listEntries(root);
   const problems: Problem[] = [];
-  const links = entries.filter((entry) => entry.stats!.isSymbolicLink()).map((entry) => entry.path);
+  const links = entries.filter((entry) => entry.stats.isSymbolicLink()).map((entry) => entry.path);
   for (const link of links) {
     problems.push({
       file: link,
@@ -66,15 +83,15 @@ export async function scanContent(root: string, limits: ContentLimits): Promise<
   const throughLink = (file: string) => links.some((link) => file.startsWith(`${link}/`));
   const readable = new Set<string>();
   for (const entry of entries) {
-    if (!entry.stats!.isFile() || throughLink(entry.path)) continue;
+    if (!entry.stats.isFile() || throughLink(entry.path)) continue;
     const limit = isImage(entry.path) ? limits.imageBytes : limits.textBytes;
-    if (entry.stats!.size > limit) {
+    if (entry.stats.size > limit) {
       const setting = isImage(entry.path) ? 'MAX_IMAGE_MB' : 'MAX_TEXT_KB';
       problems.push({
         file: entry.path,
         line: 1,
         field: '-',
-        message: `is ${formatSize(entry.stats!.size)}, over the limit of ${formatSize(limit)} (${setting})`,
+        message: `is ${formatSize(entry.stats.size)}, over the limit of ${formatSize(limit)} (${setting})`,
       });
       continue;
     }
