@@ -43,7 +43,7 @@ const sourceUrls = {
   },
 };
 
-/** The folder of the current bundle, made when missing; undefined when the bundler is not available. */
+/** The folder of the current bundle, made when missing; undefined when it cannot be made here. */
 export async function ensureBundle() {
   let esbuild;
   try {
@@ -59,24 +59,32 @@ export async function ensureBundle() {
   } catch {}
   // Another command may bundle at the same time: each writes its own folder and renames it into place.
   const staging = `${dir}.tmp-${process.pid}`;
-  await esbuild.build({
-    entryPoints: [...COMMANDS, ...WORKERS].map((entry) => path.join(GENERATOR, entry)),
-    outbase: GENERATOR,
-    outdir: staging,
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: `node${process.versions.node.split('.')[0]}`,
-    packages: 'external',
-    define: { __GENERATOR_BUNDLE__: JSON.stringify(dir) },
-    plugins: [sourceUrls],
-    logLevel: 'error',
-  });
-  writeFileSync(path.join(staging, 'complete'), '');
-  // Bundles of older sources are not needed again.
-  for (const old of readdirSync(CACHE)) if (!old.startsWith(key)) rmSync(path.join(CACHE, old), { recursive: true, force: true });
+  try {
+    await esbuild.build({
+      entryPoints: [...COMMANDS, ...WORKERS].map((entry) => path.join(GENERATOR, entry)),
+      outbase: GENERATOR,
+      outdir: staging,
+      outExtension: { '.js': '.mjs' },
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'node',
+      target: `node${process.versions.node.split('.')[0]}`,
+      packages: 'external',
+      define: { __GENERATOR_BUNDLE__: JSON.stringify(dir) },
+      plugins: [sourceUrls],
+      logLevel: 'silent',
+    });
+    writeFileSync(path.join(staging, 'complete'), '');
+    // Bundles of older sources are not needed again.
+    for (const old of readdirSync(CACHE)) if (!old.startsWith(key)) rmSync(path.join(CACHE, old), { recursive: true, force: true });
+  } catch {
+    // A read-only cache folder, or source the bundler refuses (tsx then reports the error in the source).
+    try {
+      rmSync(staging, { recursive: true, force: true });
+    } catch {}
+    return undefined;
+  }
   try {
     renameSync(staging, dir);
   } catch {
