@@ -1,7 +1,7 @@
 /**
- * A second thread for `npm run build` (the machine it runs on has at least two cores): it renders half of
- * the Markdown bodies while this thread renders the other half, then builds the search index while this
- * thread makes and writes every other file. Started with the build, so its modules load while the content
+ * A second thread for `npm run build` (the machine it runs on has at least two cores): it renders most of
+ * the Markdown bodies while this thread renders the rest, then builds the search index while this thread
+ * makes and writes every other file. Started with the build, so its modules load while the content
  * is read. The same functions run in either thread, so the output is byte-identical to a build without it.
  */
 import type { SearchDocument } from '../../../search/index-format.ts';
@@ -68,10 +68,10 @@ export async function renderWithHelper(
   render: (body: string) => string,
 ): Promise<Map<string, string>> {
   const distinct = [...new Set(bodies)];
-  const half = Math.ceil(distinct.length * HELPER_SHARE);
-  const theirs = helper.render(distinct.slice(0, half));
+  const split = Math.ceil(distinct.length * HELPER_SHARE);
+  const theirs = helper.render(distinct.slice(0, split));
   const html = new Map<string, string>();
-  for (const body of distinct.slice(half)) {
+  for (const body of distinct.slice(split)) {
     try {
       html.set(body, render(body));
     } catch {}
