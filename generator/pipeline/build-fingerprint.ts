@@ -4,7 +4,9 @@
  * version, the options and settings, and the build's day (scheduled records go live by the day) or its fixed
  * time. The fingerprint of the last build is kept beside its output (`<out>.build.json`, safe to delete) with
  * the identity of the folder it built, so an output replaced or removed since is built again.
- * Light on purpose: the command checks it before it loads the generator.
+ * Light on purpose: the command checks it before it loads the generator. A content file whose size, times and
+ * inode are those recorded with its digest is not read again (as git's index does); one changed within
+ * RACY_MS of the recording is, since a coarse clock could hide an edit made in the same tick.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -33,28 +35,75 @@ export interface BuildInputs {
   env: Record<string, string | undefined>;
 }
 
+/** A content file as last hashed: its size, modification and change times, inode, and digest. */
+type FileWitness = [size: number, mtimeMs: number, ctimeMs: number, ino: number, digest: string];
+
+/** The content files' digests, and when they were taken. */
+interface ContentDigests {
+  at: number;
+  files: Record<string, FileWitness>;
+}
+
+export interface Fingerprint {
+  value: string;
+  content: ContentDigests;
+  /** Whether any content file had to be read (changed, or touched, since the record was made). */
+  reread: boolean;
+}
+
 /** What the last build reported, to say again when nothing has changed. */
 export interface RecordedBuild<S> {
   identity: string;
   fingerprint: string;
+  content?: ContentDigests;
   summary: S;
 }
 
+/** Changes this close to the recording are checked by their bytes, whatever their times say. */
+const RACY_MS = 2000;
+
 /** Every file under `dir`, with links and all, in a fixed order: the bytes of regular files, the kind of anything else. */
-function hashTree(hash: ReturnType<typeof createHash>, dir: string): void {
+function hashTree(
+  hash: ReturnType<typeof createHash>,
+  dir: string,
+  digestOf = (file: string) => readFileSync(file) as Uint8Array | string,
+): void {
   const entries = readdirSync(dir, { recursive: true, withFileTypes: true })
     .map((entry) => ({ entry, file: path.join(entry.parentPath, entry.name) }))
     .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   for (const { entry, file } of entries) {
-    // The listing's own types, so only a link costs a stat (thousands of files: a third of the time).
+    // The listing's own types, so only a link costs a stat here.
     const stats = entry.isSymbolicLink() ? statSync(file, { throwIfNoEntry: false }) : entry;
     hash.update(`\n${path.relative(dir, file)}\n`);
-    if (stats?.isFile()) hash.update(readFileSync(file));
+    if (stats?.isFile()) hash.update(digestOf(file));
     else hash.update(stats?.isDirectory() ? 'dir' : 'other');
   }
 }
 
-export function fingerprintBuild({ contentDir, outDir, options, env }: BuildInputs): string {
+/** Each content file's digest, taken from `known` where the file is provably the one hashed then. */
+function digestContent(dir: string, known: ContentDigests | undefined) {
+  const content: ContentDigests = { at: Date.now(), files: {} };
+  let reread = false;
+  const trustedBefore = (known?.at ?? 0) - RACY_MS;
+  const digestOf = (file: string) => {
+    const name = path.relative(dir, file);
+    const stats = statSync(file);
+    const seen = known?.files[name];
+    const same =
+      seen?.[0] === stats.size &&
+      seen[1] === stats.mtimeMs &&
+      seen[2] === stats.ctimeMs &&
+      seen[3] === stats.ino &&
+      Math.max(stats.mtimeMs, stats.ctimeMs) < trustedBefore;
+    reread ||= !same;
+    const digest = same ? seen[4] : createHash('sha256').update(readFileSync(file)).digest('base64');
+    content.files[name] = [stats.size, stats.mtimeMs, stats.ctimeMs, stats.ino, digest];
+    return digest;
+  };
+  return { digestOf, content, reread: () => reread };
+}
+
+export function fingerprintBuild({ contentDir, outDir, options, env }: BuildInputs): Fingerprint {
   const hash = createHash('sha256');
   const time = env.SOURCE_DATE_EPOCH ? `epoch ${env.SOURCE_DATE_EPOCH}` : `day ${new Date().toISOString().slice(0, 10)}`;
   hash.update(
@@ -69,24 +118,34 @@ export function fingerprintBuild({ contentDir, outDir, options, env }: BuildInpu
   hash.update(readFileSync(LOCK_FILE));
   hashTree(hash, GENERATOR_DIR);
   hash.update('\ncontent\n');
-  hashTree(hash, contentDir);
-  return hash.digest('base64');
+  const { digestOf, content, reread } = digestContent(contentDir, readRecord(outDir)?.content);
+  hashTree(hash, contentDir, digestOf);
+  return { value: hash.digest('base64'), content, reread: reread() };
 }
 
 const recordFile = (outDir: string) => `${path.resolve(outDir)}.build.json`;
 
-/** The last build's record when it was made from the same inputs and its output is still the one in place. */
-export function readUnchangedBuild<S>(outDir: string, fingerprint: string): RecordedBuild<S> | undefined {
+function readRecord<S>(outDir: string): RecordedBuild<S> | undefined {
   try {
-    const recorded = JSON.parse(readFileSync(recordFile(outDir), 'utf8')) as RecordedBuild<S>;
-    return recorded.fingerprint === fingerprint && recorded.identity === identityOf(path.resolve(outDir)) ? recorded : undefined;
+    return JSON.parse(readFileSync(recordFile(outDir), 'utf8')) as RecordedBuild<S>;
   } catch {
     return undefined;
   }
 }
 
-export function recordBuild<S>(outDir: string, fingerprint: string, summary: S): void {
-  const record: RecordedBuild<S> = { identity: identityOf(path.resolve(outDir)) ?? '', fingerprint, summary };
+/** The last build's record when it was made from the same inputs and its output is still the one in place. */
+export function readUnchangedBuild<S>(outDir: string, fingerprint: Fingerprint): RecordedBuild<S> | undefined {
+  const recorded = readRecord<S>(outDir);
+  return recorded?.fingerprint === fingerprint.value && recorded.identity === identityOf(path.resolve(outDir)) ? recorded : undefined;
+}
+
+export function recordBuild<S>(outDir: string, fingerprint: Fingerprint, summary: S): void {
+  const record: RecordedBuild<S> = {
+    identity: identityOf(path.resolve(outDir)) ?? '',
+    fingerprint: fingerprint.value,
+    content: fingerprint.content,
+    summary,
+  };
   writeFileSync(recordFile(outDir), JSON.stringify(record));
 }
 

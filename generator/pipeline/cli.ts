@@ -75,6 +75,8 @@ async function build(contentDir: string, outDir: string, preview: Preview, force
   const fingerprint = fingerprintBuild({ contentDir, outDir, options: { preview }, env: process.env });
   const last = force ? undefined : readUnchangedBuild<BuildSummary>(outDir, fingerprint);
   if (last) {
+    // Files touched but not changed are recorded anew, so the next check need not read them again.
+    if (fingerprint.reread) recordBuild(outDir, fingerprint, last.summary);
     const ms = Math.round(performance.now() - started);
     console.log(
       `${contentDir} -> ${outDir}: nothing changed since the last build (${last.summary.files} files, ${formatSize(last.summary.bytes)}); checked in ${ms} ms, --force builds again`,

@@ -50,7 +50,7 @@ interface Rebuilder {
   changed(file: string): void;
   /** The first build. True when it succeeded. */
   start(): Promise<boolean>;
-  /** The builds' snapshots, linked by the build thread, for the server. */
+  /** The builds' snapshots, written by the build thread, for the server. */
   snapshots: SnapshotFeed;
 }
 
