@@ -4,7 +4,7 @@
  * whose bytes the previous build already wrote is hard-linked from it instead of written again
  * (previous-output.ts), so a build after a small edit writes only what changed.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { copyFileSync, linkSync, mkdirSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -40,7 +40,7 @@ export async function writeAll(
       madeDirs.add(dir);
     }
     if ('body' in file) {
-      const digest = createHash('sha1').update(file.body).digest('base64');
+      const digest = hash('sha1', file.body, 'base64');
       digests.set(file.path, digest);
       bytes += typeof file.body === 'string' ? Buffer.byteLength(file.body) : file.body.byteLength;
       if (previous?.digests.get(file.path) === digest && linkFrom(previous.dir, file.path, target)) continue;
