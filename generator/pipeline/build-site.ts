@@ -182,7 +182,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
 async function buildWith(options: BuildOptions, helper: BuildHelper | undefined): Promise<BuildResult> {
   const env = options.env ?? process.env;
   const collections = options.collections ?? siteCollections;
-  const content = validateContent(await loadContent(options.contentDir, collections, resolveContentLimits(env)), collections);
+  const raw = await loadContent(options.contentDir, collections, resolveContentLimits(env), options.cache);
+  const content = validateContent(raw, collections);
   const builtAt = resolveBuildTime(env);
   const buildDate = isoSeconds(builtAt).slice(0, 10);
   const published = selectPublished(content, collections, buildDate, options.preview);

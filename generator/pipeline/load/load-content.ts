@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { collections as siteCollections, type CollectionTable } from '../../schemas/collections.ts';
+import { type BuildCache, NO_CACHE } from '../build-cache.ts';
 import type { Problem } from '../problems.ts';
 import { isYamlLanguage, parseFrontMatterData, splitFrontMatter } from './front-matter.ts';
 import { createLazyLocate, parseYaml, YamlSyntaxError, type FieldPath, type Locate } from './parse-yaml.ts';
@@ -77,7 +78,7 @@ function loadYamlFile(root: string, file: string, kind: 'list' | 'document', pro
 /** Front matter starts on line 2, after the opening `---`. */
 const FRONT_MATTER_FIRST_LINE = 2;
 
-function loadMarkdownFile(root: string, file: string, problems: Problem[]): RawRecord | undefined {
+function loadMarkdownFile(root: string, file: string, problems: Problem[], cache: BuildCache): RawRecord | undefined {
   const text = readText(root, file) ?? '';
   const slug = path.posix.basename(file, '.md');
   const split = splitFrontMatter(text);
@@ -88,7 +89,8 @@ function loadMarkdownFile(root: string, file: string, problems: Problem[]): RawR
   }
   let data: unknown;
   try {
-    data = split.present ? parseFrontMatterData(split.matter) : {};
+    // Kept across builds by its text (npm run dev): nothing downstream changes parsed data in place.
+    data = split.present ? cache.memo('front matter', split.matter, () => parseFrontMatterData(split.matter)) : {};
   } catch (error) {
     problems.push(syntaxProblem(file, error, 'YAML front matter'));
     return undefined;
@@ -121,6 +123,7 @@ export async function loadContent(
   root: string,
   collections: CollectionTable = siteCollections,
   limits = DEFAULT_LIMITS,
+  cache: BuildCache = NO_CACHE,
 ): Promise<RawContent> {
   const scan = await scanContent(root, limits);
   const problems: Problem[] = [...scan.problems];
@@ -132,7 +135,7 @@ export async function loadContent(
       const loaded = [...scan.readable]
         .filter(matches)
         .sort()
-        .map((file) => loadMarkdownFile(root, file, problems));
+        .map((file) => loadMarkdownFile(root, file, problems, cache));
       records[key] = loaded.filter((record): record is RawRecord => record !== undefined);
     } else if (scan.readable.has(collection.file) || !scan.problems.some((problem) => problem.file === collection.file)) {
       records[key] = loadYamlFile(root, collection.file, collection.kind, problems);
