@@ -1,4 +1,4 @@
-/** Worker threads for the generator's TypeScript modules (the search index in `npm run build`, the builds of `npm run dev`). */
+/** Worker threads for the generator's TypeScript modules (`npm run build`'s helper thread, the builds of `npm run dev`). */
 import { Worker } from 'node:worker_threads';
 
 /** The generator's bundle folder, when this code runs from it (launch.mjs defines it). */

@@ -22,14 +22,9 @@ const BUILD_PRIORITY = 10;
 /** A build to make, or a retired snapshot to remove. */
 export type BuildRequest = { id: number } | { remove: string };
 
-/** A build's snapshot for the server (served-builds.ts), written here, off the server's thread. */
-export interface Snapshot {
-  identity: string;
-  dir: string;
-}
-
 export type BuildAnswer =
-  | { id: number; built: true; written: number; files: number; lines: string[]; snapshot?: Snapshot }
+  /** `snapshot`: the folder the build was written into, for the server to read it from (served-builds.ts). */
+  | { id: number; built: true; written: number; files: number; lines: string[]; snapshot: string }
   | { id: number; built: false; report: string }
   | { id: number; built: false; failure: string };
 
@@ -82,7 +77,7 @@ parentPort!.on('message', async (request: BuildRequest) => {
     const result = await buildSite({ contentDir, outDir, preview, cache, cmsBackend, snapshot: { dir, previous: newest } });
     newest = dir;
     const lines = formatPublication(result.publication, preview);
-    answer = { id, built: true, written: result.written, files: result.files, lines, snapshot: { identity: dir, dir } };
+    answer = { id, built: true, written: result.written, files: result.files, lines, snapshot: dir };
   } catch (error) {
     answer =
       error instanceof ContentError

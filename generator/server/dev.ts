@@ -11,7 +11,7 @@ import { parseCommandLine, quietOnClosedOutput } from '../pipeline/command-line.
 import type { CmsBackend } from '../pipeline/outputs/cms/cms-config.ts';
 import { startTypeScriptWorker } from '../pipeline/typescript-worker.ts';
 import { type CmsProxy, startCmsProxy } from './cms-proxy.ts';
-import type { BuildAnswer, BuildRequest, Snapshot } from './dev-builder.ts';
+import type { BuildAnswer, BuildRequest } from './dev-builder.ts';
 import type { SnapshotFeed } from './served-builds.ts';
 import { createServer } from './create-server.ts';
 import { createLiveReload } from './live-reload.ts';
@@ -72,13 +72,13 @@ function createBuildWorker(data: { contentDir: string; outDir: string; preview: 
   const waiting = new Map<number, (answer: BuildAnswer) => void>();
   let next = 0;
   /** The newest build's snapshot, and whether the server has been given it. */
-  let offered: { snapshot: Snapshot; given: boolean } | undefined;
+  let offered: { dir: string; given: boolean } | undefined;
   const remove = (dir: string) => worker.postMessage({ remove: dir } satisfies BuildRequest);
   worker.on('message', (answer: BuildAnswer) => {
-    if (answer.built && answer.snapshot) {
+    if (answer.built) {
       // A build the server never read (the next one came first) is nobody's to retire.
-      if (offered && !offered.given) remove(offered.snapshot.dir);
-      offered = { snapshot: answer.snapshot, given: false };
+      if (offered && !offered.given) remove(offered.dir);
+      offered = { dir: answer.snapshot, given: false };
     }
     waiting.get(answer.id)?.(answer);
     waiting.delete(answer.id);
@@ -98,7 +98,7 @@ function createBuildWorker(data: { contentDir: string; outDir: string; preview: 
       latest() {
         if (!offered) return undefined;
         offered.given = true;
-        return offered.snapshot;
+        return offered.dir;
       },
       remove,
     },

@@ -9,7 +9,7 @@
 import { mkdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { linkTree } from '../pipeline/emit/emit-snapshot.ts';
+import { linkTree, removeSnapshot } from '../pipeline/emit/emit-snapshot.ts';
 import { leftovers } from '../pipeline/emit/leftovers.ts';
 import { MANIFEST_PATH } from '../shared/data-paths.ts';
 
@@ -104,8 +104,8 @@ function linkSnapshot(root: string, identity: string): { dir: string; identity: 
  * which dev updates in place.
  */
 export interface SnapshotFeed {
-  /** The newest build, named by an identity of the feed's own. */
-  latest(): { identity: string; dir: string } | undefined;
+  /** The newest build's snapshot folder (its name is its identity: each build gets a new one). */
+  latest(): string | undefined;
   /** Called once a retired snapshot has no request left on it. */
   remove(dir: string): void;
 }
@@ -142,9 +142,9 @@ export function createBuildSource<T>(dist: string, prepare: (dir: string) => T, 
 
   const refresh = () => {
     const offered = feed?.latest();
-    const identity = feed ? (offered?.identity ?? null) : identityOf(root);
+    const identity = feed ? (offered ?? null) : identityOf(root);
     if (identity === null || identity === current?.identity) return;
-    const next = offered ? { ...offered, value: prepare(offered.dir), users: 0, retired: false } : snapshot(identity);
+    const next = offered ? { dir: offered, identity: offered, value: prepare(offered), users: 0, retired: false } : snapshot(identity);
     if (!next) return;
     all.add(next);
     const previous = current;
@@ -171,8 +171,9 @@ export function createBuildSource<T>(dist: string, prepare: (dir: string) => T, 
       if (held.retired && held.users === 0) drop(held);
     },
     close() {
-      // Removed here and now: at shutdown there may be no one else to remove them.
-      for (const build of all) if (!build.direct) rmSync(build.dir, { recursive: true, force: true });
+      // Removed here and now (with the digests a dev build records beside its snapshot): at shutdown there may
+      // be no one else to remove them.
+      for (const build of all) if (!build.direct) removeSnapshot(build.dir);
       all.clear();
       current = undefined;
     },
