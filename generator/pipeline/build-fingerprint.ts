@@ -88,9 +88,12 @@ function digestContent(dir: string, known: ContentDigests | undefined) {
   const digestOf = (file: string) => {
     const name = path.relative(dir, file);
     const stats = statSync(file);
-    const seen = known?.files[name];
+    // The record is a file anyone can edit: anything but a witness is no witness.
+    const seen = known?.files?.[name];
     const same =
-      seen?.[0] === stats.size &&
+      Array.isArray(seen) &&
+      typeof seen[4] === 'string' &&
+      seen[0] === stats.size &&
       seen[1] === stats.mtimeMs &&
       seen[2] === stats.ctimeMs &&
       seen[3] === stats.ino &&

@@ -192,6 +192,11 @@ describe('npm run build with nothing changed', () => {
     expect(await runBuild(content, out, '--drafts')).toMatch(/: \d+ files, \d+ written/);
     expect(await runBuild(content, out, '--drafts')).toMatch(/nothing changed/);
     expect(await runBuild(content, out, '--drafts', '--force')).toMatch(/: \d+ files, \d+ written/);
+    // A record edited into nonsense is no record: the build runs.
+    writeFileSync(`${out}.build.json`, JSON.stringify({ content: { at: 'x', files: { 'services/seo-audit.md': 'y' } } }));
+    expect(await runBuild(content, out, '--drafts')).toMatch(/: \d+ files, \d+ written/);
+    writeFileSync(`${out}.build.json`, JSON.stringify({ content: 5 }));
+    expect(await runBuild(content, out, '--drafts')).toMatch(/: \d+ files, \d+ written/);
     rmSync(out, { recursive: true });
     expect(await runBuild(content, out, '--drafts')).toMatch(/: \d+ files, \d+ written/);
     expect(existsSync(path.join(out, '_api', 'manifest.json'))).toBe(true);
