@@ -1,8 +1,8 @@
 /**
  * When nothing that goes into a build has changed, `npm run build` says so and writes nothing. What goes in:
  * every file of the content folder (its bytes), the generator's own sources and locked dependencies, the Node
- * version, the options and settings, and the build's day (scheduled records go live by the day) or its fixed
- * time. The fingerprint of the last build is kept beside its output (`<out>.build.json`, safe to delete) with
+ * version, every setting (build-settings.ts's resolved object, hashed whole, fixed time included) and, without
+ * a fixed time, the build's day (scheduled records go live by the day). The fingerprint of the last build is kept beside its output (`<out>.build.json`, safe to delete) with
  * the identity of the folder it built, so an output replaced or removed since is built again.
  * Light on purpose: the command checks it before it loads the generator. A content file whose size, times and
  * inode are those recorded with its digest is not read again (as git's index does); one changed within
@@ -13,26 +13,15 @@ import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { identityOf } from './emit/previous-output.ts';
+import type { BuildSettings } from './build-settings.ts';
 
 const GENERATOR_DIR = fileURLToPath(new URL('../', import.meta.url));
 const LOCK_FILE = fileURLToPath(new URL('../../package-lock.json', import.meta.url));
-/** The settings a build reads from the environment (CONTRACT "Addresses", the limits, the budget, the time). */
-const SETTINGS = [
-  'SITE_URL',
-  'URL',
-  'DEPLOY_PRIME_URL',
-  'CONTEXT',
-  'SEARCH_INDEX_BUDGET_MB',
-  'MAX_TEXT_KB',
-  'MAX_IMAGE_MB',
-  'SOURCE_DATE_EPOCH',
-];
-
 export interface BuildInputs {
   contentDir: string;
   outDir: string;
-  options: Record<string, unknown>;
-  env: Record<string, string | undefined>;
+  /** Every setting of the build, resolved (build-settings.ts): hashed whole. */
+  settings: BuildSettings;
 }
 
 /** A content file as last hashed: its size, modification and change times, inode, and digest. */
@@ -106,18 +95,11 @@ function digestContent(dir: string, known: ContentDigests | undefined) {
   return { digestOf, content, reread: () => reread };
 }
 
-export function fingerprintBuild({ contentDir, outDir, options, env }: BuildInputs): Fingerprint {
+export function fingerprintBuild({ contentDir, outDir, settings }: BuildInputs): Fingerprint {
   const hash = createHash('sha256');
-  const time = env.SOURCE_DATE_EPOCH ? `epoch ${env.SOURCE_DATE_EPOCH}` : `day ${new Date().toISOString().slice(0, 10)}`;
-  hash.update(
-    JSON.stringify({
-      node: process.version,
-      out: path.resolve(outDir),
-      options,
-      time,
-      settings: SETTINGS.map((name) => env[name] ?? null),
-    }),
-  );
+  // Without a fixed time, the build's day: scheduled records go live by the day.
+  const day = settings.fixedTime === null ? new Date().toISOString().slice(0, 10) : null;
+  hash.update(JSON.stringify({ node: process.version, out: path.resolve(outDir), settings, day }));
   hash.update(readFileSync(LOCK_FILE));
   hashTree(hash, GENERATOR_DIR);
   hash.update('\ncontent\n');

@@ -13,8 +13,8 @@ import { buildResourcePages } from './outputs/pages/resource-pages.ts';
 import { buildRecordPages } from './outputs/pages/record-pages.ts';
 import { buildListPages } from './outputs/pages/list-pages.ts';
 import { buildCmsFiles } from './outputs/cms/cms-files.ts';
-import { type CmsBackend, resolveCmsBackend } from './outputs/cms/cms-config.ts';
-import { buildSearchIndex, buildSearchIndexInHelper, resolveSearchIndexBudget } from './outputs/search/search-file.ts';
+import type { CmsBackend } from './outputs/cms/cms-config.ts';
+import { buildSearchIndex, buildSearchIndexInHelper } from './outputs/search/search-file.ts';
 import { type BuildHelper, renderWithHelper, startBuildHelper } from './outputs/helper/build-helper.ts';
 import { buildOpenApi, serializeOpenApi } from './outputs/openapi/openapi-document.ts';
 import { createExampleCollector } from './outputs/openapi/openapi-examples.ts';
@@ -29,11 +29,14 @@ import { type BuildCache, createBuildCache, NO_CACHE } from './build-cache.ts';
 import { renderBody, renderMarkdown } from './outputs/render-markdown.ts';
 import { emitFiles } from './emit/emit-files.ts';
 import { emitSnapshot, type SnapshotEmit } from './emit/emit-snapshot.ts';
-import { isoSeconds, resolveBuildTime, resolveContentLimits, resolveSiteUrl } from './build-options.ts';
+import { type BuildSettings, buildTimeOf, isoSeconds, resolveBuildSettings, siteAddress } from './build-settings.ts';
 
 export interface BuildOptions {
   contentDir: string;
   outDir: string;
+  /** Every setting, resolved (`npm run build` resolves them once); else resolved here from `env`, `preview` and `cmsBackend`. */
+  settings?: BuildSettings;
+  /** The environment to resolve the settings from when none are given; process.env by default. */
   env?: Record<string, string | undefined>;
   /** false leaves the search index out, so benchmarks can time the API alone. */
   searchIndex?: boolean;
@@ -180,25 +183,26 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
 }
 
 async function buildWith(options: BuildOptions, helper: BuildHelper | undefined): Promise<BuildResult> {
-  const env = options.env ?? process.env;
+  const settings =
+    options.settings ?? resolveBuildSettings(options.env ?? process.env, { preview: options.preview, cmsBackend: options.cmsBackend });
   const collections = options.collections ?? siteCollections;
-  const raw = await loadContent(options.contentDir, collections, resolveContentLimits(env), options.cache);
+  const raw = await loadContent(options.contentDir, collections, settings.limits, options.cache);
   const content = validateContent(raw, collections);
-  const builtAt = resolveBuildTime(env);
+  const builtAt = buildTimeOf(settings);
   const buildDate = isoSeconds(builtAt).slice(0, 10);
-  const published = selectPublished(content, collections, buildDate, options.preview);
+  const published = selectPublished(content, collections, buildDate, settings.preview);
   const publication = countPublication(content, collections, published, buildDate);
   const files = generateOutput(published, {
-    nextPublication: options.preview?.future ? undefined : publication.flatMap((count) => count.nextDate ?? []).sort()[0],
+    nextPublication: settings.preview.future ? undefined : publication.flatMap((count) => count.nextDate ?? []).sort()[0],
     collections,
     contentDir: options.contentDir,
-    siteUrl: resolveSiteUrl(env, content.site),
+    siteUrl: siteAddress(settings, content.site),
     builtAt,
-    searchIndexBudgetMb: resolveSearchIndexBudget(env),
+    searchIndexBudgetMb: settings.searchIndexBudgetMb,
     searchIndex: options.searchIndex,
     recordPages: options.recordPages,
     helper,
-    cmsBackend: options.cmsBackend ?? resolveCmsBackend(env),
+    cmsBackend: settings.cmsBackend,
     cache: options.cache,
   });
   const written = options.snapshot ? await emitSnapshot(files, options.outDir, options.snapshot) : await emitFiles(files, options.outDir);

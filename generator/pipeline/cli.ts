@@ -4,7 +4,8 @@
  */
 import { statSync } from 'node:fs';
 import { fingerprintBuild, readUnchangedBuild, recordBuild } from './build-fingerprint.ts';
-import type { Preview, PublicationCount } from './catalogue/publish.ts';
+import { type BuildSettings, buildTimeOf, isoSeconds, resolveBuildSettings } from './build-settings.ts';
+import type { PublicationCount } from './catalogue/publish.ts';
 import { parseCommandLine, quietOnClosedOutput } from './command-line.ts';
 import { ContentError, formatReport } from './problems.ts';
 import { formatPublication } from './publication-report.ts';
@@ -25,12 +26,14 @@ Options:
   --out DIR       where build writes the site (default: dist); the last good build stays on failure
   -D, --drafts    include drafts, for a preview only (never deploy such a build)
   -F, --future    include records dated after today, for a preview only
+  --site-url URL  the site's address, over SITE_URL and Netlify's variables
   --force         build even when nothing that goes into the build has changed since the last one
   -h, --help      show this help
 
-Environment: SITE_URL (the site's address), SOURCE_DATE_EPOCH (fixes the build time),
-SEARCH_INDEX_BUDGET_MB (largest search index in all, default 500), MAX_TEXT_KB and MAX_IMAGE_MB (largest
-Markdown or YAML file, default 1024, and largest image, default 10). BUILD_DEBUG=1 shows stack traces.`;
+Environment: SITE_URL (the site's address; else Netlify's URL or DEPLOY_PRIME_URL by CONTEXT), SOURCE_DATE_EPOCH
+(fixes the build time), SEARCH_INDEX_BUDGET_MB (largest search index in all, default 500), MAX_TEXT_KB and
+MAX_IMAGE_MB (largest Markdown or YAML file, default 1024, and largest image, default 10), CMS_BACKEND, CMS_REPO
+or REPOSITORY_URL, CMS_BRANCH or BRANCH (where the content manager commits). BUILD_DEBUG=1 shows stack traces.`;
 
 const OPTIONS = {
   content: { type: 'string', default: 'content' },
@@ -38,6 +41,7 @@ const OPTIONS = {
   drafts: { type: 'boolean', short: 'D', default: false },
   future: { type: 'boolean', short: 'F', default: false },
   force: { type: 'boolean', default: false },
+  'site-url': { type: 'string' },
 } as const;
 
 /** A content folder that is not there is one problem, not one per missing file. */
@@ -50,14 +54,14 @@ function isFolder(dir: string): boolean {
 }
 
 /** Validates, and says what a build would publish; the generator is loaded only now. */
-async function check(contentDir: string, preview: Preview): Promise<number> {
+async function check(contentDir: string, settings: BuildSettings): Promise<number> {
   const { collections } = await import('../schemas/collections.ts');
-  const { isoSeconds, resolveBuildTime, resolveContentLimits } = await import('./build-options.ts');
   const { countPublication, selectPublished } = await import('./catalogue/publish.ts');
   const { loadContent } = await import('./load/load-content.ts');
   const { validateContent } = await import('./validate/validate-content.ts');
-  const content = validateContent(await loadContent(contentDir, collections, resolveContentLimits(process.env)));
-  const buildDate = isoSeconds(resolveBuildTime(process.env)).slice(0, 10);
+  const { preview } = settings;
+  const content = validateContent(await loadContent(contentDir, collections, settings.limits));
+  const buildDate = isoSeconds(buildTimeOf(settings)).slice(0, 10);
   const published = selectPublished(content, collections, buildDate, preview);
   const counts = Object.entries(collections)
     .filter(([, collection]) => collection.kind !== 'document')
@@ -70,9 +74,10 @@ async function check(contentDir: string, preview: Preview): Promise<number> {
 const formatSize = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
 /** Builds, unless nothing that goes into the build has changed since the last one (then it says so). */
-async function build(contentDir: string, outDir: string, preview: Preview, force: boolean): Promise<number> {
+async function build(contentDir: string, outDir: string, settings: BuildSettings, force: boolean): Promise<number> {
   const started = performance.now();
-  const fingerprint = fingerprintBuild({ contentDir, outDir, options: { preview }, env: process.env });
+  const { preview } = settings;
+  const fingerprint = fingerprintBuild({ contentDir, outDir, settings });
   const last = force ? undefined : readUnchangedBuild<BuildSummary>(outDir, fingerprint);
   if (last) {
     // Files touched but not changed are recorded anew, so the next check need not read them again.
@@ -85,7 +90,7 @@ async function build(contentDir: string, outDir: string, preview: Preview, force
     return 0;
   }
   const { buildSite } = await import('./build-site.ts');
-  const result = await buildSite({ contentDir, outDir, preview, helperThread: true });
+  const result = await buildSite({ contentDir, outDir, settings, helperThread: true });
   recordBuild<BuildSummary>(outDir, fingerprint, { files: result.files, bytes: result.bytes, publication: result.publication });
   const ms = Math.round(performance.now() - started);
   console.log(
@@ -100,7 +105,6 @@ async function main(args: string[]): Promise<number> {
   if (!parsed.ok) return parsed.exitCode;
   const [command] = parsed.positionals;
   const { content, out } = parsed.values;
-  const preview = { drafts: parsed.values.drafts, future: parsed.values.future };
   if (command !== 'check' && command !== 'build') {
     console.error(`error: ${command ? `unknown command "${command}"` : 'no command given'}; use check or build\n\n${USAGE}`);
     return 2;
@@ -110,7 +114,9 @@ async function main(args: string[]): Promise<number> {
     return 2;
   }
   try {
-    return await (command === 'check' ? check(content, preview) : build(content, out, preview, parsed.values.force));
+    const preview = { drafts: parsed.values.drafts, future: parsed.values.future };
+    const settings = resolveBuildSettings(process.env, { preview, siteUrl: parsed.values['site-url'] });
+    return await (command === 'check' ? check(content, settings) : build(content, out, settings, parsed.values.force));
   } catch (error) {
     if (error instanceof ContentError) {
       console.error(formatReport(error.problems, content));

@@ -11,7 +11,6 @@ import jsYaml from 'js-yaml';
 import type { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toField, unwrap } from '../../generator/pipeline/outputs/cms/cms-fields.ts';
-import { resolveCmsBackend } from '../../generator/pipeline/outputs/cms/cms-config.ts';
 import { collections, markdownCollections } from '../../generator/schemas/collections.ts';
 import { RESOURCE_TYPES, TECHNOLOGY_STATUSES } from '../../generator/schemas/vocabulary.ts';
 import { buildInto, removeBuildDirs } from '../helpers/build-output.ts';
@@ -116,17 +115,6 @@ describe('the generated CMS configuration', () => {
       relationTo,
     });
     expect(mixed).toMatchObject({ widget: 'select', multiple: true, options: choices() });
-  });
-
-  it('takes its production backend from the environment', () => {
-    expect(resolveCmsBackend({})).toEqual({ name: 'git-gateway', branch: 'main' });
-    expect(resolveCmsBackend({ CMS_BACKEND: 'github', REPOSITORY_URL: 'https://github.com/agency/site', BRANCH: 'live' })).toEqual({
-      name: 'github',
-      repo: 'agency/site',
-      branch: 'live',
-    });
-    expect(() => resolveCmsBackend({ CMS_BACKEND: 'github' })).toThrow('CMS_REPO');
-    expect(() => resolveCmsBackend({ CMS_BACKEND: 'ftp' })).toThrow('git-gateway or github');
   });
 });
 

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveSiteUrl } from '../../generator/pipeline/build-options.ts';
+import { resolveBuildSettings, siteAddress } from '../../generator/pipeline/build-settings.ts';
 import { operations } from '../../generator/schemas/collections.ts';
 import { fixtureDir, removeFixtureDirs, VALID_FIXTURE } from '../helpers/fixture.ts';
 import {
@@ -254,16 +254,14 @@ describe('buildSite site address', () => {
     await expectSiteUrl({}, 'https://fixture.example');
   });
 
-  it('takes DEPLOY_PRIME_URL on a branch deploy and drops a trailing slash (resolveSiteUrl, as buildSite calls it)', () => {
-    const site = { site_url: 'https://fixture.example' } as Parameters<typeof resolveSiteUrl>[1];
+  it('takes DEPLOY_PRIME_URL on a branch deploy and drops a trailing slash (the settings, as buildSite resolves them)', () => {
+    const site = { site_url: 'https://fixture.example' };
+    const resolveSiteUrl = (env: Record<string, string>) => siteAddress(resolveBuildSettings(env), site);
     expect(
-      resolveSiteUrl(
-        { CONTEXT: 'branch-deploy', URL: 'https://prod.example.net', DEPLOY_PRIME_URL: 'https://next--site.netlify.app' },
-        site,
-      ),
+      resolveSiteUrl({ CONTEXT: 'branch-deploy', URL: 'https://prod.example.net', DEPLOY_PRIME_URL: 'https://next--site.netlify.app' }),
     ).toBe('https://next--site.netlify.app');
-    expect(resolveSiteUrl({ SITE_URL: 'https://api.example.test/' }, site)).toBe('https://api.example.test');
-    expect(resolveSiteUrl({ CONTEXT: 'production', URL: '' }, site)).toBe('https://fixture.example');
+    expect(resolveSiteUrl({ SITE_URL: 'https://api.example.test/' })).toBe('https://api.example.test');
+    expect(resolveSiteUrl({ CONTEXT: 'production', URL: '' })).toBe('https://fixture.example');
   });
 });
 

@@ -10,13 +10,13 @@ import { createSearchDocuments, toSearchText } from '../../generator/pipeline/ou
 import { renderBody } from '../../generator/pipeline/outputs/render-markdown.ts';
 import { validateContent } from '../../generator/pipeline/validate/validate-content.ts';
 import type { SearchDocument } from '../../generator/search/index-format.ts';
-import { resolveContentLimits } from '../../generator/pipeline/build-options.ts';
+import { resolveBuildSettings } from '../../generator/pipeline/build-settings.ts';
 import { NO_CACHE } from '../../generator/pipeline/build-cache.ts';
 import { createRandom } from './synthetic-content.ts';
 
 /** The documents a build of `contentDir` indexes, in the build's order. */
 export async function loadSearchDocuments(contentDir: string): Promise<SearchDocument[]> {
-  const content = validateContent(await loadContent(contentDir, collections, resolveContentLimits({})), collections);
+  const content = validateContent(await loadContent(contentDir, collections, resolveBuildSettings({}).limits), collections);
   const published = selectPublished(content, collections, '2026-11-18');
   const catalogue = createCatalogue(published, collections, {
     siteUrl: 'https://api.example.test',

@@ -2,7 +2,7 @@
  * The Decap CMS configuration (`/admin/config.yml`), generated from the collections table and the zod
  * schemas: one folder collection per Markdown collection (records first), a file collection for
  * `site.yaml`. The taxonomy files are top-level YAML lists, which Decap cannot edit as they are, so they stay
- * hand-edited (README). The backend comes from the environment; `npm run dev` gives the local one.
+ * hand-edited (README). The backend is a build setting (build-settings.ts); `npm run dev` gives the local one.
  */
 import type { z } from 'zod';
 import { type CollectionTable, markdownCollections, type Reference } from '../../../schemas/collections.ts';
@@ -12,15 +12,6 @@ import { type CmsField, type FieldContext, toField } from './cms-fields.ts';
 
 /** Where Decap commits: a Git host backend in production, the local file-system proxy in dev. */
 export type CmsBackend = { name: 'git-gateway' | 'github'; repo?: string; branch: string } | { name: 'local'; url: string };
-
-/** The backend from the environment: CMS_BACKEND (git-gateway or github), CMS_REPO or Netlify's REPOSITORY_URL, CMS_BRANCH or BRANCH. */
-export function resolveCmsBackend(env: Record<string, string | undefined>): CmsBackend {
-  const name = env.CMS_BACKEND || 'git-gateway';
-  if (name !== 'git-gateway' && name !== 'github') throw new Error(`CMS_BACKEND must be git-gateway or github, not "${name}"`);
-  const repo = env.CMS_REPO || env.REPOSITORY_URL?.match(/github\.com[/:]([^/]+\/[^/.]+)/)?.[1];
-  if (name === 'github' && !repo) throw new Error('CMS_BACKEND=github needs CMS_REPO (owner/name) or a GitHub REPOSITORY_URL');
-  return { name, ...(repo ? { repo } : {}), branch: env.CMS_BRANCH || env.BRANCH || 'main' };
-}
 
 interface ConfigContext {
   catalogue: Catalogue;
