@@ -19,6 +19,11 @@ export interface RateLimiter {
   readonly windowSeconds: number;
   /** Counts a request from `key` at `now` (ms), unless it is refused: a refused request is not counted. */
   hit(key: string, now: number): RateLimitDecision | Promise<RateLimitDecision>;
+  /**
+   * What `hit` would decide, counting nothing: lets a caller refuse a client that has no requests left
+   * before reading its body, and count only once it knows what the request asks for (the MCP endpoint).
+   */
+  peek(key: string, now: number): RateLimitDecision | Promise<RateLimitDecision>;
 }
 
 export interface MemoryLimiterOptions {
@@ -30,6 +35,7 @@ export interface MemoryLimiterOptions {
 
 export interface MemoryLimiter extends RateLimiter {
   hit(key: string, now: number): RateLimitDecision;
+  peek(key: string, now: number): RateLimitDecision;
   /** Clients remembered now. */
   size(): number;
 }
@@ -49,6 +55,41 @@ interface Client {
   newer: Client | null;
 }
 
+/** Drops the times that have slid out of the window; compacts once the dead prefix is large. */
+function slide(client: Client, now: number, windowMs: number): void {
+  while (client.start < client.times.length && client.times[client.start]! <= now - windowMs) client.start++;
+  if (client.start > 64 && client.start * 2 > client.times.length) {
+    client.times = client.times.slice(client.start);
+    client.start = 0;
+  }
+}
+
+/** Seconds until the oldest counted request slides out of the window. */
+const oldestExpiry = (client: Client, now: number, windowMs: number) =>
+  Math.max(1, Math.ceil((client.times[client.start]! + windowMs - now) / 1000));
+
+/** The clients in the order they were last seen (a doubly linked list): O(1) to move one to the end or drop the first. */
+function createIdleOrder() {
+  const ends: { oldest: Client | null; newest: Client | null } = { oldest: null, newest: null };
+  return {
+    oldest: () => ends.oldest,
+    unlink(client: Client) {
+      if (client.older) client.older.newer = client.newer;
+      else ends.oldest = client.newer;
+      if (client.newer) client.newer.older = client.older;
+      else ends.newest = client.older;
+      client.older = null;
+      client.newer = null;
+    },
+    append(client: Client) {
+      client.older = ends.newest;
+      if (ends.newest) ends.newest.newer = client;
+      else ends.oldest = client;
+      ends.newest = client;
+    },
+  };
+}
+
 /**
  * Sliding log per client, exact. Every operation is O(1) whatever the number of clients: the clients form a
  * list in the order they were last seen, so a hit moves one to the end and the idle ones are dropped from
@@ -61,39 +102,15 @@ export function createMemoryLimiter(options: MemoryLimiterOptions = {}): MemoryL
   const maxKeys = options.maxKeys ?? DEFAULT_MAX_KEYS;
   if (!Number.isInteger(limit) || limit < 1) throw new Error(`rate limit must be a whole number of requests >= 1, not ${limit}`);
   const clients = new Map<string, Client>();
-  const order: { oldest: Client | null; newest: Client | null } = { oldest: null, newest: null };
-
-  const unlink = (client: Client) => {
-    if (client.older) client.older.newer = client.newer;
-    else order.oldest = client.newer;
-    if (client.newer) client.newer.older = client.older;
-    else order.newest = client.older;
-    client.older = null;
-    client.newer = null;
-  };
-  const append = (client: Client) => {
-    client.older = order.newest;
-    if (order.newest) order.newest.newer = client;
-    else order.oldest = client;
-    order.newest = client;
-  };
+  const order = createIdleOrder();
   const lastTime = (client: Client) => (client.times.length > client.start ? client.times[client.times.length - 1]! : -Infinity);
 
   /** Drops clients idle for a whole window from the front, and the longest-idle while there are too many. */
   const forget = (now: number) => {
-    for (let oldest = order.oldest; oldest; oldest = order.oldest) {
+    for (let oldest = order.oldest(); oldest; oldest = order.oldest()) {
       if (lastTime(oldest) > now - windowMs && clients.size <= maxKeys) break;
-      unlink(oldest);
+      order.unlink(oldest);
       clients.delete(oldest.key);
-    }
-  };
-
-  /** Drops the times that have slid out of the window; compacts once the dead prefix is large. */
-  const slide = (client: Client, now: number) => {
-    while (client.start < client.times.length && client.times[client.start]! <= now - windowMs) client.start++;
-    if (client.start > 64 && client.start * 2 > client.times.length) {
-      client.times = client.times.slice(client.start);
-      client.start = 0;
     }
   };
 
@@ -101,22 +118,29 @@ export function createMemoryLimiter(options: MemoryLimiterOptions = {}): MemoryL
     limit,
     windowSeconds: windowMs / 1000,
     size: () => clients.size,
+    peek(key, now) {
+      const client = clients.get(key);
+      if (!client) return { allowed: true, limit, remaining: limit, retryAfter: 0 };
+      slide(client, now, windowMs);
+      const counted = client.times.length - client.start;
+      if (counted < limit) return { allowed: true, limit, remaining: limit - counted, retryAfter: 0 };
+      return { allowed: false, limit, remaining: 0, retryAfter: oldestExpiry(client, now, windowMs) };
+    },
     hit(key, now) {
       let client = clients.get(key);
-      if (client) unlink(client);
+      if (client) order.unlink(client);
       else {
         client = { key, times: [], start: 0, older: null, newer: null };
         clients.set(key, client);
       }
-      append(client);
-      slide(client, now);
+      order.append(client);
+      slide(client, now, windowMs);
       const counted = client.times.length - client.start;
-      const oldestExpiry = () => Math.max(1, Math.ceil((client.times[client.start]! + windowMs - now) / 1000));
-      if (counted >= limit) return { allowed: false, limit, remaining: 0, retryAfter: oldestExpiry() };
+      if (counted >= limit) return { allowed: false, limit, remaining: 0, retryAfter: oldestExpiry(client, now, windowMs) };
       client.times.push(now);
       forget(now);
       const remaining = limit - counted - 1;
-      return { allowed: true, limit, remaining, retryAfter: remaining > 0 ? 0 : oldestExpiry() };
+      return { allowed: true, limit, remaining, retryAfter: remaining > 0 ? 0 : oldestExpiry(client, now, windowMs) };
     },
   };
 }

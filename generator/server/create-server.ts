@@ -26,6 +26,8 @@ export interface ServerOptions {
   log?: (line: string) => void;
   /** Overrides for the handler (a limiter, a clock, search), as tests need. */
   handler?: Partial<HandlerOptions>;
+  /** The MCP endpoint's deadline, shorter in tests (MCP_POLICY.deadlineMs by default). */
+  mcpDeadlineMs?: number;
   /** `npm run dev` only: pages reload themselves when a new build is served. */
   liveReload?: LiveReload;
   /** `npm run dev` only: its build thread makes and removes the snapshots the server reads builds from. */
@@ -54,7 +56,13 @@ export function createServer(options: ServerOptions): http.Server {
         handler: createHandler({ assets, ...options.handler, limiter }),
         mcp: () => {
           mcp ??= import('../mcp/mcp-handler.ts').then(({ createMcpHandler }) =>
-            createMcpHandler({ assets, limiter, clock: options.handler?.clock, logError: options.handler?.logError }),
+            createMcpHandler({
+              assets,
+              limiter,
+              clock: options.handler?.clock,
+              logError: options.handler?.logError,
+              deadlineMs: options.mcpDeadlineMs,
+            }),
           );
           return mcp;
         },

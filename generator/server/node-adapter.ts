@@ -35,45 +35,58 @@ export function clientAddress(request: http.IncomingMessage, trustedProxies: num
   return forwarded ?? request.socket.remoteAddress ?? 'unknown';
 }
 
-function toWebRequest(request: http.IncomingMessage, method: string, body?: string): Request {
+function toWebRequest(request: http.IncomingMessage, method: string, body?: ReadableStream<Uint8Array>): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined) continue;
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
   }
   // The URL's host is irrelevant to routing; only the MCP endpoint reads a body.
-  return new Request(new URL(targetPath(request.url), 'http://localhost'), { method, headers, body });
+  return new Request(new URL(targetPath(request.url), 'http://localhost'), { method, headers, body, ...(body ? { duplex: 'half' } : {}) });
 }
 
-/** Largest request body the MCP endpoint reads: a JSON-RPC message of a tool call is a few hundred bytes. */
-export const MAX_BODY_BYTES = 64 * 1024;
-
-/** The request's body, or null when it is larger than `max` bytes (the rest is not read). */
-async function readBody(request: http.IncomingMessage, max: number): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > max) return null;
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/**
+ * The request's body as a Web stream that the handler reads at its own pace: it asks the limit before it
+ * reads, and stops at its cap or deadline. Stopping pauses the socket rather than destroying it, so the
+ * answer still goes out; the connection then closes (see serveMcp).
+ */
+function bodyStream(request: http.IncomingMessage): ReadableStream<Uint8Array> {
+  let open = true;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        request.pause();
+        request.on('data', (chunk: Buffer) => {
+          controller.enqueue(new Uint8Array(chunk));
+          if ((controller.desiredSize ?? 0) <= 0) request.pause();
+        });
+        request.once('end', () => open && controller.close());
+        request.once('error', (error) => open && controller.error(error));
+      },
+      pull() {
+        request.resume();
+      },
+      cancel() {
+        open = false;
+        request.pause();
+      },
+    },
+    { highWaterMark: 4 },
+  );
 }
 
-/** Answers one Node request through the MCP handler, body included. */
+/** Answers one Node request through the MCP handler, which reads the body itself (one cap on every platform). */
 export async function serveMcp(
   handler: Handler,
   req: http.IncomingMessage,
   res: http.ServerResponse,
   trustedProxies: number,
 ): Promise<void> {
-  const method = req.method ?? 'GET';
-  const body = method === 'POST' ? await readBody(req, MAX_BODY_BYTES) : undefined;
-  if (body === null) {
-    res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
-    res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: `Request body over ${MAX_BODY_BYTES} bytes` }, id: null }));
-    return;
-  }
+  const body = req.method === 'POST' ? bodyStream(req) : undefined;
+  // A body the handler did not read to its end (too large, too slow) is not drained: the connection ends.
+  res.once('finish', () => {
+    if (!req.complete) req.socket.destroySoon?.() ?? req.destroy();
+  });
   await serveApi(handler, req, res, trustedProxies, body);
 }
 
@@ -93,7 +106,7 @@ export async function serveApi(
   req: http.IncomingMessage,
   res: http.ServerResponse,
   trustedProxies: number,
-  body?: string,
+  body?: ReadableStream<Uint8Array>,
 ): Promise<void> {
   const method = req.method ?? 'GET';
   // A method a Web Request refuses reaches the handler as a stand-in, with the real one beside it, and gets

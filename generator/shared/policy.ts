@@ -8,6 +8,12 @@ export const API_BASE_PATH = '/v1';
 /** The MCP endpoint (Model Context Protocol, Streamable HTTP): the API's tools for AI agents. */
 export const MCP_PATH = '/mcp';
 
+/**
+ * CONTRACT "MCP": the largest body (a tool call is a few hundred bytes), the time a request has from its
+ * first byte to its answer, and the one method that carries a message.
+ */
+export const MCP_POLICY = { maxBodyBytes: 64 * 1024, deadlineMs: 10_000, allow: 'POST' } as const;
+
 /** The major version the base path stands for; `site.yaml`'s `api_version` must be of this major. */
 export const API_MAJOR_VERSION = 1;
 

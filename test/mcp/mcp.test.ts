@@ -95,7 +95,11 @@ describe('the MCP endpoint', () => {
     expect(await text('list_records', { collection: 'services', topic: 'agentic-commerce' })).toBe(
       'services has no topic filter; its filters: category',
     );
-    expect(await text('list_records', { collection: 'services', category: 'nope' })).toMatch(/^INVALID_PARAMETER: Parameter "category"/);
+    expect(await text('list_records', { collection: 'services', category: 'nope' })).toMatch(/^Argument "category" must be one of /);
+    // A technology category: in the schema's list, but not one of the services' own.
+    expect(await text('list_records', { collection: 'services', category: 'protocols' })).toMatch(
+      /^INVALID_PARAMETER: Parameter "category"/,
+    );
   });
 
   it('is stateless: GET gets 405, and a body over the limit 413', async () => {
@@ -110,24 +114,24 @@ describe('the MCP endpoint', () => {
     expect(big.status).toBe(413);
   });
 
-  it('counts its requests in the same rate limit as /v1/', async () => {
+  it('counts the requests an agent makes in the same rate limit as /v1/: the handshake one, each list or call one', async () => {
     const LIMIT = 12;
     const limited = await startSiteServer(dist, { handler: { limiter: createMemoryLimiter({ limit: LIMIT }) } });
     try {
-      // Every HTTP request the SDK's client makes, whatever they are (initialize, notifications, a stream probe).
-      let mcpRequests = 0;
+      // Every HTTP request the SDK's client makes (initialize, its notification, a stream probe, list, call).
+      let httpRequests = 0;
       const agent = new Client({ name: 'test', version: '1.0.0' });
       const counting: typeof fetch = (url, init) => {
-        mcpRequests++;
+        httpRequests++;
         return fetch(url, init);
       };
       await agent.connect(new StreamableHTTPClientTransport(new URL(`${limited.url}/mcp`), { fetch: counting }));
-      await agent.callTool({ name: 'latest_articles', arguments: {} });
       await agent.listTools();
+      await agent.callTool({ name: 'latest_articles', arguments: {} });
       let allowed = 0;
       while ((await fetch(`${limited.url}/v1/health`)).status === 200) allowed++;
-      expect(mcpRequests).toBeGreaterThanOrEqual(4);
-      expect(allowed).toBe(LIMIT - mcpRequests);
+      expect(httpRequests).toBeGreaterThanOrEqual(5);
+      expect(allowed).toBe(LIMIT - 3);
       const refused = await fetch(`${limited.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       expect(refused.status).toBe(429);
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -152,10 +156,21 @@ describe('the MCP endpoint under Deno, through the Netlify adapter', () => {
       },
     );
     child.child.stdin!.end(JSON.stringify(CALLS.map(({ name, arguments: args }) => ({ name, arguments: args }))));
-    const underDeno = JSON.parse((await child).stdout) as { tools: string[]; results: Result[] };
+    type Answer = { status: number; requestId: string | null; nosniff: string | null; rateLimit: string | null; cors: string | null };
+    const underDeno = JSON.parse((await child).stdout) as { tools: string[]; results: Result[]; hostile: Record<string, Answer> };
     expect(underDeno.tools).toEqual(['search', 'get_record', 'list_records', 'latest_articles']);
     for (const [index, { name, arguments: args }] of CALLS.entries()) {
       expect(underDeno.results[index]!.structuredContent, name).toEqual((await call(name, args)).structuredContent);
+    }
+    // The same gate on Netlify: a batch refused, the 64 KiB cap on a body of unannounced length, the preflight.
+    expect(Object.fromEntries(Object.entries(underDeno.hostile).map(([name, answer]) => [name, answer.status]))).toEqual({
+      batch: 400,
+      unannounced: 413,
+      preflight: 204,
+    });
+    for (const answer of Object.values(underDeno.hostile)) {
+      expect(answer).toMatchObject({ nosniff: 'nosniff', cors: '*', rateLimit: expect.stringMatching(/^"default";r=\d+;t=\d+$/) });
+      expect(answer.requestId).toMatch(/^[0-9a-f-]{36}$/);
     }
   }, 120_000);
 });

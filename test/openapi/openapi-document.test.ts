@@ -350,6 +350,7 @@ describe('the error examples of the OpenAPI document', () => {
       limiter: {
         limit: 100,
         windowSeconds: 60,
+        peek: () => ({ allowed: true, limit: 100, remaining: 100, retryAfter: 0 }),
         hit: () =>
           options.refuse
             ? { allowed: false, limit: 100, remaining: 0, retryAfter: 42 }
