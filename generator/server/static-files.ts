@@ -1,8 +1,10 @@
 /**
  * The static side of the local server: the build's files with the headers its `_headers` gives them (as on
- * the deploy), and a clean 400 or 404 for a path no file can have.
+ * the deploy), and a clean 400 or 404 for a path no file can have. The path is decoded and normalised once,
+ * before the header rules are chosen and before the file is: the rules and the file always agree, however
+ * the path was spelt (`/%69mages/x.svg` is `/images/x.svg`, with its sandbox).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import type http from 'node:http';
 import path from 'node:path';
 import serveHandler from 'serve-handler';
@@ -23,10 +25,40 @@ function sendText(res: http.ServerResponse, status: number, text: string): void 
   res.end(text);
 }
 
-/** A path that decodes to a NUL or does not decode at all names no file. */
-function isServablePath(pathname: string): boolean {
+/**
+ * The request path decoded once, `.` and `..` resolved within the root and empty segments dropped, with a
+ * trailing slash kept: `/%69mages//a/../x.svg` -> `/images/x.svg`. Null when it does not decode or holds a NUL.
+ */
+export function normalisePath(raw: string): string | null {
+  let decoded: string;
   try {
-    return !decodeURIComponent(pathname).includes('\0');
+    decoded = decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+  if (decoded.includes('\0')) return null;
+  const segments: string[] = [];
+  const parts = decoded.split('/');
+  for (const part of parts) {
+    if (part === '..') segments.pop();
+    else if (part !== '' && part !== '.') segments.push(part);
+  }
+  const last = parts.at(-1);
+  const folder = segments.length > 0 && (last === '' || last === '.' || last === '..');
+  return `/${segments.join('/')}${folder ? '/' : ''}`;
+}
+
+/** A decoded path spelt again for a URL (what serve-handler and a Location header read). */
+const encodePath = (pathname: string) => pathname.split('/').map(encodeURIComponent).join('/');
+
+/** Files of the build that are its own records, not the site: the header rules, and anything hidden. */
+const isRecord = (pathname: string) => pathname === `/${HEADERS_FILE}` || pathname.split('/').some((segment) => segment.startsWith('.'));
+
+/** A folder asked for without its slash: the address its pages are at, so their relative links and header rules hold. */
+function isFolder(dir: string, pathname: string): boolean {
+  if (pathname.endsWith('/')) return false;
+  try {
+    return statSync(path.join(dir, pathname)).isDirectory();
   } catch {
     return false;
   }
@@ -35,7 +67,7 @@ function isServablePath(pathname: string): boolean {
 /** A page of the build (`/x/` or `/x.html`), with the live-reload script added; false when there is none. */
 function sendDevPage(res: http.ServerResponse, dir: string, pathname: string, liveReload: LiveReload): boolean {
   if (!pathname.endsWith('/') && !pathname.endsWith('.html')) return false;
-  const file = path.join(dir, decodeURIComponent(pathname), pathname.endsWith('/') ? 'index.html' : '');
+  const file = path.join(dir, pathname, pathname.endsWith('/') ? 'index.html' : '');
   if (!file.startsWith(`${dir}${path.sep}`) || !existsSync(file)) return false;
   const csp = res.getHeader('Content-Security-Policy');
   if (typeof csp === 'string') res.setHeader('Content-Security-Policy', liveReload.allow(csp));
@@ -59,12 +91,17 @@ export async function serveStatic(
   pathAndQuery: string,
   build: { dir: string; rules: readonly HeaderRule[]; liveReload?: LiveReload | undefined },
 ) {
-  const pathname = pathAndQuery.split('?')[0]!;
-  if (!isServablePath(pathname)) return sendText(res, 400, 'Bad request: the path is not a valid file path.');
+  const [raw = '/', query] = pathAndQuery.split(/\?(.*)/s);
+  const pathname = normalisePath(raw);
+  if (pathname === null) return sendText(res, 400, 'Bad request: the path is not a valid file path.');
   if (build.liveReload?.serve(pathname, res)) return;
   for (const [name, value] of Object.entries(headersFor(build.rules, pathname))) res.setHeader(name, value);
-  if (pathname === `/${HEADERS_FILE}`) return sendText(res, 404, 'Not found');
+  if (isRecord(pathname)) return sendText(res, 404, 'Not found');
+  if (isFolder(build.dir, pathname)) {
+    res.writeHead(301, { location: `${encodePath(`${pathname}/`)}${query === undefined ? '' : `?${query}`}`, 'content-length': 0 });
+    return res.end();
+  }
   if (build.liveReload && sendDevPage(res, path.resolve(build.dir), pathname, build.liveReload)) return;
-  req.url = pathAndQuery;
+  req.url = `${encodePath(pathname)}${query === undefined ? '' : `?${query}`}`;
   await serveHandler(req, res, { public: build.dir, directoryListing: false, etag: true });
 }

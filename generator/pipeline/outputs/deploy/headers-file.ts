@@ -25,7 +25,12 @@ const NO_FRAMING = "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 /** The rules, from the broadest to the most specific; no two rules that match one path set the same header. */
 export function createHeaderRules(): HeaderRule[] {
   return [
-    { path: '/*', headers: { 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'strict-origin-when-cross-origin' } },
+    {
+      // On every path however it is spelt: a host that matches rules on the undecoded path (`/%61dmin/`) still
+      // refuses to let any page be framed, where the page's own CSP with frame-ancestors would be missed.
+      path: '/*',
+      headers: { 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'strict-origin-when-cross-origin', 'X-Frame-Options': 'DENY' },
+    },
     {
       path: '/',
       headers: {
