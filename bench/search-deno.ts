@@ -10,7 +10,7 @@
  */
 import process from 'node:process';
 import MiniSearch from 'minisearch';
-import { createQuery, miniSearchOptions } from '../generator/search/ranking.ts';
+import { miniSearchOptions } from '../test/helpers/reference-search.ts';
 import { createSearch } from '../generator/search/search.ts';
 import type { SearchDocument } from '../generator/search/index-format.ts';
 
@@ -58,7 +58,7 @@ if (mode === 'first') {
 } else if (mode === 'plain') {
   const figures = await measure(async () => {
     const index = MiniSearch.loadJSON<SearchDocument>((await assets.read('plain-index.json'))!, miniSearchOptions);
-    index.search(createQuery(arg!));
+    index.search(arg!, { fuzzy: 0.2, prefix: true });
   });
   console.log(JSON.stringify({ ...figures, bytesRead }));
 } else if (mode === 'warm') {

@@ -19,7 +19,7 @@ import { eng } from 'stopword';
 import type { SearchDocument } from '../generator/search/index-format.ts';
 import { writeSearchIndex } from '../generator/search/index-writer.ts';
 import { buildSite } from '../generator/pipeline/build-site.ts';
-import { miniSearchOptions } from '../generator/search/ranking.ts';
+import { miniSearchOptions } from '../test/helpers/reference-search.ts';
 import { createSearch } from '../generator/search/search.ts';
 import { createFileAssets } from '../generator/server/file-assets.ts';
 import { CRAFTED_QUERIES } from '../test/helpers/crafted-queries.ts';

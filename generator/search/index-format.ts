@@ -22,7 +22,7 @@ export interface SearchDocument {
 }
 
 /** Changes whenever a part's layout does; the reader refuses any other. */
-export const SEARCH_INDEX_FORMAT = 'search-index/2';
+export const SEARCH_INDEX_FORMAT = 'search-index/3';
 
 export const SEARCH_DIR = `${DATA_DIR}/search`;
 export const SEARCH_META_PATH = `${SEARCH_DIR}/meta.json`;
@@ -31,6 +31,8 @@ export const dictionaryPath = (block: number) => `${SEARCH_DIR}/terms/${block}.j
 export const typoPath = (key: string) => `${SEARCH_DIR}/typos/${key}.json`;
 export const postingsPath = (shard: number) => `${SEARCH_DIR}/postings/${shard}.bin`;
 export const cardsPath = (chunk: number) => `${SEARCH_DIR}/cards/${chunk}.json`;
+/** The editors' synonyms, analysed (synonyms.ts `SynonymTable`); written only when there are some. */
+export const SEARCH_SYNONYMS_PATH = `${SEARCH_DIR}/synonyms.json`;
 
 /**
  * SEARCH_META_PATH: the global figures scoring needs and the tables that say which part holds what. Its
@@ -50,6 +52,10 @@ export interface SearchMeta {
   blocks: string[];
   /** Result cards per cards file (cardsPath): document `n` is entry `n % cardsPerFile` of file `n / cardsPerFile`. */
   cardsPerFile: number;
+  /** The ranking knobs the index was written with (ranking.ts RANKING): block bounds depend on them. */
+  ranking: string;
+  /** Whether SEARCH_SYNONYMS_PATH exists. */
+  synonyms: boolean;
 }
 
 /** Where a term's postings record is: `postingsPath(shard)`, bytes `[offset, offset + length)`. */

@@ -10,9 +10,12 @@ import {
   type ResultCard,
   SEARCH_INDEX_FORMAT,
   SEARCH_META_PATH,
+  SEARCH_SYNONYMS_PATH,
   type SearchMeta,
   typoPath,
 } from './index-format.ts';
+import { RANKING } from './ranking.ts';
+import type { SynonymTable } from './synonyms.ts';
 import type { TypoFile } from './typo-dictionary.ts';
 
 /** How the reader gets a file of the build output: text or bytes, null when there is none. */
@@ -34,6 +37,7 @@ export interface IndexParts {
   /** null: no term has that shape (typo files exist only where some term does). */
   typos(key: string): Promise<TypoFile | null>;
   shard(index: number): Promise<Uint8Array>;
+  synonyms(): Promise<SynonymTable>;
   cards(index: number): Promise<ResultCard[]>;
   /** Bytes the cache holds now. */
   cachedBytes(): number;
@@ -61,6 +65,13 @@ function parseJson<T>(path: string, text: string | null, optional: boolean): T |
   } catch {
     throw partError(path, 'not valid JSON');
   }
+}
+
+/** The synonym table, or the part's error when it is not one. */
+function checkSynonyms(table: SynonymTable | null): SynonymTable {
+  if (typeof table?.expansions !== 'object' || table.expansions === null || typeof table.longest !== 'number')
+    throw partError(SEARCH_SYNONYMS_PATH, 'not a synonym table; rebuild the site');
+  return table;
 }
 
 export function createIndexParts(source: IndexSource, cacheBytes = DEFAULT_CACHE_BYTES): IndexParts {
@@ -113,6 +124,8 @@ export function createIndexParts(source: IndexSource, cacheBytes = DEFAULT_CACHE
       json<SearchMeta>(SEARCH_META_PATH).then((meta) => {
         if (meta?.format !== SEARCH_INDEX_FORMAT)
           throw partError(SEARCH_META_PATH, `expected format ${SEARCH_INDEX_FORMAT}; rebuild the site`);
+        if (meta.ranking !== JSON.stringify(RANKING))
+          throw partError(SEARCH_META_PATH, 'written with other ranking knobs; rebuild the site');
         return meta;
       }),
     block: (index) => json<DictionaryBlock>(dictionaryPath(index)) as Promise<DictionaryBlock>,
@@ -123,6 +136,7 @@ export function createIndexParts(source: IndexSource, cacheBytes = DEFAULT_CACHE
         if (bytes === null) throw partError(postingsPath(index), 'missing; rebuild the site');
         return { value: bytes, bytes: bytes.byteLength };
       }),
+    synonyms: () => json<SynonymTable>(SEARCH_SYNONYMS_PATH).then(checkSynonyms),
     cards: (index) => json<ResultCard[]>(cardsPath(index)) as Promise<ResultCard[]>,
     cachedBytes: () => used,
     clear: () => {

@@ -4,6 +4,7 @@
  * parts of index-format.ts. Whole fields, bodies included. Runtime-neutral.
  */
 import { compareText } from '../shared/compare-text.ts';
+import type { ScoreContext } from './postings-codec.ts';
 import { memoize } from '../shared/memoize.ts';
 import {
   cardsPath,
@@ -12,12 +13,14 @@ import {
   type ResultCard,
   SEARCH_INDEX_FORMAT,
   SEARCH_META_PATH,
+  SEARCH_SYNONYMS_PATH,
   type SearchDocument,
   type SearchMeta,
   toDictionaryBlock,
 } from './index-format.ts';
-import { RecordBuilder } from './postings-codec.ts';
-import { SEARCH_FIELDS, TYPO_FIELDS } from './ranking.ts';
+import { RANKING, SEARCH_FIELDS, TYPO_FIELDS } from './ranking.ts';
+import { RecordBuilder } from './record-builder.ts';
+import { phrasesOf, phraseTerms, type SynonymTable } from './synonyms.ts';
 import { processTerm, tokenize } from './text-analysis.ts';
 import { typoFiles } from './typo-dictionary.ts';
 
@@ -58,16 +61,36 @@ type Analyse = (text: string, field: string) => FieldAnalysis;
  * (`addFieldLength`: the new average is `(average * count + length) / (count + 1)`), whose last bits depend
  * on that order, so they are computed here once and read by the edge, never recomputed.
  */
-function analyseAll(documents: readonly SearchDocument[], analyse: Analyse) {
+function analyseAll(
+  documents: readonly SearchDocument[],
+  analyse: Analyse,
+  withPhrases: (text: string, analysis: FieldAnalysis) => FieldAnalysis,
+) {
   const averageFieldLength = SEARCH_FIELDS.map(() => 0);
   const analysed = documents.map((document, count) =>
     SEARCH_FIELDS.map((field, fieldId) => {
-      const analysis = analyse(document[field], field);
+      const analysis = withPhrases(document[field], analyse(document[field], field));
       averageFieldLength[fieldId] = (averageFieldLength[fieldId]! * count + analysis.length) / (count + 1);
       return analysis;
     }),
   );
   return { analysed, averageFieldLength };
+}
+
+/**
+ * The synonym phrases (synonyms.ts) a field holds, added to its analysis as terms (the field's length is
+ * unchanged). Only fields that hold some phrase's first word are read again.
+ */
+function phraseAdder(table: SynonymTable | null, process: (token: string) => string | null) {
+  const phrases = phrasesOf(table);
+  const firsts = new Set([...phrases].map((phrase) => phrase.slice(0, phrase.indexOf(' '))));
+  return (text: string, analysis: FieldAnalysis): FieldAnalysis => {
+    if (phrases.size === 0 || !analysis.terms.some((term, i) => i % 2 === 0 && firsts.has(term as string))) return analysis;
+    const terms = tokenize(text).flatMap((token) => process(token) ?? []);
+    const found = new Map<string, number>();
+    for (const phrase of phraseTerms(terms, phrases, table!.longest)) found.set(phrase, (found.get(phrase) ?? 0) + 1);
+    return found.size === 0 ? analysis : { length: analysis.length, terms: [...analysis.terms, ...[...found].flat()] };
+  };
 }
 
 /** Document numbers in `type:id` order (the contract's tie-break), and each type's range of them. */
@@ -84,21 +107,18 @@ function numberDocuments(documents: readonly SearchDocument[]) {
 }
 
 /** Each term's postings record, built in document order. */
-function collectPostings(order: readonly number[], analysed: (FieldAnalysis[] | undefined)[], types: SearchMeta['types']) {
-  const typeStarts = types.map(([, first]) => first);
+function collectPostings(order: readonly number[], analysed: (FieldAnalysis[] | undefined)[]) {
   const postings = new Map<string, RecordBuilder>();
-  let type = 0;
   order.forEach((index, number) => {
-    while (number >= types[type]![2]) type++;
     analysed[index]!.forEach(({ length, terms }, fieldId) => {
       for (let i = 0; i < terms.length; i += 2) {
         const term = terms[i] as string;
         let record = postings.get(term);
         if (!record) {
-          record = new RecordBuilder(typeStarts);
+          record = new RecordBuilder();
           postings.set(term, record);
         }
-        record.add(fieldId, number, type, terms[i + 1] as number, length);
+        record.add(fieldId, number, terms[i + 1] as number, length);
       }
     });
     // Each document's analysis is read once: let it go, so the build holds postings, not both.
@@ -108,7 +128,7 @@ function collectPostings(order: readonly number[], analysed: (FieldAnalysis[] | 
 }
 
 /** The postings shards and the dictionary (one entry per term, in `terms` order), in blocks. */
-function writeTerms(terms: readonly string[], postings: Map<string, RecordBuilder>) {
+function writeTerms(terms: readonly string[], postings: Map<string, RecordBuilder>, context: ScoreContext) {
   const files: SearchIndexFile[] = [];
   const entries = new Map<string, { postings: number; location: [number, number, number] }>();
   let shard: Uint8Array[] = [];
@@ -127,7 +147,7 @@ function writeTerms(terms: readonly string[], postings: Map<string, RecordBuilde
   };
   for (const term of terms) {
     const builder = postings.get(term)!;
-    const record = builder.encode();
+    const record = builder.encode(context);
     if (shardBytes > 0 && shardBytes + record.length > SHARD_BYTES) flush();
     entries.set(term, { postings: builder.postings, location: [files.length, shardBytes, record.length] });
     shard.push(record);
@@ -155,13 +175,21 @@ function writeCards(documents: readonly SearchDocument[], order: readonly number
  * may answer from a cache (the build keeps bodies' analyses between rebuilds); it must give what
  * `analyseField` gives.
  */
-export function writeSearchIndex(documents: readonly SearchDocument[], analyse?: Analyse): SearchIndexFile[] {
+export function writeSearchIndex(
+  documents: readonly SearchDocument[],
+  analyse?: Analyse,
+  synonyms: SynonymTable | null = null,
+): SearchIndexFile[] {
   const process = memoize(processTerm);
-  const { analysed, averageFieldLength } = analyseAll(documents, analyse ?? ((text) => analyseField(text, process)));
+  const { analysed, averageFieldLength } = analyseAll(
+    documents,
+    analyse ?? ((text) => analyseField(text, process)),
+    phraseAdder(synonyms, process),
+  );
   const { order, types } = numberDocuments(documents);
-  const postings = collectPostings(order, analysed, types);
+  const postings = collectPostings(order, analysed);
   const terms = [...postings.keys()].sort(compareText);
-  const { files, entries } = writeTerms(terms, postings);
+  const { files, entries } = writeTerms(terms, postings, { documents: documents.length, averageFieldLength });
   const typoFieldIds = TYPO_FIELDS.map((field) => SEARCH_FIELDS.indexOf(field));
   const typoTerms = terms.filter((term) => typoFieldIds.some((fieldId) => postings.get(term)!.has(fieldId)));
   postings.clear();
@@ -180,6 +208,9 @@ export function writeSearchIndex(documents: readonly SearchDocument[], analyse?:
     types,
     blocks,
     cardsPerFile: CARDS_PER_FILE,
+    ranking: JSON.stringify(RANKING),
+    synonyms: synonyms !== null,
   };
-  return [{ path: SEARCH_META_PATH, body: JSON.stringify(meta) }, ...files, ...typos, ...writeCards(documents, order)];
+  const synonymFiles = synonyms ? [{ path: SEARCH_SYNONYMS_PATH, body: JSON.stringify(synonyms) }] : [];
+  return [{ path: SEARCH_META_PATH, body: JSON.stringify(meta) }, ...files, ...typos, ...synonymFiles, ...writeCards(documents, order)];
 }

@@ -1,21 +1,68 @@
 /**
- * The bytes of one term's postings record. Unsigned LEB128 varints throughout:
+ * The bytes of one term's postings record, written by the index writer and read by the reader side by side
+ * here. Unsigned LEB128 varints, except each block's bound (a float32, little-endian):
  *
- *   record  = fieldCount, field*                  (fields in ascending id)
- *   field   = fieldId, df, segmentBytes[types], segment[types]
- *   segment = (gap, tf, length)*                  (one type's documents, ascending)
+ *   record   = fieldCount, (fieldId, df)*, docCount, kind, rest
+ *   kind 0   (docCount < blocks: a rare term, read whole)
+ *     rest   = posting*                                   docCount of them, documents ascending
+ *   kind 1   (a common term, read block by block)
+ *     rest   = dense, bitset?, blockCount, entry*, body*
+ *     entry  = blockGap, count, docBytes, dataBytes, bound
+ *     body   = docGap* (count of them), data* (count of them)
+ *   posting  = docGap, data
+ *   data     = fieldMask, (tf, length)*                  one pair per field in the mask, ascending
  *
- * `df` is the number of documents the term occurs in within that field (BM25's document frequency), `gap`
- * the distance from the previous document number (the first from the type's first number - 1), `tf` the
- * term's frequency in the document's field and `length` that field's length in the document. A reader that
- * wants one type skips the other segments by their byte lengths. Runtime-neutral.
+ * Documents are numbered from 0 in `type:id` order; a block is RANKING.blockSize consecutive numbers. `df`
+ * is the term's document frequency in a field, `docCount` the documents it occurs in at all, `docGap` the
+ * distance from the previous document (the first from the block's first number - 1, or from -1 in kind 0),
+ * `tf` the term's frequency in the field and `length` the field's length in the document. `bound` is the
+ * largest `blockScore` (below) of the block's documents, rounded up to a float32: what the reader's skipping
+ * relies on. `dense` is 1 when the term is in an eighth of the documents or more; then `bitset` follows,
+ * one bit per document (ceil(documents / 8) bytes), so counting matches needs no decoding. Runtime-neutral.
  */
+import { bm25, RANKING, SEARCH_FIELDS } from './ranking.ts';
 
-/** One document's posting in one field, decoded. */
-export interface Posting {
-  document: number;
-  tf: number;
-  length: number;
+const FIELD_COUNT = SEARCH_FIELDS.length;
+export const ALL_FIELDS = (1 << FIELD_COUNT) - 1;
+const CORRUPT = 'postings: record is truncated or corrupt';
+
+/** What a record's scores depend on besides its own postings: the index's global figures. */
+export interface ScoreContext {
+  documents: number;
+  averageFieldLength: readonly number[];
+}
+
+/** Per field, boost * BM25 idf of a term with document frequencies `df` (0 where it is absent). */
+export function fieldWeights(df: readonly number[], { documents }: ScoreContext): Float64Array {
+  return Float64Array.from(SEARCH_FIELDS, (field, id) =>
+    df[id] ? RANKING.boosts[field] * Math.log(1 + (documents - df[id]! + 0.5) / (df[id]! + 0.5)) : 0,
+  );
+}
+
+/**
+ * A term's score in one document: per field present (and in `allowed`), ascending, boost * BM25+. The reader
+ * and the writer's bounds both call this, so a bound is never below a score it stands for.
+ */
+export function blockScore(
+  weights: Float64Array,
+  averages: readonly number[],
+  mask: number,
+  tf: ArrayLike<number>,
+  lengths: ArrayLike<number>,
+  at: number,
+): number {
+  let sum = 0;
+  for (let field = 0; field < FIELD_COUNT; field++) {
+    if (mask & (1 << field)) sum += bm25(weights[field]!, tf[at + field]!, lengths[at + field]!, averages[field]!);
+  }
+  return sum;
+}
+
+/** The smallest float32 at or above `value` (value >= 0). */
+export function float32Above(value: number): number {
+  const single = new Float32Array([value]);
+  if (single[0]! < value) new Uint32Array(single.buffer)[0]!++;
+  return single[0]!;
 }
 
 /** Growable byte buffer for the writer. */
@@ -38,10 +85,16 @@ export class ByteWriter {
     this.bytes[this.length++] = rest;
   }
 
-  append(other: ByteWriter): void {
-    this.reserve(other.length);
-    this.bytes.set(other.bytes.subarray(0, other.length), this.length);
-    this.length += other.length;
+  float32(value: number): void {
+    this.reserve(4);
+    new DataView(this.bytes.buffer).setFloat32(this.length, value, true);
+    this.length += 4;
+  }
+
+  raw(bytes: Uint8Array): void {
+    this.reserve(bytes.length);
+    this.bytes.set(bytes, this.length);
+    this.length += bytes.length;
   }
 
   result(): Uint8Array {
@@ -54,92 +107,6 @@ export class ByteWriter {
     grown.set(this.bytes.subarray(0, this.length));
     this.bytes = grown;
   }
-}
-
-/** One field's postings of one term, varint-encoded as they are added (documents ascending). */
-class FieldPostingsBuilder {
-  readonly bytes = new ByteWriter(16);
-  df = 0;
-  private previous = -1;
-  private type = 0;
-  /** Where each type's segment ends in `bytes`, for the types before the current one. */
-  private readonly ends: number[] = [];
-
-  constructor(private readonly typeStarts: readonly number[]) {}
-
-  add(document: number, type: number, tf: number, length: number): void {
-    if (type < this.type || (type === this.type && document <= this.previous)) throw new Error('postings: documents must ascend');
-    while (this.type < type) {
-      this.ends.push(this.bytes.length);
-      this.type++;
-      this.previous = this.typeStarts[this.type]! - 1;
-    }
-    this.bytes.varint(document - this.previous);
-    this.bytes.varint(tf);
-    this.bytes.varint(length);
-    this.previous = document;
-    this.df++;
-  }
-
-  /** Each type's segment length. */
-  segmentLengths(): number[] {
-    const ends = [...this.ends];
-    while (ends.length < this.typeStarts.length) ends.push(this.bytes.length);
-    return ends.map((end, type) => end - (type === 0 ? 0 : ends[type - 1]!));
-  }
-}
-
-/**
- * One term's postings record, built as the writer meets the term in document order: what is kept per
- * posting is its encoded bytes (about 3.5 on average), not the numbers.
- */
-export class RecordBuilder {
-  private readonly fields: (FieldPostingsBuilder | undefined)[] = [];
-  /** Postings over all fields. */
-  postings = 0;
-
-  /** `typeStarts`: each type's first document number, ascending, from 0. */
-  constructor(private readonly typeStarts: readonly number[]) {}
-
-  add(fieldId: number, document: number, type: number, tf: number, length: number): void {
-    this.fields[fieldId] ??= new FieldPostingsBuilder(this.typeStarts);
-    this.fields[fieldId].add(document, type, tf, length);
-    this.postings++;
-  }
-
-  has(fieldId: number): boolean {
-    return this.fields[fieldId] !== undefined;
-  }
-
-  encode(): Uint8Array {
-    const out = new ByteWriter();
-    const present = this.fields.flatMap((field, fieldId) => (field ? [[fieldId, field] as const] : []));
-    out.varint(present.length);
-    for (const [fieldId, field] of present) {
-      out.varint(fieldId);
-      out.varint(field.df);
-      for (const length of field.segmentLengths()) out.varint(length);
-      out.append(field.bytes);
-    }
-    return out.result();
-  }
-}
-
-/**
- * One term's record from flat `document, tf, length` triples per field (ascending documents; empty or
- * missing for a field without postings). For tests and tools; the writer uses RecordBuilder directly.
- */
-export function encodeRecord(fields: readonly (readonly number[] | undefined)[], typeStarts: readonly number[]): Uint8Array {
-  const builder = new RecordBuilder(typeStarts);
-  fields.forEach((postings, fieldId) => {
-    for (let i = 0; i < (postings?.length ?? 0); i += 3) {
-      const document = postings![i]!;
-      let type = typeStarts.length - 1;
-      while (type > 0 && document < typeStarts[type]!) type--;
-      builder.add(fieldId, document, type, postings![i + 1]!, postings![i + 2]!);
-    }
-  });
-  return builder.encode();
 }
 
 /** Sequential varint reads over a byte range; throws on a record that runs past its end. */
@@ -155,53 +122,67 @@ export class ByteReader {
     let value = 0;
     let scale = 1;
     for (;;) {
-      if (this.position >= end || scale > 2 ** 49) throw new Error('postings: record is truncated or corrupt');
+      if (this.position >= end || scale > 2 ** 49) throw new Error(CORRUPT);
       const byte = bytes[this.position++]!;
       value += (byte & 0x7f) * scale;
       if (byte < 0x80) return value;
       scale *= 0x80;
     }
   }
+
+  float32(): number {
+    if (this.position + 4 > this.end) throw new Error(CORRUPT);
+    const value = new DataView(this.bytes.buffer, this.bytes.byteOffset).getFloat32(this.position, true);
+    this.position += 4;
+    return value;
+  }
 }
 
-/** One field of a record: its id, document frequency, and the byte range of each type's segment. */
-export interface FieldPostings {
-  fieldId: number;
-  df: number;
-  /** `[start, end)` of each type's segment within the record's bytes. */
-  segments: [start: number, end: number][];
+/** Postings decoded: documents ascending, each with its field mask and, per field, tf and length (FIELD_COUNT apart). */
+export interface DecodedPostings {
+  docs: Int32Array;
+  masks: Uint8Array;
+  tf: Uint32Array;
+  lengths: Uint32Array;
 }
 
-/** The fields of the record at `bytes[offset, offset + length)`, with `types` segments each. */
-export function readRecordFields(bytes: Uint8Array, offset: number, length: number, types: number): FieldPostings[] {
-  const end = offset + length;
-  if (end > bytes.length) throw new Error('postings: record is truncated or corrupt');
-  const reader = new ByteReader(bytes, offset, end);
-  const count = reader.varint();
-  const fields: FieldPostings[] = [];
+/** Decodes `count` postings of `reader` (gaps from `before`), docs first when `split` (kind 1 bodies). */
+export function decodePostings(reader: ByteReader, count: number, before: number, split: boolean): DecodedPostings {
+  const out: DecodedPostings = {
+    docs: new Int32Array(count),
+    masks: new Uint8Array(count),
+    tf: new Uint32Array(count * FIELD_COUNT),
+    lengths: new Uint32Array(count * FIELD_COUNT),
+  };
+  let document = before;
+  const data = (i: number) => {
+    const mask = reader.varint();
+    if (mask === 0 || mask > ALL_FIELDS) throw new Error(CORRUPT);
+    out.masks[i] = mask;
+    for (let field = 0; field < FIELD_COUNT; field++) {
+      if (!(mask & (1 << field))) continue;
+      out.tf[i * FIELD_COUNT + field] = reader.varint();
+      out.lengths[i * FIELD_COUNT + field] = reader.varint();
+    }
+  };
   for (let i = 0; i < count; i++) {
-    const fieldId = reader.varint();
-    const df = reader.varint();
-    const sizes = Array.from({ length: types }, () => reader.varint());
-    const segments = sizes.map((size): [number, number] => {
-      const start = reader.position;
-      reader.position += size;
-      return [start, reader.position];
-    });
-    if (reader.position > end) throw new Error('postings: record is truncated or corrupt');
-    fields.push({ fieldId, df, segments });
+    document += reader.varint();
+    out.docs[i] = document;
+    if (!split) data(i);
   }
-  return fields;
+  if (split) for (let i = 0; i < count; i++) data(i);
+  return out;
 }
 
-/** Every posting of one segment, decoded (for tests and tools; scoring decodes in its own loop). */
-export function decodeSegment(bytes: Uint8Array, [start, end]: [number, number], firstDocument: number): Posting[] {
+/** The documents of one kind-1 block body, decoded from its doc gaps only (counting needs no more). */
+export function decodeBlockDocs(bytes: Uint8Array, start: number, end: number, count: number, before: number, into: Int32Array): void {
   const reader = new ByteReader(bytes, start, end);
-  const postings: Posting[] = [];
-  let document = firstDocument - 1;
-  while (reader.position < end) {
+  let document = before;
+  for (let i = 0; i < count; i++) {
     document += reader.varint();
-    postings.push({ document, tf: reader.varint(), length: reader.varint() });
+    into[i] = document;
   }
-  return postings;
 }
+
+/** Blocks (documents per block) of an index of `documents`. */
+export const blockCount = (documents: number) => Math.ceil(documents / RANKING.blockSize);

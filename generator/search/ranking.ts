@@ -1,117 +1,83 @@
 /**
- * Ranking: the fields a document is indexed by, their weights, typo tolerance and prefix matching, the
- * query MiniSearch runs and the order of results. The index must be loaded with the exact options it was
- * built with, so the writer and the reader both take them from here. Runtime-neutral.
+ * Ranking: every knob that decides which record comes first, in one object (RANKING), and the rules that
+ * read it. The index writer and the reader both take the fields, BM25's constants and the block size from
+ * here, so an index is always read with the knobs it was written with (the writer records them in the
+ * index's top-level file, and the reader refuses another set). docs/search.md gives the figures that chose
+ * each value. Runtime-neutral.
+ *
+ * A document's score is a sum over the query's words (a synonym phrase of the query counts as one word):
+ *
+ *   word found in any form (exact, prefix, typo, synonym)    RANKING.tiers.word    (100)
+ *   word found exactly (its own term, in any field)          RANKING.tiers.exact   (10)
+ *   how well it is found: s / (s + saturation), below 1       s = the best form's weight * sum over fields of
+ *                                                             field boost * BM25+ (MiniSearch's formula)
+ *
+ * With at most 8 words, the exact tier never adds up to a word and the last part never adds up to an exact
+ * match, so the order is: more words found; then more of them exactly; then field weights and BM25. The
+ * score explains itself: 312.4567 is three words found, one of them exactly.
  */
-import type { Options, Query, SearchOptions, SearchResult as MiniSearchResult } from 'minisearch';
 import { compareText } from '../shared/compare-text.ts';
-import type { SearchDocument } from './index-format.ts';
-import { processTerm, tokenize } from './text-analysis.ts';
 
 export const SEARCH_FIELDS = ['title', 'tags', 'terms', 'summary', 'body'] as const;
+export type SearchField = (typeof SEARCH_FIELDS)[number];
 
-/** The shortest word searched with typo tolerance: a short word one edit away is usually another word. */
-export const FUZZY_MIN_LENGTH = 5;
+export const RANKING = {
+  /** CONTRACT "Search": title above tags above summary above body; `terms` are category and industry names. */
+  boosts: { title: 4, tags: 2.5, terms: 1.5, summary: 1.5, body: 1 } satisfies Record<SearchField, number>,
+  /** BM25+ as MiniSearch defines it (k1, b, delta). */
+  bm25: { k: 1.2, b: 0.7, d: 0.5 },
+  /** See the module comment: a word found, then found exactly, each outweighs everything below it. */
+  tiers: { word: 100, exact: 10 },
+  /** A word's BM25 part s is counted as s / (s + saturation): one word cannot outweigh another found as well. */
+  saturation: 8,
+  /** Weights of a word's neighbours against its own term (1), inside the word's BM25 part. */
+  weights: { prefix: 0.5, typo: 0.45, synonym: 0.8 },
+  /** Typo tolerance: one edit, words of this length or more, in every field but bodies. */
+  typoMinLength: 5,
+  /** Prefix match on the last word of this length or more (someone still typing). */
+  prefixMinLength: 3,
+  /** Most neighbours (prefix, typo and synonym terms) one word is searched with; the commonest are kept. */
+  maxExpansions: 16,
+  /** Documents per block: the unit the reader skips by, with each term's best score per block in the index. */
+  blockSize: 64,
+} as const;
 
-/**
- * Typo tolerance on longer words only. With `maxFuzzy` 1 this is one edit for every word it applies to; the
- * index's typo dictionaries (index-writer.ts) are laid out for exactly one.
- */
-export function fuzzyFor(term: string): number | false {
-  return term.length >= FUZZY_MIN_LENGTH ? 0.2 : false;
+export type RankingKnobs = typeof RANKING;
+
+/** Fields where a word may be misspelled: the short ones (a typo in a body scans the largest postings for little). */
+export const TYPO_FIELDS = SEARCH_FIELDS.filter((field) => field !== 'body');
+
+/** Whether query word `term` is searched with typo tolerance. */
+export const typoFor = (term: string) => term.length >= RANKING.typoMinLength;
+
+/** Whether word `index` of `terms` is searched as a prefix too: the last one, of 3 letters or more. */
+export const prefixFor = (term: string, index: number, terms: readonly string[]) =>
+  index === terms.length - 1 && term.length >= RANKING.prefixMinLength;
+
+/** MiniSearch-like weight of a longer term `derived` found by prefix from `word` (closer to it: heavier). */
+export const prefixWeight = (derived: string, word: string) =>
+  (RANKING.weights.prefix * derived.length) / (derived.length + 0.3 * (derived.length - word.length));
+
+/** BM25+ of one posting (MiniSearch's calcBM25Score), `idf` given. */
+export function bm25(idf: number, tf: number, length: number, averageLength: number): number {
+  const { k, b, d } = RANKING.bm25;
+  return idf * (d + (tf * (k + 1)) / (tf + k * (1 - b + (b * length) / averageLength)));
 }
 
-/** Prefix match on the last word only (someone still typing); not on one or two letters, which match too much. */
-export function prefixFor(term: string, index: number, terms: string[]): boolean {
-  return index === terms.length - 1 && term.length >= 3;
-}
+/** BM25's inverse document frequency, as MiniSearch computes it. */
+export const idfOf = (documents: number, df: number) => Math.log(1 + (documents - df + 0.5) / (df + 0.5));
 
-export const searchOptions: SearchOptions = {
-  // CONTRACT "Search": title above tags above summary above body.
-  boost: { title: 4, tags: 2.5, terms: 1.5, summary: 1.5, body: 1 },
-  // The edge's query applies this to the short fields only, not to bodies (see `createQuery` there).
-  fuzzy: fuzzyFor,
-  prefix: prefixFor,
-  // One edit at most: a second made a long word's typo search the costliest part of a query (a crafted
-  // 18-letter word took twice a typical query's time at 10,000 documents), and the relevance suite's
-  // misspellings are one edit each.
-  maxFuzzy: 1,
-  combineWith: 'OR',
-};
-
-/** The options for `new MiniSearch(...)` at build time and for loading the index at the edge. */
-export const miniSearchOptions: Options<SearchDocument> = {
-  idField: 'id',
-  fields: [...SEARCH_FIELDS],
-  storeFields: ['stored'],
-  tokenize,
-  processTerm,
-  searchOptions,
-};
-
-/**
- * CONTRACT "Ordering": score descending, then type, then id. Comparing the whole `<type>:<id>` compares type
- * then id, as no type name is a prefix of another. By the rounded score clients see, so ties read as ties.
- */
-export const byRank = (a: MiniSearchResult, b: MiniSearchResult) => b.score - a.score || compareText(a.id, b.id);
+/** One word's contribution: found (always), found exactly or not, and its best form's BM25 part. */
+export const wordScore = (exact: boolean, best: number) =>
+  RANKING.tiers.word + (exact ? RANKING.tiers.exact : 0) + best / (best + RANKING.saturation);
 
 /** Rounded to 4 decimals and never 0: every match is some match (CONTRACT: `score` > 0). */
 export function roundScore(score: number): number {
   return Math.max(0.0001, Math.round(score * 10_000) / 10_000);
 }
 
-/** Fields where a word may be misspelled: the short ones. See `createQuery`. */
-export const TYPO_FIELDS = SEARCH_FIELDS.filter((field) => field !== 'body');
-
 /**
- * The query as MiniSearch runs it: typo tolerance (the shared `searchOptions`) in title, tags, terms and
- * summary, but not in the body. A fuzzy word in the body scans the posting lists of every neighbour in the
- * largest field, which was the slowest part of a search at 10,000 documents, and a misspelled word a person
- * means usually names the subject, which the short fields carry.
+ * CONTRACT "Ordering": score descending, then type, then id. Comparing the whole `<type>:<id>` compares type
+ * then id, as no type name is a prefix of another. By the rounded score clients see, so ties read as ties.
  */
-export function createQuery(q: string): Query {
-  return {
-    combineWith: 'OR',
-    queries: [
-      { queries: [q], fields: TYPO_FIELDS },
-      { queries: [q], fields: ['body'], fuzzy: false },
-    ],
-  };
-}
-
-/**
- * Most postings a query may score, summed over its terms. Scoring costs in proportion to the postings a term
- * has, so a query of many very common words would cost many times an ordinary one; past this budget its most
- * common words are left out (they weigh least in a score), but never its rarest. Below some thousands of
- * documents no query reaches it.
- */
-export const MAX_QUERY_POSTINGS = 4000;
-
-/**
- * A term with more postings than this matches a large share of the documents as it is, so it is searched
- * without typo tolerance or prefix expansion, which would add the postings of its neighbours to its own.
- */
-export const MAX_EXPANDED_POSTINGS = 1000;
-
-/** Typo and prefix options that leave the `common` terms unexpanded (see MAX_EXPANDED_POSTINGS). */
-export function expansionsFor(common: ReadonlySet<string>): Pick<SearchOptions, 'fuzzy' | 'prefix'> {
-  return {
-    fuzzy: (term) => (common.has(term) ? false : fuzzyFor(term)),
-    prefix: (term, index, terms) => !common.has(term) && prefixFor(term, index, terms),
-  };
-}
-
-/** The terms a query is run with: rarest first while they fit the budget, then back in query order. */
-export function selectAffordableTerms(terms: readonly string[], postingsOf: (term: string) => number): string[] {
-  const byRarity = terms
-    .map((term, position) => ({ term, position, postings: postingsOf(term) }))
-    .sort((a, b) => a.postings - b.postings || a.position - b.position);
-  const kept = new Set<string>();
-  let total = 0;
-  for (const { term, postings } of byRarity) {
-    if (kept.size > 0 && total + postings > MAX_QUERY_POSTINGS) break;
-    kept.add(term);
-    total += postings;
-  }
-  return terms.filter((term) => kept.has(term));
-}
+export const byRank = (a: { score: number; id: string }, b: { score: number; id: string }) => b.score - a.score || compareText(a.id, b.id);

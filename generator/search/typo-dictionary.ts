@@ -14,7 +14,7 @@
  * fuzzy search is Levenshtein distance over UTF-16 code units, and so is this.
  */
 import { type DictionaryBlock, entryAt, type TermEntry, toDictionaryBlock, typoPath } from './index-format.ts';
-import { FUZZY_MIN_LENGTH } from './ranking.ts';
+import { RANKING } from './ranking.ts';
 
 export interface TypoFile {
   head: DictionaryBlock;
@@ -35,7 +35,7 @@ export function typoFiles(terms: readonly string[], entries: Entries): { path: s
     file[part].push(term);
   };
   for (const term of terms) {
-    if (term.length < FUZZY_MIN_LENGTH - 1) continue;
+    if (term.length < RANKING.typoMinLength - 1) continue;
     add(typoKey(term.length, term.charCodeAt(0)), 'head', term);
     add(typoKey(term.length, term.charCodeAt(1)), 'tail', term);
   }
@@ -63,7 +63,7 @@ export function oneEditApart(a: string, b: string): boolean {
 }
 
 /**
- * The terms exactly one edit from `word` (length >= FUZZY_MIN_LENGTH) in the typo-tolerant fields, in code-unit
+ * The terms exactly one edit from `word` (length >= RANKING.typoMinLength) in the typo-tolerant fields, in code-unit
  * order. `read` gives a typo file by key, or null when the index has none (no term of that shape).
  */
 export async function findTypos(word: string, read: (key: string) => Promise<TypoFile | null>): Promise<TermEntry[]> {

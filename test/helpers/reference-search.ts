@@ -1,62 +1,138 @@
 /**
- * The reference the sharded index is measured against: a plain in-memory MiniSearch over the same documents
- * with the site's options (ranking.ts), queried exactly as the site queries (the same analysed words, term
- * budget, expansions and subqueries), as the edge did before the index was split into parts.
+ * References the search index is measured against, working from the documents themselves rather than from
+ * the index's parts: a brute-force scorer with the rules of generator/search/ranking.ts (every document
+ * scored, every term of the vocabulary looked at), and a plain in-memory MiniSearch with the site's text
+ * analysis and field boosts, for the part of the ranking that is still MiniSearch's (BM25+ per word).
  */
-import MiniSearch from 'minisearch';
+import MiniSearch, { type Options } from 'minisearch';
 import type { SearchDocument } from '../../generator/search/index-format.ts';
+import { analyseField } from '../../generator/search/index-writer.ts';
 import {
+  bm25,
   byRank,
-  createQuery,
-  expansionsFor,
-  MAX_EXPANDED_POSTINGS,
-  miniSearchOptions,
-  selectAffordableTerms,
+  idfOf,
+  prefixFor,
+  prefixWeight,
+  RANKING,
+  roundScore,
+  SEARCH_FIELDS,
+  TYPO_FIELDS,
+  typoFor,
+  wordScore,
 } from '../../generator/search/ranking.ts';
 import type { RankedResult, SearchQuery } from '../../generator/search/search.ts';
-import { processQuery } from '../../generator/search/text-analysis.ts';
-import { roundScore } from '../../generator/search/ranking.ts';
+import { phrasesOf, phraseTerms, queryUnits, type SynonymTable } from '../../generator/search/synonyms.ts';
+import { processTerm, tokenize } from '../../generator/search/text-analysis.ts';
+import { oneEditApart } from '../../generator/search/typo-dictionary.ts';
 
-type Postings = Map<string, Map<number, Map<number, number>>>;
+/** MiniSearch with the site's analysis and boosts: only an oracle for BM25+ now, so it lives here. */
+export const miniSearchOptions: Options<SearchDocument> = {
+  idField: 'id',
+  fields: [...SEARCH_FIELDS],
+  storeFields: ['stored'],
+  tokenize,
+  processTerm,
+  searchOptions: { boost: RANKING.boosts, fuzzy: false, prefix: false },
+};
 
-export function createReferenceSearch(documents: readonly SearchDocument[]) {
-  const index = new MiniSearch<SearchDocument>(miniSearchOptions);
-  index.addAll(documents);
-  const terms = (index as unknown as { _index: Postings })._index;
-  const countPostings = (term: string) => [...(terms.get(term)?.values() ?? [])].reduce((sum, postings) => sum + postings.size, 0);
+type TermFields = Map<number, { tf: number; length: number }>;
+
+/** Brute force: the ranking's rules over every document, from the documents' own text. */
+export function createReferenceSearch(documents: readonly SearchDocument[], synonyms: SynonymTable | null = null) {
+  const phrases = phrasesOf(synonyms);
+  const order = documents.map((_, i) => i).sort((a, b) => (documents[a]!.id < documents[b]!.id ? -1 : 1));
+  const postings = new Map<string, Map<number, TermFields>>();
+  const averages = SEARCH_FIELDS.map(() => 0);
+  documents.forEach((document, count) => {
+    SEARCH_FIELDS.forEach((field, fieldId) => {
+      const { length, terms } = analyseField(document[field]);
+      averages[fieldId] = (averages[fieldId]! * count + length) / (count + 1);
+      const pairs: [string, number][] = [];
+      for (let i = 0; i < terms.length; i += 2) pairs.push([terms[i] as string, terms[i + 1] as number]);
+      const sequence = tokenize(document[field]).flatMap((token) => processTerm(token) ?? []);
+      for (const phrase of phraseTerms(sequence, phrases, synonyms?.longest ?? 1))
+        pairs.push([phrase, 1 + (pairs.find(([term]) => term === phrase)?.[1] ?? 0)]);
+      for (const [term, tf] of pairs) {
+        const byDoc = postings.get(term) ?? new Map<number, TermFields>();
+        postings.set(term, byDoc);
+        const fields = byDoc.get(count) ?? new Map();
+        byDoc.set(count, fields.set(fieldId, { tf, length }));
+      }
+    });
+  });
+  const vocabulary = [...postings.keys()].sort();
+  const countPostings = (term: string) => [...postings.get(term)!.values()].reduce((sum, fields) => sum + fields.size, 0);
+  const df = (term: string, fieldId: number) => [...postings.get(term)!.values()].filter((fields) => fields.has(fieldId)).length;
+  const typoFieldIds = TYPO_FIELDS.map((field) => SEARCH_FIELDS.indexOf(field));
+
+  /** One form's score in document `index` over `fieldIds`, fields ascending (0: not there). */
+  const formScore = (term: string, index: number, fieldIds: readonly number[]) => {
+    const fields = postings.get(term)?.get(index);
+    let sum = 0;
+    for (const fieldId of fieldIds) {
+      const posting = fields?.get(fieldId);
+      if (!posting) continue;
+      const weight = RANKING.boosts[SEARCH_FIELDS[fieldId]!] * idfOf(documents.length, df(term, fieldId));
+      sum += bm25(weight, posting.tf, posting.length, averages[fieldId]!);
+    }
+    return sum;
+  };
 
   return ({ q, type, limit, offset }: SearchQuery): { total: number; items: RankedResult[] } => {
-    const words = processQuery(q);
-    if (words.length === 0) return { total: 0, items: [] };
-    const run = selectAffordableTerms(words, countPostings);
-    const common = new Set(run.filter((term) => countPostings(term) > MAX_EXPANDED_POSTINGS));
-    const results = index.search(createQuery(run.join(' ')), {
-      filter: type === 'all' ? undefined : (result) => result.id.startsWith(`${type}:`),
-      tokenize: (text) => text.split(' '),
-      processTerm: (term) => term,
-      ...expansionsFor(common),
+    const units = queryUnits(q, synonyms);
+    const allFields = SEARCH_FIELDS.map((_, id) => id);
+    const plans = units.map(({ word, synonyms: entries }, index) => {
+      const single = !word.includes(' ');
+      const own = postings.has(word) ? [{ term: word, weight: 1, fields: allFields, exact: true }] : [];
+      const bySynonym = entries.filter((entry) => postings.has(entry) && entry !== word);
+      const prefix =
+        single &&
+        prefixFor(
+          word,
+          index,
+          units.map((unit) => unit.word),
+        );
+      const neighbours = vocabulary
+        .filter((term) => term !== word && !bySynonym.includes(term))
+        .flatMap((term) => {
+          if (prefix && term.startsWith(word)) return [{ term, weight: prefixWeight(term, word), fields: allFields, exact: false }];
+          const typo = single && typoFor(word) && oneEditApart(term, word) && typoFieldIds.some((id) => df(term, id) > 0);
+          return typo ? [{ term, weight: RANKING.weights.typo, fields: typoFieldIds, exact: false }] : [];
+        })
+        .sort((a, b) => countPostings(b.term) - countPostings(a.term) || (a.term < b.term ? -1 : 1));
+      const synonymForms = bySynonym.map((term) => ({ term, weight: RANKING.weights.synonym, fields: allFields, exact: false }));
+      return [...own, ...[...synonymForms, ...neighbours].slice(0, RANKING.maxExpansions)];
     });
-    const ranked = results.map((result) => {
-      const raw = (result.score * result.queryTerms.length) / run.length;
-      return { ...result, raw, score: roundScore(raw) };
+    const ranked = order.flatMap((index, number) => {
+      const id = documents[index]!.id;
+      if (type !== 'all' && !id.startsWith(`${type}:`)) return [];
+      let raw = 0;
+      for (const forms of plans) {
+        let best = 0;
+        let exact = false;
+        for (const form of forms) {
+          const score = form.weight * formScore(form.term, index, form.fields);
+          if (score > best) best = score;
+          if (score > 0 && form.exact) exact = true;
+        }
+        if (best > 0) raw += wordScore(exact, best);
+      }
+      return raw > 0 ? [{ id, number, raw, score: roundScore(raw), stored: documents[index]!.stored }] : [];
     });
     ranked.sort(byRank);
     return {
       total: ranked.length,
-      items: ranked.slice(offset, offset + limit).map((result) => {
-        const [slug, title, summary, url] = (result as unknown as { stored: SearchDocument['stored'] }).stored;
-        const separator = result.id.indexOf(':');
-        return {
-          type: result.id.slice(0, separator),
-          id: result.id.slice(separator + 1),
-          slug,
-          title,
-          summary,
-          url,
-          score: result.score,
-          raw: result.raw,
-        };
+      items: ranked.slice(offset, offset + limit).map(({ id, raw, score, stored: [slug, title, summary, url] }) => {
+        const separator = id.indexOf(':');
+        return { type: id.slice(0, separator), id: id.slice(separator + 1), slug, title, summary, url, score, raw };
       }),
     };
   };
+}
+
+/** A plain MiniSearch over `documents`: a one-word query's score there is the word's BM25 part here. */
+export function createMiniSearch(documents: readonly SearchDocument[]): MiniSearch<SearchDocument> {
+  const index = new MiniSearch<SearchDocument>(miniSearchOptions);
+  index.addAll(documents);
+  return index;
 }

@@ -7,8 +7,10 @@ import { lookupPrefix, lookupTerm } from '../../generator/search/dictionary.ts';
 import { postingsPath, SEARCH_META_PATH, type SearchDocument, type SearchMeta } from '../../generator/search/index-format.ts';
 import { createIndexParts } from '../../generator/search/index-reader.ts';
 import { SHARD_BYTES, TERMS_PER_BLOCK, writeSearchIndex } from '../../generator/search/index-writer.ts';
-import { decodeSegment, encodeRecord, readRecordFields } from '../../generator/search/postings-codec.ts';
-import { TYPO_FIELDS } from '../../generator/search/ranking.ts';
+import { blockScore } from '../../generator/search/postings-codec.ts';
+import { RANKING, TYPO_FIELDS } from '../../generator/search/ranking.ts';
+import { RecordBuilder } from '../../generator/search/record-builder.ts';
+import { parseRecord, readBlock } from '../../generator/search/record-reader.ts';
 import { createSearch } from '../../generator/search/search.ts';
 import { findTypos } from '../../generator/search/typo-dictionary.ts';
 import { readDistFiles } from '../helpers/api-runtimes.ts';
@@ -18,32 +20,87 @@ import { createReferenceSearch } from '../helpers/reference-search.ts';
 import { countReads, loadSearchDocuments, syntheticSearchDocuments } from '../helpers/search-documents.ts';
 import { createRandom } from '../helpers/synthetic-content.ts';
 
+/** A record of `postings` (per document ascending: `[document, [fieldId, tf, length]...]`) for an index of `documents`. */
+function recordOf(postings: [number, ...[number, number, number][]][], documents: number) {
+  const builder = new RecordBuilder();
+  for (const [document, ...fields] of postings) for (const [fieldId, tf, length] of fields) builder.add(fieldId, document, tf, length);
+  const context = { documents, averageFieldLength: [3, 2, 2, 20, 300] };
+  const bytes = builder.encode(context);
+  return { bytes, record: parseRecord(bytes, 0, bytes.length, context), context };
+}
+
 describe('postings records', () => {
-  it('decode to the postings they were made from, each type on its own', () => {
-    const typeStarts = [0, 10, 5000];
-    const title = [0, 1, 3, 9, 2, 1, 10, 300, 70_000, 4999, 1, 1, 5000, 2, 7, 1_000_000, 1, 2];
-    const body = [12, 1, 1];
-    const record = encodeRecord([title, undefined, [], undefined, body], typeStarts);
-    const fields = readRecordFields(record, 0, record.length, typeStarts.length);
-    expect(fields.map(({ fieldId, df }) => [fieldId, df])).toEqual([
-      [0, 6],
-      [4, 1],
-    ]);
-    const decoded = fields[0]!.segments.map((segment, type) => decodeSegment(record, segment, typeStarts[type]!));
-    expect(decoded.map((postings) => postings.map(({ document }) => document))).toEqual([
-      [0, 9],
-      [10, 4999],
-      [5000, 1_000_000],
-    ]);
-    expect(decoded.flat().flatMap(({ document, tf, length }) => [document, tf, length])).toEqual(title);
-    expect(decodeSegment(record, fields[1]!.segments[1]!, 10)).toEqual([{ document: 12, tf: 1, length: 1 }]);
+  it('keep a rare term whole, with its postings as they were added', () => {
+    const { record } = recordOf(
+      [
+        [3, [0, 1, 4], [4, 7, 210]],
+        [900, [4, 1, 12]],
+      ],
+      1000,
+    );
+    expect(record.blocks).toBeUndefined();
+    expect(Array.from(record.postings!.docs)).toEqual([3, 900]);
+    expect(Array.from(record.postings!.masks)).toEqual([0b10001, 0b10000]);
+    expect(Array.from(record.postings!.tf.subarray(0, 5))).toEqual([1, 0, 0, 0, 7]);
+    expect(record.weights[1]).toBe(0);
+    expect(record.weights[0]).toBeGreaterThan(record.weights[4]!);
   });
 
-  it('refuses a record cut short, and postings out of order', () => {
-    const record = encodeRecord([[0, 1, 1, 5, 200, 3]], [0]);
-    expect(() => readRecordFields(record, 0, record.length - 1, 1)).toThrow('truncated or corrupt');
-    expect(() => readRecordFields(record, 0, record.length + 1, 1)).toThrow('truncated or corrupt');
-    expect(() => encodeRecord([[5, 1, 1, 2, 1, 1]], [0])).toThrow('ascend');
+  it('cut a common term into blocks, each with a bound no document in it exceeds, and a bitset when dense', () => {
+    const random = createRandom(4);
+    const postings: [number, ...[number, number, number][]][] = [];
+    for (let document = 0; document < 1000; document++) {
+      if (random() < 0.3)
+        postings.push([
+          document,
+          [0, 1 + Math.floor(random() * 3), 1 + Math.floor(random() * 9)],
+          [4, 1 + Math.floor(random() * 20), 50 + Math.floor(random() * 500)],
+        ]);
+    }
+    const { record, context } = recordOf(postings, 1000);
+    const table = record.blocks!;
+    expect(table.block.length).toBe(new Set(postings.map(([document]) => Math.floor(document / RANKING.blockSize))).size);
+    const decoded = Array.from(table.block, (_, i) => readBlock(record, i));
+    expect(decoded.flatMap(({ docs }) => Array.from(docs))).toEqual(postings.map(([document]) => document));
+    decoded.forEach((block, i) => {
+      const best = Math.max(
+        ...Array.from(block.docs, (_, j) =>
+          blockScore(record.weights, context.averageFieldLength, block.masks[j]!, block.tf, block.lengths, j * 5),
+        ),
+      );
+      expect(table.bound[i]).toBeGreaterThanOrEqual(best);
+      expect(table.bound[i]! - best).toBeLessThan(best * 1e-6);
+    });
+    const dense = record.dense!;
+    expect(postings.every(([document]) => (dense[document >> 3]! >> (document & 7)) & 1)).toBe(true);
+    expect(dense.reduce((sum, byte) => sum + byte.toString(2).replaceAll('0', '').length, 0)).toBe(postings.length);
+  });
+
+  it('refuse a record cut short or out of order', () => {
+    const { bytes, context } = recordOf(
+      [
+        [3, [0, 1, 4]],
+        [5, [1, 1, 1]],
+      ],
+      10,
+    );
+    expect(() => parseRecord(bytes, 0, bytes.length - 1, context)).toThrow('truncated or corrupt');
+    expect(() => parseRecord(bytes, 0, bytes.length + 1, context)).toThrow('truncated or corrupt');
+    expect(() =>
+      recordOf(
+        [
+          [5, [0, 1, 1]],
+          [2, [0, 1, 1]],
+        ],
+        10,
+      ),
+    ).toThrow('ascend');
+    const common = recordOf(
+      Array.from({ length: 200 }, (_, i): [number, [number, number, number]] => [i * 3, [4, 1, 9]]),
+      600,
+    );
+    const cut = common.bytes.slice(0, common.bytes.length - 3);
+    expect(() => readBlock(parseRecord(cut, 0, cut.length, common.context), 9)).toThrow('truncated or corrupt');
   });
 });
 
@@ -81,8 +138,8 @@ describe('dictionary and typo look-ups', () => {
     for (const term of allTerms) {
       const entry = (await lookupTerm(parts, meta.blocks, term))!;
       const bytes = await parts.shard(entry.location[0]);
-      const fields = readRecordFields(bytes, entry.location[1], entry.location[2], meta.types.length);
-      if (fields.some(({ fieldId }) => typoFieldIds.has(fieldId))) typoTerms.add(term);
+      const { weights } = parseRecord(bytes, entry.location[1], entry.location[2], meta);
+      if ([...typoFieldIds].some((fieldId) => weights[fieldId]! > 0)) typoTerms.add(term);
     }
   }, 60_000);
 
@@ -194,7 +251,7 @@ describe('the isolate cache', () => {
 });
 
 describe('a query over many parts', () => {
-  it('reads the shards of all its words in one go and ranks them as MiniSearch does', async () => {
+  it('reads the shards of all its words in one go and ranks them as the brute force does', async () => {
     const real = await loadSearchDocuments('content');
     const documents = [...real, ...syntheticSearchDocuments(real, 1500, 9)];
     const files = writeSearchIndex(documents);

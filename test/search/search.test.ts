@@ -10,7 +10,7 @@ import { createFileAssets } from '../../generator/server/file-assets.ts';
 import { SEARCH_META_PATH, type SearchDocument } from '../../generator/search/index-format.ts';
 import { writeSearchIndex } from '../../generator/search/index-writer.ts';
 import { createSearch, type Search, type SearchQuery } from '../../generator/search/search.ts';
-import { MAX_QUERY_POSTINGS, roundScore, selectAffordableTerms } from '../../generator/search/ranking.ts';
+import { roundScore } from '../../generator/search/ranking.ts';
 import { MANIFEST_PATH } from '../../generator/shared/data-paths.ts';
 import { MAX_QUERY_TERMS, processQuery, tokenize } from '../../generator/search/text-analysis.ts';
 import { CRAFTED_QUERIES } from '../helpers/crafted-queries.ts';
@@ -213,7 +213,7 @@ describe('result cards', () => {
       ...source,
       read: async (file: string) => (file === SEARCH_META_PATH ? '{"format":"search-index/1"}' : source.read(file)),
     };
-    await expect(createSearch(other).search(query('widget'))).rejects.toThrow(/format search-index\/2; rebuild the site/);
+    await expect(createSearch(other).search(query('widget'))).rejects.toThrow(/format search-index\/3; rebuild the site/);
   });
 });
 
@@ -294,24 +294,5 @@ describe('search under crafted queries', () => {
     const answer = await (await siteSearch()).search({ q, type: 'all', limit: 20, offset: 0 });
     expect(answer.items.length).toBeLessThanOrEqual(20);
     for (const item of answer.items) expect(item.score).toBeGreaterThan(0);
-  });
-});
-
-describe('selectAffordableTerms', () => {
-  const postings: Record<string, number> = { rare: 10, mid: 900, common: 3500, huge: 6000 };
-  const of = (term: string) => postings[term] ?? 0;
-
-  it('keeps every term of an ordinary query', () => {
-    expect(selectAffordableTerms(['rare', 'mid'], of)).toEqual(['rare', 'mid']);
-  });
-
-  it('leaves out the most common terms past the budget, keeping query order', () => {
-    expect(MAX_QUERY_POSTINGS).toBe(4000);
-    expect(selectAffordableTerms(['common', 'rare', 'huge', 'mid'], of)).toEqual(['rare', 'mid']);
-  });
-
-  it('always keeps the rarest term, even when it alone is over the budget', () => {
-    expect(selectAffordableTerms(['huge'], of)).toEqual(['huge']);
-    expect(selectAffordableTerms(['huge', 'common'], of)).toEqual(['common']);
   });
 });

@@ -1,0 +1,129 @@
+/**
+ * The writer's side of a postings record (postings-codec.ts has the layout): a term's postings are kept
+ * varint-encoded as the writer meets them in document order, and encoded as a record once the index's
+ * global figures (documents, average field lengths) are known, with each block's bound. Runtime-neutral.
+ */
+import {
+  blockCount,
+  blockScore,
+  ByteReader,
+  ByteWriter,
+  type DecodedPostings,
+  decodePostings,
+  fieldWeights,
+  float32Above,
+  type ScoreContext,
+} from './postings-codec.ts';
+import { RANKING, SEARCH_FIELDS } from './ranking.ts';
+
+const FIELD_COUNT = SEARCH_FIELDS.length;
+
+/** One term's postings, built as the writer meets the term in document order (fields ascending within one). */
+export class RecordBuilder {
+  private readonly bytes = new ByteWriter(16);
+  private readonly df = new Array<number>(FIELD_COUNT).fill(0);
+  private previous = -1;
+  private document = -1;
+  private mask = 0;
+  private pairs: number[] = [];
+  /** Documents the term occurs in. */
+  docCount = 0;
+  /** Postings over all fields (what the dictionary reports). */
+  postings = 0;
+
+  add(fieldId: number, document: number, tf: number, length: number): void {
+    if (document !== this.document) {
+      if (document < this.document) throw new Error('postings: documents must ascend');
+      this.flush();
+      this.document = document;
+      this.docCount++;
+    } else if (this.mask >= 1 << fieldId) throw new Error('postings: fields must ascend');
+    this.mask |= 1 << fieldId;
+    this.pairs.push(tf, length);
+    this.df[fieldId]!++;
+    this.postings++;
+  }
+
+  has(fieldId: number): boolean {
+    return this.df[fieldId]! > 0;
+  }
+
+  private flush(): void {
+    if (this.document < 0 || this.mask === 0) return;
+    this.bytes.varint(this.document - this.previous);
+    this.bytes.varint(this.mask);
+    for (const value of this.pairs) this.bytes.varint(value);
+    this.previous = this.document;
+    this.mask = 0;
+    this.pairs = [];
+  }
+
+  encode(context: ScoreContext): Uint8Array {
+    this.flush();
+    const out = new ByteWriter(this.bytes.length + 32);
+    const present = this.df.flatMap((df, fieldId) => (df > 0 ? [fieldId, df] : []));
+    out.varint(present.length / 2);
+    for (const value of present) out.varint(value);
+    out.varint(this.docCount);
+    const blocks = blockCount(context.documents);
+    if (this.docCount < blocks) {
+      out.varint(0);
+      out.raw(this.bytes.result());
+      return out.result();
+    }
+    out.varint(1);
+    const postings = decodePostings(new ByteReader(this.bytes.result(), 0, this.bytes.length), this.docCount, -1, false);
+    writeDense(out, postings.docs, context.documents);
+    writeBlocks(out, postings, fieldWeights(this.df, context), context);
+    return out.result();
+  }
+}
+
+/** `dense` and, for a term in an eighth of the documents or more, its bitset. */
+function writeDense(out: ByteWriter, docs: Int32Array, documents: number): void {
+  const dense = docs.length * 8 >= documents;
+  out.varint(dense ? 1 : 0);
+  if (!dense) return;
+  const bits = new Uint8Array(Math.ceil(documents / 8));
+  for (const document of docs) bits[document >> 3]! |= 1 << (document & 7);
+  out.raw(bits);
+}
+
+/** The block table (with each block's bound) and the block bodies, doc gaps first then data. */
+function writeBlocks(out: ByteWriter, postings: DecodedPostings, weights: Float64Array, context: ScoreContext): void {
+  const { docs, masks, tf, lengths } = postings;
+  const size = RANKING.blockSize;
+  const table = new ByteWriter();
+  const bodies = new ByteWriter(docs.length * 4);
+  let count = 0;
+  let previousBlock = -1;
+  for (let first = 0; first < docs.length; ) {
+    const block = Math.floor(docs[first]! / size);
+    let end = first;
+    while (end < docs.length && Math.floor(docs[end]! / size) === block) end++;
+    const docStart = bodies.length;
+    let bound = 0;
+    for (let i = first, before = block * size - 1; i < end; before = docs[i]!, i++) bodies.varint(docs[i]! - before);
+    const dataStart = bodies.length;
+    for (let i = first; i < end; i++) {
+      bodies.varint(masks[i]!);
+      for (let field = 0; field < FIELD_COUNT; field++) {
+        if (!(masks[i]! & (1 << field))) continue;
+        bodies.varint(tf[i * FIELD_COUNT + field]!);
+        bodies.varint(lengths[i * FIELD_COUNT + field]!);
+      }
+      bound = Math.max(bound, blockScore(weights, context.averageFieldLength, masks[i]!, tf, lengths, i * FIELD_COUNT));
+    }
+    table.varint(block - previousBlock);
+    table.varint(end - first);
+    table.varint(dataStart - docStart);
+    table.varint(bodies.length - dataStart);
+    table.float32(float32Above(bound));
+    previousBlock = block;
+    count++;
+    first = end;
+  }
+  out.varint(count);
+  out.raw(table.result());
+  out.raw(bodies.result());
+}
