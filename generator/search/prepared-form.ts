@@ -5,6 +5,7 @@
  */
 import { blockScore, type DecodedPostings, type ScoreContext } from './postings-codec.ts';
 import { RANKING } from './ranking.ts';
+import { type BlockScratch, type FormScoring, scoreBlockInto } from './block-kernel.ts';
 import { readBlock } from './record-reader.ts';
 import type { TermRecord } from './record-reader.ts';
 
@@ -64,12 +65,17 @@ export class PreparedForm {
   readonly blocks: Int32Array;
   readonly bounds: Float64Array;
   private readonly whole?: { postings: BlockPostings; starts: Int32Array };
+  private readonly scoring: FormScoring;
+  private readonly scratch: BlockScratch;
 
   constructor(
     readonly form: Form,
     private readonly context: ScoreContext,
   ) {
     const { record } = form;
+    this.scoring = { averages: context.averageFieldLength, fields: form.fields, weight: form.weight };
+    const empty = { best: new Float64Array(0), exact: new Uint8Array(0) };
+    this.scratch = { ...empty, offset: 0, isExact: form.kind === 'exact', size: RANKING.blockSize };
     if (record.blocks) {
       this.blocks = record.blocks.block;
       this.bounds = record.blocks.bound.map((bound) => bound * form.weight);
@@ -94,6 +100,28 @@ export class PreparedForm {
     this.blocks = Int32Array.from(blocks);
     this.bounds = Float64Array.from(bounds);
     this.whole = { postings: { docs: postings.docs, scores }, starts: Int32Array.from(starts) };
+  }
+
+  /** Scores entry `i` of the form's blocks into the word's best scores at `offset` (see block-kernel.ts). */
+  scoreInto(i: number, best: Float64Array, exact: Uint8Array, offset: number): void {
+    const isExact = this.form.kind === 'exact';
+    const size = RANKING.blockSize;
+    if (!this.whole) {
+      this.scratch.best = best;
+      this.scratch.exact = exact;
+      this.scratch.offset = offset;
+      scoreBlockInto(this.form.record, i, this.scoring, this.scratch);
+      return;
+    }
+    const { postings, starts } = this.whole;
+    const first = this.blocks[i]! * size;
+    for (let j = starts[i]!; j < starts[i + 1]!; j++) {
+      const score = postings.scores[j]!;
+      if (score === 0) continue;
+      const slot = offset + postings.docs[j]! - first;
+      if (score > best[slot]!) best[slot] = score;
+      if (isExact) exact[slot] = 1;
+    }
   }
 
   /** The form's postings in entry `i` of its blocks. */

@@ -60,32 +60,24 @@ function blockBounds(units: PreparedForm[][], blocks: number): Float64Array {
   return bounds;
 }
 
+/** Per word and document slot of a block: the best form's score, and whether the word's own term is there. Reused. */
+let scratch = { best: new Float64Array(0), exact: new Uint8Array(0) };
+
 /** Scores every document of `block` into `heap` (or `all`), by the words' best forms. */
-function scoreBlock(
-  units: PreparedForm[][],
-  block: number,
-  range: readonly [number, number],
-  add: (document: number, raw: number) => void,
-) {
+function scoreBlock(units: PreparedForm[][], block: number, range: readonly [number, number], heap: Heap) {
   const size = RANKING.blockSize;
   const first = block * size;
-  const best = new Float64Array(units.length * size);
-  const exact = new Uint8Array(units.length * size);
-  units.forEach((forms, u) => {
-    for (const prepared of forms) {
+  if (scratch.best.length < units.length * size)
+    scratch = { best: new Float64Array(units.length * size), exact: new Uint8Array(units.length * size) };
+  const { best, exact } = scratch;
+  best.fill(0, 0, units.length * size);
+  exact.fill(0, 0, units.length * size);
+  for (let u = 0; u < units.length; u++) {
+    for (const prepared of units[u]!) {
       const at = findBlock(prepared.blocks, block);
-      if (at < 0) continue;
-      const { docs, scores } = prepared.postingsAt(at);
-      for (let i = 0; i < docs.length; i++) {
-        const slot = docs[i]! - first;
-        if (slot < 0 || slot >= size) throw new Error('postings: record is truncated or corrupt');
-        const score = scores[i]!;
-        if (score === 0) continue;
-        if (score > best[u * size + slot]!) best[u * size + slot] = score;
-        if (prepared.form.kind === 'exact') exact[u * size + slot] = 1;
-      }
+      if (at >= 0) prepared.scoreInto(at, best, exact, u * size);
     }
-  });
+  }
   for (let slot = 0; slot < size; slot++) {
     const document = first + slot;
     if (document < range[0] || document >= range[1]) continue;
@@ -94,7 +86,7 @@ function scoreBlock(
       const score = best[u * size + slot]!;
       if (score > 0) raw += wordScore(exact[u * size + slot] === 1, score);
     }
-    if (raw > 0) add(document, raw);
+    if (raw > 0) heap.push(scoreUnits(raw), document, raw);
   }
 }
 
@@ -116,16 +108,13 @@ export function rank(units: Unit[], context: ScoreContext, options: RankOptions)
   }
   order.sort((a, b) => bounds[b]! - bounds[a]! || a - b);
   const heap = new Heap(options.exhaustive || end > HEAP_LIMIT ? Number.POSITIVE_INFINITY : end, context.documents);
-  const raws = new Map<number, number>();
   for (const block of order) {
     if (heap.full() && Math.ceil(bounds[block]! * 10_000 * BOUND_ROOM) < heap.lowestUnits()) break;
-    scoreBlock(prepared, block, options.range, (document, raw) => {
-      if (heap.push(scoreUnits(raw), document)) raws.set(document, raw);
-    });
+    scoreBlock(prepared, block, options.range, heap);
   }
   const page = heap
     .sorted()
     .slice(options.offset, end)
-    .map(({ units, document }) => ({ document, score: units / 10_000, raw: raws.get(document)! }));
+    .map(({ units, document, raw }) => ({ document, score: units / 10_000, raw }));
   return { total, page };
 }

@@ -6,6 +6,8 @@
  */
 export class Heap {
   private readonly keys: number[] = [];
+  /** Each kept result's score before rounding, beside its key. */
+  private readonly raws: number[] = [];
   private readonly span: number;
 
   constructor(
@@ -24,59 +26,57 @@ export class Heap {
     return Math.floor(this.keys[0]! / this.span);
   }
 
-  /** Offers a result; whether it is kept (for now). */
-  push(units: number, document: number): boolean {
+  /** Offers a result (its rounded units, document and score before rounding). */
+  push(units: number, document: number, raw: number): void {
     const key = units * this.span + (this.span - 1 - document);
-    const { keys } = this;
+    const { keys, raws } = this;
     if (!Number.isSafeInteger(key)) throw new Error('search: score out of range');
-    if (this.capacity === Number.POSITIVE_INFINITY) {
-      keys.push(key);
-      return true;
-    }
     if (keys.length < this.capacity) {
       keys.push(key);
-      this.up(keys.length - 1);
-      return true;
+      raws.push(raw);
+      if (this.capacity !== Number.POSITIVE_INFINITY) this.up(keys.length - 1);
+    } else if (key > keys[0]!) {
+      keys[0] = key;
+      raws[0] = raw;
+      this.down(0);
     }
-    if (key <= keys[0]!) return false;
-    keys[0] = key;
-    this.down(0);
-    return true;
   }
 
   /** Every result kept, best first. */
-  sorted(): { units: number; document: number }[] {
-    return [...this.keys]
-      .sort((a, b) => b - a)
-      .map((key) => {
-        const units = Math.floor(key / this.span);
-        return { units, document: this.span - 1 - (key - units * this.span) };
-      });
+  sorted(): { units: number; document: number; raw: number }[] {
+    const order = Float64Array.from(this.keys.keys()).sort((a, b) => this.keys[b]! - this.keys[a]!);
+    return Array.from(order, (index) => {
+      const key = this.keys[index]!;
+      const units = Math.floor(key / this.span);
+      return { units, document: this.span - 1 - (key - units * this.span), raw: this.raws[index]! };
+    });
+  }
+
+  private swap(a: number, b: number): void {
+    const { keys, raws } = this;
+    [keys[a], keys[b]] = [keys[b]!, keys[a]!];
+    [raws[a], raws[b]] = [raws[b]!, raws[a]!];
   }
 
   private up(at: number): void {
     const { keys } = this;
-    const key = keys[at]!;
     while (at > 0) {
       const parent = (at - 1) >> 1;
-      if (keys[parent]! <= key) break;
-      keys[at] = keys[parent]!;
+      if (keys[parent]! <= keys[at]!) break;
+      this.swap(at, parent);
       at = parent;
     }
-    keys[at] = key;
   }
 
   private down(at: number): void {
     const { keys } = this;
-    const key = keys[at]!;
     for (;;) {
       let child = 2 * at + 1;
       if (child >= keys.length) break;
       if (child + 1 < keys.length && keys[child + 1]! < keys[child]!) child++;
-      if (keys[child]! >= key) break;
-      keys[at] = keys[child]!;
+      if (keys[child]! >= keys[at]!) break;
+      this.swap(at, child);
       at = child;
     }
-    keys[at] = key;
   }
 }
