@@ -10,7 +10,9 @@ import { createMemoryLimiter } from '../edge/limiter.ts';
 import type { HeaderRule } from '../shared/header-rules.ts';
 import { API_BASE_PATH, MCP_PATH } from '../shared/policy.ts';
 import { createFileAssets } from './file-assets.ts';
+import { compressResponses } from './compression.ts';
 import { answerConnect, serveApi, serveMcp, targetPath } from './node-adapter.ts';
+import { servePrecompressed } from './precompressed-files.ts';
 import type { LiveReload } from './live-reload.ts';
 import { createBuildSource, type SnapshotFeed } from './served-builds.ts';
 import { readHeaderRules, serveStatic } from './static-files.ts';
@@ -81,6 +83,7 @@ export function createServer(options: ServerOptions): http.Server {
         `${req.method} ${JSON.stringify(req.url ?? '').slice(1, -1)} ${res.statusCode} ${ms}ms ${res.getHeader('x-request-id') ?? '-'}`,
       );
     });
+    compressResponses(req, res);
     const build = builds.acquire();
     // Released when the response is over, not when the handler returns: a static file is still being streamed
     // from the build's snapshot after serveStatic resolves, and a snapshot is removed once nothing holds it.
@@ -88,7 +91,8 @@ export function createServer(options: ServerOptions): http.Server {
     try {
       if (isApiPath(target)) await serveApi(build.value.handler, req, res, hops);
       else if (target.split('?')[0] === MCP_PATH) await serveMcp(await build.value.mcp(), req, res, hops);
-      else await serveStatic(req, res, target, { dir: build.dir, rules: build.value.rules, liveReload: options.liveReload });
+      else if (!servePrecompressed(req, res, target.split('?')[0]!, { dir: build.dir, rules: build.value.rules }))
+        await serveStatic(req, res, target, { dir: build.dir, rules: build.value.rules, liveReload: options.liveReload });
     } catch (error) {
       // The handler turns its own errors into responses; this is the static side failing on our side.
       console.error('server error', error instanceof Error ? error.message : error);

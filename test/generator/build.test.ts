@@ -286,14 +286,25 @@ describe('the Netlify adapter', () => {
 });
 
 describe('the deploy', () => {
-  it('builds on a supported LTS line that package.json engines allows', async () => {
+  it('builds on a supported LTS line that package.json engines allows, and the tests run on a version it allows', async () => {
     const { readFileSync } = await import('node:fs');
     const nodeVersion = /NODE_VERSION\s*=\s*"(\d+)"/.exec(readFileSync('netlify.toml', 'utf8'))?.[1];
     const engines = (JSON.parse(readFileSync('package.json', 'utf8')) as { engines: { node: string } }).engines.node;
-    const minimum = /^>=(\d+)\.(\d+)$/.exec(engines);
-    expect(Number(nodeVersion)).toBeGreaterThanOrEqual(22);
+    // "^20.19.0 || >=22.12.0": each alternative is a caret range (one major) or an open lower bound.
+    const ranges = engines.split('||').map((range) => /^\s*(\^|>=)(\d+)\.(\d+)\.(\d+)\s*$/.exec(range));
+    expect(ranges.every(Boolean), engines).toBe(true);
+    const allows = (version: string) => {
+      const [major, minor] = version.split('.').map(Number) as [number, number];
+      return ranges.some((range) => {
+        const [, kind, lowMajor, lowMinor] = range!;
+        const atLeast = major > Number(lowMajor) || (major === Number(lowMajor) && minor >= Number(lowMinor));
+        return atLeast && (kind === '>=' || major === Number(lowMajor));
+      });
+    };
     expect(Number(nodeVersion) % 2, 'an even (LTS) major').toBe(0);
-    expect(minimum && Number(minimum[1])).toBeGreaterThanOrEqual(22);
-    expect(Number(nodeVersion)).toBeGreaterThanOrEqual(Number(minimum?.[1]));
+    expect(allows(`${nodeVersion}.0`), `Node ${nodeVersion} on Netlify`).toBe(true);
+    expect(allows(process.versions.node), `this Node, ${process.versions.node}`).toBe(true);
+    expect(allows('20.18.0')).toBe(false);
+    expect(allows('21.7.0')).toBe(false);
   });
 });

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import jsYaml from 'js-yaml';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
+import { precompressedCopies } from '../deploy/precompress.ts';
 import type { OutputFile } from '../output-file.ts';
 import { escapeHtml } from '../render-markdown.ts';
 import { type CmsBackend, createCmsConfig } from './cms-config.ts';
@@ -40,12 +41,14 @@ function renderAdminPage(catalogue: Catalogue): string {
 `;
 }
 
-/** The admin page, its configuration for `backend`, and the CMS itself. */
+/** The admin page, its configuration for `backend`, and the CMS itself (its largest files also compressed). */
 export function buildCmsFiles(catalogue: Catalogue, backend: CmsBackend): OutputFile[] {
+  const bundle = bundleFiles();
   const config = jsYaml.dump(createCmsConfig(catalogue, backend), { lineWidth: -1, noRefs: true, sortKeys: false });
   return [
     { path: `${ADMIN_DIR}/index.html`, body: renderAdminPage(catalogue) },
     { path: `${ADMIN_DIR}/config.yml`, body: `# Generated from the content schemas by the build; do not edit.\n${config}` },
-    ...bundleFiles(),
+    ...bundle,
+    ...precompressedCopies(bundle),
   ];
 }
