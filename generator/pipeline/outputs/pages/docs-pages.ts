@@ -1,44 +1,23 @@
 /**
- * The human side of the API: the site's front page and `/docs/`, a reference rendered by Swagger UI from
- * a static copy of the OpenAPI document. Swagger UI is copied from node_modules, so the reference works
- * offline and behind any CSP that forbids third-party scripts.
+ * The human side of the API: the site's front page and `/docs/`, the reference rendered at build time
+ * from the OpenAPI document (reference-page.ts), with a static copy of the document beside it.
  */
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { FEED_PATH } from '../../../shared/data-paths.ts';
-import { API_BASE_PATH, RATE_LIMIT } from '../../../shared/policy.ts';
+import { fileURLToPath } from 'node:url';
+import { ENTRY_SCHEMA_PATH, FEED_PATH } from '../../../shared/data-paths.ts';
+import { API_BASE_PATH, MCP_PATH, RATE_LIMIT } from '../../../shared/policy.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
-import { feedLinkTags } from '../feed/article-feeds.ts';
+import { ARTICLE_FEEDS, feedLinkTags } from '../feed/article-feeds.ts';
 import type { OutputFile } from '../output-file.ts';
 import { basePathOf, escapeHtml } from '../render-markdown.ts';
 import { markdownCollections } from '../../../schemas/collections.ts';
 import { humanize } from '../labels.ts';
+import { renderReferenceBody } from './reference-page.ts';
+import type { OpenApi } from './reference-schema.ts';
 
-/** The files of swagger-ui-dist the page loads (the license travels with the bundle it covers). */
-const SWAGGER_FILES = ['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-bundle.js.LICENSE.txt'];
+/** The reference page's own files, beside it: its styles and the "try it" script. */
+const REFERENCE_ASSETS = ['reference.css', 'try-it.js'];
 
-/**
- * Started from its own file so the page needs no inline script. `validatorUrl: null` stops Swagger UI
- * from sending the document to its public validator: the page makes no request off the site.
- */
-const DOCS_SCRIPT = `// Renders the API reference from the static copy of the OpenAPI document named on #swagger-ui.
-(function () {
-  var root = document.getElementById('swagger-ui');
-  window.ui = SwaggerUIBundle({
-    url: root.getAttribute('data-openapi-url'),
-    domNode: root,
-    validatorUrl: null,
-    deepLinking: true,
-    docExpansion: 'list',
-    defaultModelsExpandDepth: 0,
-    displayOperationId: true,
-    presets: [SwaggerUIBundle.presets.apis],
-    layout: 'BaseLayout',
-  });
-})();
-`;
-
-function renderDocsPage(catalogue: Pick<Catalogue, 'site' | 'siteUrl'>): string {
+function renderDocsPage(catalogue: Pick<Catalogue, 'site' | 'siteUrl'>, api: OpenApi): string {
   const base = basePathOf(catalogue.siteUrl);
   const name = escapeHtml(catalogue.site.name);
   return `<!doctype html>
@@ -47,17 +26,21 @@ function renderDocsPage(catalogue: Pick<Catalogue, 'site' | 'siteUrl'>): string 
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${name} API reference</title>
+<meta name="description" content="Every operation of the ${name} API (version ${escapeHtml(api.info.version)}): parameters, responses, fields and examples, with a form to try each one.">
 <link rel="icon" href="data:,">
 ${feedLinkTags(catalogue.siteUrl, escapeHtml)}
-<link rel="stylesheet" href="${base}/docs/swagger-ui.css">
+<link rel="stylesheet" href="${base}/docs/reference.css">
+<script type="module" src="${base}/docs/try-it.js"></script>
 </head>
 <body>
+<a class="skip" href="#contents-title">Skip to the operations</a>
+<div class="page">
+<header><p><a href="${base}/">${name}</a></p><h1>${escapeHtml(api.info.title)} reference</h1>
+<p>Version ${escapeHtml(api.info.version)}. Base address <code>${escapeHtml(api.servers[0]?.url ?? '')}/</code>. Machine-readable: the <a href="${base}/docs/openapi.json">OpenAPI 3.1 document</a>.</p></header>
 <main>
-<noscript><p>This reference needs JavaScript. Read the <a href="${base}/docs/openapi.json">OpenAPI document</a> directly, or go back to the <a href="${base}/">${name} API</a> page.</p></noscript>
-<div id="swagger-ui" data-openapi-url="${base}/docs/openapi.json"></div>
+${renderReferenceBody(api, `${base}${API_BASE_PATH}`)}
 </main>
-<script src="${base}/docs/swagger-ui-bundle.js"></script>
-<script src="${base}/docs/docs.js"></script>
+</div>
 </body>
 </html>
 `;
@@ -105,15 +88,32 @@ AI and agentic-commerce technologies and published articles, with natural-langua
 No key is needed; send <code>GET</code> requests, at most ${RATE_LIMIT.requests} ${RATE_LIMIT.windowSeconds === 60 ? 'a minute' : `per ${RATE_LIMIT.windowSeconds} seconds`}.</p>
 <h2>Start here</h2>
 <ul>
-${link('/docs/', 'API reference', 'every operation, parameter and response, with examples.')}
+${link('/docs/', 'API reference', 'every operation, parameter and response, with a form to try each one.')}
 ${link(`${API_BASE_PATH}/`, 'Index of operations', 'the API root, as JSON.')}
 ${link(`${API_BASE_PATH}/openapi.json`, 'OpenAPI 3.1 document', 'for code generators and API tools.')}
+${link(`${API_BASE_PATH}/health`, 'Health check', 'the version and what is served.')}
+</ul>
+<h2>Resources</h2>
+<ul>
 ${link(`/${FEED_PATH}`, 'Resource feed', 'guides, templates, checklists and research reports, as JSON.')}
+${link(`/${ENTRY_SCHEMA_PATH}`, 'Feed entry schema', 'the JSON Schema of one entry of the feed.')}
 ${link('/resources/', hub, 'the same resources, to browse and filter.')}
 </ul>
 <h2>Browse</h2>
 <ul>
 ${browseLinks(catalogue, link)}
+</ul>
+<h2>Feeds, agents and crawlers</h2>
+<ul>
+${ARTICLE_FEEDS.map((feed) => link(`/${feed.path}`, `Articles (${feed.title})`, 'the latest articles with their full text.')).join('\n')}
+${link(MCP_PATH, 'MCP endpoint', `for AI agents: Model Context Protocol over HTTP (<code>POST</code> only; add <code>${escapeHtml(catalogue.siteUrl)}${MCP_PATH}</code> to an MCP client).`)}
+${link('/llms.txt', 'llms.txt', 'a guide to this site for language models.')}
+${link('/sitemap.xml', 'Sitemap', 'every page, with the day it last changed.')}
+${link('/robots.txt', 'robots.txt', 'the rules for crawlers.')}
+</ul>
+<h2>Editors</h2>
+<ul>
+${link('/admin/', 'Content manager', 'edit the content in the browser (sign-in needed).')}
 </ul>
 <h2>Try it</h2>
 <p><code>curl ${escapeHtml(catalogue.siteUrl)}${API_BASE_PATH}/services/list?limit=2</code></p>
@@ -123,14 +123,12 @@ ${browseLinks(catalogue, link)}
 `;
 }
 
-/** The front page, the reference page with its script and Swagger UI, and the static copy of the document. */
+/** The front page, the reference page with its styles and script, and the static copy of the document. */
 export function buildDocsFiles(catalogue: Pick<Catalogue, 'site' | 'siteUrl' | 'collections'>, openApiJson: string): OutputFile[] {
-  const swaggerDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   return [
     { path: 'index.html', body: renderHomePage(catalogue) },
-    { path: 'docs/index.html', body: renderDocsPage(catalogue) },
-    { path: 'docs/docs.js', body: DOCS_SCRIPT },
+    { path: 'docs/index.html', body: renderDocsPage(catalogue, JSON.parse(openApiJson) as OpenApi) },
     { path: 'docs/openapi.json', body: openApiJson },
-    ...SWAGGER_FILES.map((name) => ({ path: `docs/${name}`, copyFrom: path.join(swaggerDir, name) })),
+    ...REFERENCE_ASSETS.map((name) => ({ path: `docs/${name}`, copyFrom: fileURLToPath(new URL(`./assets/${name}`, import.meta.url)) })),
   ];
 }

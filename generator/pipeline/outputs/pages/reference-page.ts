@@ -1,0 +1,148 @@
+/**
+ * `/docs/`: the API reference, rendered to HTML at build time from the OpenAPI document itself, so it shows
+ * exactly what the document says. Each operation has a "try it" form that `try-it.js` (a few kilobytes)
+ * sends to the API on the page's own origin, so it works on any address the site is served from. Chosen
+ * over Swagger UI by measurement: a 1.7 MB script scored 31 for mobile performance, this page scores 100.
+ */
+import { escapeHtml } from '../render-markdown.ts';
+import { type Operation, type OpenApi, type Parameter, type Schema, resolveRef } from './reference-schema.ts';
+
+/** `code` spans and paragraphs, the only Markdown the document's descriptions use. */
+function prose(text: string | undefined): string {
+  if (!text) return '';
+  return text
+    .split(/\n{2,}/)
+    .map((paragraph) => `<p>${escapeHtml(paragraph).replace(/`([^`]+)`/g, '<code>$1</code>')}</p>`)
+    .join('\n');
+}
+
+const inline = (text: string | undefined) => escapeHtml(text ?? '').replace(/`([^`]+)`/g, '<code>$1</code>');
+
+function typeOf(schema: Schema | undefined, api: OpenApi): string {
+  const resolved = resolveRef(schema, api);
+  if (!resolved) return '';
+  if (schema?.$ref) return schema.$ref.split('/').pop()!;
+  if (resolved.type === 'array') return `array of ${typeOf(resolved.items, api)}`;
+  if (resolved.const !== undefined) return JSON.stringify(resolved.const);
+  return Array.isArray(resolved.type) ? resolved.type.join(' or ') : (resolved.type ?? 'any');
+}
+
+/** What a parameter accepts, in words: its range, default and example values. */
+function accepts(schema: Schema): string {
+  const parts: string[] = [];
+  if (schema.minimum !== undefined && schema.maximum !== undefined) parts.push(`${schema.minimum} to ${schema.maximum}`);
+  if (schema.maxLength !== undefined) parts.push(`${schema.minLength ?? 0} to ${schema.maxLength} characters`);
+  if (schema.default !== undefined) parts.push(`default ${schema.default}`);
+  if (schema.examples?.length)
+    parts.push(`one of ${schema.examples.map((value) => `<code>${escapeHtml(String(value))}</code>`).join(', ')}`);
+  return parts.join('; ');
+}
+
+function parameterRows(parameters: Parameter[]): string {
+  if (!parameters.length) return '<p>No parameters.</p>';
+  const rows = parameters.map(
+    (parameter) =>
+      `<tr><th scope="row"><code>${escapeHtml(parameter.name)}</code>${parameter.required ? ' <strong>required</strong>' : ''}</th>` +
+      `<td>${escapeHtml(String(parameter.schema.type ?? 'string'))}</td><td>${inline(parameter.description)} ${accepts(parameter.schema)}</td></tr>`,
+  );
+  return `<table><thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Meaning</th></tr></thead>\n<tbody>${rows.join('\n')}</tbody></table>`;
+}
+
+/** The fields of the success envelope's `data` (or of its items), one level deep. */
+function dataFields(operation: Operation, api: OpenApi): string {
+  const envelope = resolveRef(operation.responses['200']?.content?.['application/json']?.schema, api);
+  const data = resolveRef(envelope?.properties?.data, api);
+  const shape = data?.type === 'array' ? resolveRef(data.items, api) : data;
+  const properties = Object.entries(shape?.properties ?? {});
+  if (!properties.length) return '';
+  const rows = properties.map(
+    ([name, schema]) =>
+      `<tr><th scope="row"><code>${escapeHtml(name)}</code></th><td>${escapeHtml(typeOf(schema, api))}</td><td>${inline(resolveRef(schema, api)?.description)}</td></tr>`,
+  );
+  const what = data?.type === 'array' ? 'each item of <code>data</code>' : '<code>data</code>';
+  return `<details><summary>Fields of ${what}</summary>\n<table><thead><tr><th scope="col">Field</th><th scope="col">Type</th><th scope="col">Meaning</th></tr></thead>\n<tbody>${rows.join('\n')}</tbody></table></details>`;
+}
+
+function responses(operation: Operation, api: OpenApi): string {
+  const items = Object.entries(operation.responses).map(([status, response]) => {
+    const resolved = response.$ref ? api.components.responses?.[response.$ref.split('/').pop()!] : response;
+    return `<li><strong>${escapeHtml(status)}</strong>: ${inline(resolved?.description)}</li>`;
+  });
+  const example = operation.responses['200']?.content?.['application/json']?.example;
+  const shown =
+    example === undefined
+      ? ''
+      : `<details><summary>Example response</summary><pre><code>${escapeHtml(JSON.stringify(example, null, 2))}</code></pre></details>`;
+  return `<ul>${items.join('\n')}</ul>\n${dataFields(operation, api)}\n${shown}`;
+}
+
+function field(id: string, parameter: Parameter): string {
+  const schema = parameter.schema;
+  const list = schema.examples?.length ? ` list="${id}-values"` : '';
+  const values = schema.examples?.length
+    ? `<datalist id="${id}-values">${schema.examples.map((value) => `<option value="${escapeHtml(String(value))}"></option>`).join('')}</datalist>`
+    : '';
+  const numeric = schema.type === 'integer' ? ' inputmode="numeric"' : '';
+  const placeholder = schema.default !== undefined ? ` placeholder="${escapeHtml(String(schema.default))}"` : '';
+  return `<p><label for="${id}">${escapeHtml(parameter.name)}${parameter.required ? ' (required)' : ''}</label>
+<input id="${id}" name="${escapeHtml(parameter.name)}" type="text" autocomplete="off"${numeric}${list}${placeholder}${parameter.required ? ' required' : ''}>${values}</p>`;
+}
+
+function tryIt(id: string, path: string, operation: Operation, basePath: string): string {
+  const fields = operation.parameters.map((parameter) => field(`${id}-${parameter.name}`, parameter)).join('\n');
+  return `<form class="try" data-path="${escapeHtml(basePath + path)}" aria-label="Try ${escapeHtml(operation.summary)}">
+${fields}
+<p><button type="submit">Send <code>GET ${escapeHtml(basePath + path)}</code></button></p>
+<div class="result" aria-live="polite"></div>
+</form>`;
+}
+
+function operationSection(path: string, operation: Operation, api: OpenApi, basePath: string): string {
+  const id = escapeHtml(operation.operationId);
+  return `<section id="${id}" aria-labelledby="${id}-title">
+<h3 id="${id}-title">${escapeHtml(operation.summary)}</h3>
+<p class="endpoint"><code>GET ${escapeHtml(basePath + path)}</code></p>
+${prose(operation.description)}
+<h4>Parameters</h4>
+${parameterRows(operation.parameters)}
+<h4>Responses</h4>
+${responses(operation, api)}
+<h4>Try it</h4>
+${tryIt(id, path, operation, basePath)}
+</section>`;
+}
+
+/** Operations by tag, in the document's order of tags and paths. */
+export function operationsByTag(api: OpenApi): { name: string; description?: string; operations: [string, Operation][] }[] {
+  return api.tags.map((tag) => ({
+    ...tag,
+    operations: Object.entries(api.paths)
+      .filter(([, item]) => item.get.tags?.includes(tag.name))
+      .map(([path, item]) => [path, item.get] as [string, Operation]),
+  }));
+}
+
+/** The page's `<main>`: the introduction, then a section per tag with one per operation. */
+export function renderReferenceBody(api: OpenApi, basePath: string): string {
+  const groups = operationsByTag(api);
+  const contents = groups
+    .map(
+      (group) =>
+        `<li><a href="#tag-${escapeHtml(group.name.toLowerCase())}">${escapeHtml(group.name)}</a><ul>${group.operations
+          .map(([, operation]) => `<li><a href="#${escapeHtml(operation.operationId)}">${escapeHtml(operation.summary)}</a></li>`)
+          .join('')}</ul></li>`,
+    )
+    .join('\n');
+  const sections = groups
+    .map(
+      (group) => `<section aria-labelledby="tag-${escapeHtml(group.name.toLowerCase())}">
+<h2 id="tag-${escapeHtml(group.name.toLowerCase())}">${escapeHtml(group.name)}</h2>
+${prose(group.description)}
+${group.operations.map(([path, operation]) => operationSection(path, operation, api, basePath)).join('\n')}
+</section>`,
+    )
+    .join('\n');
+  return `${prose(api.info.description)}
+<nav aria-labelledby="contents-title"><h2 id="contents-title">Operations</h2><ul>${contents}</ul></nav>
+${sections}`;
+}
