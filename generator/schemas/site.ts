@@ -27,6 +27,11 @@ export const siteSchema = z.strictObject({
     filter: text,
   }),
   resource_types: z.array(z.enum(RESOURCE_TYPES)).min(1),
+  /** Who answers questions about the API, shown in the OpenAPI document (`info.contact`). */
+  contact: z
+    .strictObject({ name: text.optional(), email: z.email({ error: 'must be an email address' }).optional(), url: url.optional() })
+    .refine((contact) => contact.name || contact.email || contact.url, { error: 'give at least one of name, email or url' })
+    .optional(),
   /** The licence the API's data is offered under, shown in the OpenAPI document. */
   license: z
     .strictObject({

@@ -26,6 +26,8 @@ export interface Operation {
   path: string;
   operationId: string;
   summary: string;
+  /** What the operation answers, in a sentence or two (the OpenAPI document and the reference show it). */
+  description: string;
   kind: OperationKind;
   /** Query parameters in their documented order: the first wrong one is the one reported. */
   params: readonly Param[];
@@ -37,9 +39,17 @@ export interface Operation {
   tag: string;
 }
 
+/** What a collection's extra route holds: a taxonomy's terms, a subset of its records, or the latest ones. */
+type ExtraRoute =
+  | { kind: 'terms'; counts?: readonly { collection: string; field: string }[] }
+  | { kind: 'subset'; where?: Readonly<Record<string, unknown>> }
+  | { kind: 'latest'; max: number; default: number };
+
 /** What a collection says about its routes: the plain-data part of its entry in the collections table. */
 export interface CollectionRoutes {
   noun: string;
+  /** How its records are ordered (see RecordOrder in the collections table's types). */
+  order?: 'order' | 'date' | 'updated';
   api: {
     path: string;
     label: string;
@@ -47,10 +57,7 @@ export interface CollectionRoutes {
     list: { operationId: string; summary: string };
     get: { operationId: string; summary: string };
     filters: readonly { param: string; source: string; description: string }[];
-    routes?: readonly ({ path: string; operationId: string; summary: string } & (
-      | { kind: 'terms' | 'subset' }
-      | { kind: 'latest'; max: number; default: number }
-    ))[];
+    routes?: readonly ({ path: string; operationId: string; summary: string } & ExtraRoute)[];
     search?: unknown;
   };
 }
@@ -68,6 +75,10 @@ function createSearchOperation(searchable: readonly CollectionRoutes[]): Operati
     path: 'search',
     operationId: 'search',
     summary: `Natural-language search over ${joinWords(searchable.map(({ api }) => api.label))}`,
+    description:
+      "Ranks records by relevance to a question or a few words: English stemming, stop words ignored, the site's synonyms, " +
+      'one typo in longer words, the last word as a prefix; titles weigh most, then tags, summaries and bodies. ' +
+      'Each result has a `score` above 0; `type` narrows the search to one collection. No match is a success with an empty `data`.',
     kind: 'search',
     tag: 'Search',
     params: [
@@ -91,17 +102,51 @@ function createSearchOperation(searchable: readonly CollectionRoutes[]): Operati
   };
 }
 
+/** A sentence for one of a collection's extra routes, from what the table says it holds. */
+function routeDescription(label: string, route: ExtraRoute): string {
+  if (route.kind === 'latest')
+    return `The newest ${label}, newest first: \`count\` of them (${route.default} unless given, at most ${route.max}).`;
+  if (route.kind === 'subset') {
+    const where = Object.entries(route.where ?? {}).map(([field, value]) => `\`${field}\` is ${JSON.stringify(value)}`);
+    return `The ${label} whose ${joinWords(where)}, in list order. Not paginated.`;
+  }
+  const counted = [...new Set((route.counts ?? []).map(({ collection }) => collection))];
+  return `Every entry, in the editors' order, with \`count\`: the published records (${joinWords(counted)}) that use it. Not paginated.`;
+}
+
 /** A collection's list and get routes, then its extra routes in the order the table gives them. */
-function createCollectionOperations({ noun, api }: CollectionRoutes): Operation[] {
+const ORDER_WORDS = {
+  order: 'by their `order` field, then title',
+  date: 'newest `date` first, then by id',
+  updated: 'newest `updated` first, then by id',
+} as const;
+
+function createCollectionOperations({ noun, order, api }: CollectionRoutes): Operation[] {
   const common = { collection: api.path, tag: api.tag };
   const filters = api.filters.map(
     (filter): Param => ({ name: filter.param, kind: 'filter', source: filter.source, description: filter.description }),
   );
+  const filtered = filters.length ? ` Filter by ${joinWords(filters.map(({ name }) => `\`${name}\``))}.` : '';
   return [
-    { path: `${api.path}/list`, ...api.list, kind: 'list', ...common, params: [...filters, limit, offset] },
-    { path: `${api.path}/get`, ...api.get, kind: 'get', ...common, noun, params: [id] },
+    {
+      path: `${api.path}/list`,
+      ...api.list,
+      description: `The published ${api.label}, ${ORDER_WORDS[order ?? 'order']}.${filtered}`,
+      kind: 'list',
+      ...common,
+      params: [...filters, limit, offset],
+    },
+    {
+      path: `${api.path}/get`,
+      ...api.get,
+      description: `One ${noun} by its id or slug (any letter case): the list item's fields, its content as \`content_html\` and its related records. An id that names no ${noun} is 404.`,
+      kind: 'get',
+      ...common,
+      noun,
+      params: [id],
+    },
     ...(api.routes ?? []).map(({ path, operationId, summary, ...route }): Operation => {
-      const names = { path: `${api.path}/${path}`, operationId, summary, ...common };
+      const names = { path: `${api.path}/${path}`, operationId, summary, description: routeDescription(api.label, route), ...common };
       if (route.kind !== 'latest') return { ...names, kind: 'static', params: [] };
       const count: Param = {
         name: 'count',
@@ -119,14 +164,31 @@ function createCollectionOperations({ noun, api }: CollectionRoutes): Operation[
 /** The whole route table: the index, search, each collection's routes in table order, health, the document. */
 export function createOperations(collections: readonly CollectionRoutes[]): Operation[] {
   return [
-    { path: '', operationId: 'getIndex', summary: 'Index of operations', kind: 'index', params: [], tag: 'API' },
+    {
+      path: '',
+      operationId: 'getIndex',
+      summary: 'Index of operations',
+      description: 'Every operation of this API with its path and parameters, and where the OpenAPI document is.',
+      kind: 'index',
+      params: [],
+      tag: 'API',
+    },
     createSearchOperation(collections.filter(({ api }) => api.search)),
     ...collections.flatMap(createCollectionOperations),
-    { path: 'health', operationId: 'getHealth', summary: 'Health check', kind: 'static', tag: 'API', params: [] },
+    {
+      path: 'health',
+      operationId: 'getHealth',
+      summary: 'Health check',
+      description: '`healthy`, the API version and the resource groups served, with the build time and the record counts.',
+      kind: 'static',
+      tag: 'API',
+      params: [],
+    },
     {
       path: 'openapi.json',
       operationId: 'getOpenApi',
       summary: 'OpenAPI 3.1 description of this API',
+      description: 'This document, generated from the same schemas as the data. A plain OpenAPI document, not an envelope.',
       kind: 'openapi',
       tag: 'API',
       params: [],

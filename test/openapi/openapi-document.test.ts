@@ -165,6 +165,21 @@ describe('the OpenAPI document', () => {
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
   });
 
+  it("lints clean under Spectral's spectral:oas ruleset: no errors, no warnings", async () => {
+    const { Spectral, Document } = (await import('@stoplight/spectral-core')).default;
+    const { oas } = await import('@stoplight/spectral-rulesets');
+    const { Json: JsonParser } = (await import('@stoplight/spectral-parsers')).default;
+    const spectral = new Spectral();
+    spectral.setRuleset({ extends: [[oas, 'recommended']] } as never);
+    const results = await spectral.run(new Document(readText(OPENAPI_PATH), JsonParser, 'openapi.json'));
+    expect(results.map((result) => `${result.code} at ${result.path.join('.')}: ${result.message}`)).toEqual([]);
+  });
+
+  it('describes every operation in words, and names a contact from site.yaml', () => {
+    for (const op of operations) expect(operationOf(op).description, op.path).toMatch(/^\S.{30,}/);
+    expect(document.info.contact).toEqual(content.site.contact);
+  });
+
   it('is the same document whatever the clock of the build that wrote it', async () => {
     const other = mkdtempSync(path.join(os.tmpdir(), 'openapi-clock-'));
     dirs.push(other);

@@ -91,13 +91,13 @@ function buildParameter(param: Param, filters: Manifest['filters']): Record<stri
 
 function buildOperation(operation: Operation, inputs: OpenApiInputs, timestamp: string): Record<string, unknown> {
   const example = inputs.examples.get(operation.path);
-  const description = isPaginated(operation)
-    ? 'Paginated with `limit` and `offset`; `meta.pagination` gives the total. An offset past the end gives an empty `data` with the true total.'
-    : undefined;
+  const paging = isPaginated(operation)
+    ? ' Paginated with `limit` and `offset`; `meta.pagination` gives the total. An offset past the end gives an empty `data` with the true total.'
+    : '';
   return {
     operationId: operation.operationId,
     summary: operation.summary,
-    ...(description ? { description } : {}),
+    description: `${operation.description}${paging}`,
     tags: [operation.tag],
     parameters: operation.params.map((param) => buildParameter(param, inputs.manifest.filters)),
     responses: {
@@ -141,6 +141,7 @@ export function buildOpenApi(catalogue: Pick<Catalogue, 'site' | 'siteUrl' | 'co
         `Rate limit: ${RATE_LIMIT.requests} requests per rolling ${RATE_LIMIT.windowSeconds === 60 ? 'minute' : `${RATE_LIMIT.windowSeconds} seconds`} per IP address, reported in \`RateLimit\` and \`RateLimit-Policy\`; back off exponentially after a 429.`,
         `The resource feed is separate and static: ${siteUrl}/${FEED_PATH}.`,
       ].join('\n\n'),
+      ...(site.contact ? { contact: site.contact } : {}),
       ...(site.license ? { license: site.license } : {}),
     },
     servers: [{ url: `${siteUrl}${API_BASE_PATH}`, description: 'The versioned API root.' }],
