@@ -37,7 +37,7 @@ async function send(form) {
       body,
     );
   } catch (error) {
-    show(result, [`GET ${url.pathname}${url.search}`, 'no answer'], String(error && error.message ? error.message : error));
+    show(result, [`GET ${url.pathname}${url.search}`, 'no answer'], String(error?.message ? error.message : error));
   }
 }
 
