@@ -10,6 +10,8 @@ export interface DocumentCollection<S extends z.ZodType = z.ZodType> {
   name: string;
   file: string;
   schema: S;
+  /** A file the content folder may leave out (the document is then absent). */
+  optional?: boolean;
 }
 
 /** A YAML file holding a list of small records (terms), each with an `id`. */

@@ -13,6 +13,7 @@ import { apiCollections, type CollectionTable, type ExtraRoute, type OperationNa
 import * as Api from './api.ts';
 import { articleSchema, expertiseSchema, resourceSchema, serviceSchema, technologySchema } from './records.ts';
 import { siteSchema } from './site.ts';
+import { synonymsSchema } from './synonyms.ts';
 import { platformSchema, technologyCategorySchema, termSchema } from './taxonomies.ts';
 import { TECHNOLOGY_CATEGORY_IDS } from './vocabulary.ts';
 
@@ -52,6 +53,7 @@ const practiceSearch = { tags: ['tags'], terms: ['category', 'industries'] } as 
 
 export const collections = {
   site: { kind: 'document', name: 'site', file: 'site.yaml', schema: siteSchema },
+  synonyms: { kind: 'document', name: 'synonyms', file: 'synonyms.yaml', schema: synonymsSchema, optional: true },
   categories: { kind: 'list', name: 'categories', noun: 'category', file: 'categories.yaml', schema: termSchema, item: Api.termItem },
   industries: { kind: 'list', name: 'industries', noun: 'industry', file: 'industries.yaml', schema: termSchema, item: Api.termItem },
   platforms: { kind: 'list', name: 'platforms', noun: 'platform', file: 'platforms.yaml', schema: platformSchema, item: Api.platformItem },

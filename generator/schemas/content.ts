@@ -14,6 +14,8 @@ export type Entry<K extends MarkdownKey> = Omit<z.output<Collections[K]['schema'
 /** Everything the content folder holds, validated and typed from the schemas above. */
 export type Content = {
   site: z.output<Collections['site']['schema']>;
+  /** Absent when the folder has no synonyms.yaml. */
+  synonyms?: z.output<Collections['synonyms']['schema']>;
 } & { [K in ListKey]: z.output<Collections[K]['schema']>[] } & { [K in MarkdownKey]: Entry<K>[] };
 
 export type Resource = Entry<'resources'>;

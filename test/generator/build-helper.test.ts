@@ -1,4 +1,5 @@
 /** The build's helper thread (build-helper.ts), run for real: what it renders and indexes equals this thread's work. */
+import { createSynonymTable } from '../../generator/search/synonyms.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { renderWithHelper, startBuildHelper } from '../../generator/pipeline/outputs/helper/build-helper.ts';
 import { renderMarkdown } from '../../generator/pipeline/outputs/render-markdown.ts';
@@ -40,8 +41,15 @@ describe('the build helper thread', () => {
       body: `See [the guide](https://example.test/${i}) on <em>search</em> relevance ${i}.`,
       stored: [`doc-${i}`, `Title ${i}`, `Summary ${i}`, `https://example.test/doc-${i}/`],
     }));
-    const files = await helper.searchIndex(documents, 10);
-    const expected = writeSearchIndex(documents.map((document) => ({ ...document, body: toSearchText(document.body) })));
+    // With a synonym phrase the bodies hold, so the phrase terms are written on both sides.
+    const synonyms = createSynonymTable({ groups: [{ words: ['search relevance', 'findability'] }] });
+    const files = await helper.searchIndex(documents, 10, synonyms);
+    const expected = writeSearchIndex(
+      documents.map((document) => ({ ...document, body: toSearchText(document.body) })),
+      undefined,
+      synonyms,
+    );
+    expect(expected.some((file) => file.path.endsWith('synonyms.json'))).toBe(true);
     expect(files.map((file) => file.path)).toEqual(expected.map((file) => file.path));
     for (const [index, file] of files.entries())
       expect(Buffer.from((file as { body: Uint8Array }).body)).toEqual(Buffer.from(expected[index]!.body));
@@ -51,6 +59,6 @@ describe('the build helper thread', () => {
     const documents: SearchDocument[] = [
       { id: 'intelligence:a', title: 'A', tags: '', terms: '', summary: 'S', body: 'words '.repeat(500), stored: ['a', 'A', 'S', 'u'] },
     ];
-    await expect(helper.searchIndex(documents, 0.000001)).rejects.toThrow(/over the budget/);
+    await expect(helper.searchIndex(documents, 0.000001, null)).rejects.toThrow(/over the budget/);
   });
 });

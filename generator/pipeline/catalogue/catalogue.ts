@@ -13,6 +13,8 @@ import { byOrderThen, sortRecords } from './order.ts';
 export interface Catalogue {
   collections: CollectionTable;
   site: Site;
+  /** The editors' synonyms for search; null when the folder has none. */
+  synonyms: Content['synonyms'] | null;
   siteUrl: string;
   builtAt: string;
   /**
@@ -102,6 +104,7 @@ export function createCatalogue(
   return {
     collections,
     site: content.site,
+    synonyms: content.synonyms ?? null,
     siteUrl: options.siteUrl,
     builtAt: options.builtAt,
     contentTime: newestDate(records) ?? options.builtAt,

@@ -50,8 +50,9 @@ function syntaxProblem(file: string, error: unknown, what: string): Problem {
   return { file, line: 1, field: '-', message: `could not be read as ${what}: ${error instanceof Error ? error.message : String(error)}` };
 }
 
-function loadYamlFile(root: string, file: string, kind: 'list' | 'document', problems: Problem[]): RawRecord[] {
+function loadYamlFile(root: string, file: string, kind: 'list' | 'document', problems: Problem[], optional = false): RawRecord[] {
   const text = readText(root, file);
+  if (text === undefined && optional) return [];
   if (text === undefined) {
     problems.push({ file, line: 1, field: '-', message: `the file is missing (every content folder needs ${file})` });
     return [];
@@ -138,7 +139,7 @@ export async function loadContent(
         .map((file) => loadMarkdownFile(root, file, problems, cache));
       records[key] = loaded.filter((record): record is RawRecord => record !== undefined);
     } else if (scan.readable.has(collection.file) || !scan.problems.some((problem) => problem.file === collection.file)) {
-      records[key] = loadYamlFile(root, collection.file, collection.kind, problems);
+      records[key] = loadYamlFile(root, collection.file, collection.kind, problems, collection.kind === 'document' && collection.optional);
     } else {
       records[key] = [];
     }

@@ -85,7 +85,7 @@ export function validateContent(raw: RawContent, collections: CollectionTable = 
 
   const plain: Record<string, unknown> = {};
   for (const [key, collection] of Object.entries(collections)) {
-    plain[key] = collection.kind === 'document' ? checked[key]![0]!.value : checked[key]!.map((record) => record.value);
+    plain[key] = collection.kind === 'document' ? checked[key]![0]?.value : checked[key]!.map((record) => record.value);
   }
   return plain as Content;
 }

@@ -70,6 +70,15 @@ function folderCollection(context: ConfigContext, key: string): Record<string, u
   };
 }
 
+/** A settings file for the document collection `key` of the table, when the table has it. */
+function documentFiles(context: ConfigContext, key: string, label: string): Record<string, unknown>[] {
+  const collection = context.collections[key];
+  if (collection?.kind !== 'document') return [];
+  const shape = (collection.schema as unknown as z.ZodObject).shape as Record<string, z.ZodType>;
+  const fields = Object.entries(shape).map(([name, schema]) => toField(name, schema, { choices: choicesOf(context) }));
+  return [{ name: key, label, file: `${context.prefix}${collection.file}`, fields }];
+}
+
 /** The whole configuration, as the object `config.yml` serializes. */
 export function createCmsConfig(catalogue: Catalogue, backend: CmsBackend): Record<string, unknown> {
   const context: ConfigContext = { catalogue, collections: catalogue.collections, prefix: backend.name === 'local' ? '' : 'content/' };
@@ -95,6 +104,7 @@ export function createCmsConfig(catalogue: Catalogue, backend: CmsBackend): Reco
             file: `${context.prefix}site.yaml`,
             fields: Object.entries(siteShape).map(([name, schema]) => toField(name, schema, { choices: choicesOf(context) })),
           },
+          ...documentFiles(context, 'synonyms', 'Search synonyms'),
         ],
       },
     ],

@@ -117,6 +117,14 @@ export function toField(name: string, schema: z.ZodType, context: FieldContext):
       const element = unwrap(def.element!).inner;
       const entries = defOf(element).type === 'enum' ? Object.values(defOf(element).entries!) : undefined;
       if (entries) return { ...base, widget: 'select', multiple: true, options: entries.map((value) => ({ label: value, value })) };
+      // A list of small records (synonym groups): one sub-form per item.
+      const shape = defOf(element).type === 'object' ? defOf(element).shape : undefined;
+      if (shape)
+        return {
+          ...base,
+          widget: 'list',
+          fields: Object.entries(shape).map(([field, value]) => toField(field, value, { choices: context.choices })),
+        };
       return { ...base, widget: 'list' };
     }
     case 'object':

@@ -5,10 +5,13 @@
  * is read. The same functions run in either thread, so the output is byte-identical to a build without it.
  */
 import type { SearchDocument } from '../../../search/index-format.ts';
+import type { SynonymTable } from '../../../search/synonyms.ts';
 import { startTypeScriptWorker } from '../../typescript-worker.ts';
 import type { OutputFile } from '../output-file.ts';
 
-type Task = { kind: 'render'; bodies: string[] } | { kind: 'search'; documents: SearchDocument[]; budgetMb: number };
+type Task =
+  | { kind: 'render'; bodies: string[] }
+  | { kind: 'search'; documents: SearchDocument[]; budgetMb: number; synonyms: SynonymTable | null };
 export type HelperTask = Task & { id: number };
 export type HelperAnswer = { id: number; result: unknown } | { id: number; error: string };
 
@@ -16,7 +19,7 @@ export interface BuildHelper {
   /** Each body's HTML, or null where rendering failed (the caller renders it again to report the error). */
   render(bodies: string[]): Promise<(string | null)[]>;
   /** The search index's files from documents whose bodies are Markdown; rejects with the writer's error. */
-  searchIndex(documents: SearchDocument[], budgetMb: number): Promise<OutputFile[]>;
+  searchIndex(documents: SearchDocument[], budgetMb: number, synonyms: SynonymTable | null): Promise<OutputFile[]>;
   /** Ends the thread; a build calls it however it ends. */
   close(): Promise<void>;
 }
@@ -50,7 +53,7 @@ export function startBuildHelper(): BuildHelper {
   };
   return {
     render: (bodies) => ask({ kind: 'render', bodies }),
-    searchIndex: (documents, budgetMb) => ask({ kind: 'search', documents, budgetMb }),
+    searchIndex: (documents, budgetMb, synonyms) => ask({ kind: 'search', documents, budgetMb, synonyms }),
     async close() {
       await worker.terminate();
     },

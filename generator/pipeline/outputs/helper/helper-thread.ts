@@ -5,6 +5,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { SearchDocument } from '../../../search/index-format.ts';
 import { writeSearchIndex } from '../../../search/index-writer.ts';
+import type { SynonymTable } from '../../../search/synonyms.ts';
 import { renderMarkdown } from '../render-markdown.ts';
 import { checkSearchBudget, toSearchText } from '../search/search-file.ts';
 import type { HelperAnswer, HelperTask } from './build-helper.ts';
@@ -21,8 +22,16 @@ function render(bodies: string[]): (string | null)[] {
 }
 
 /** The index's parts from documents whose bodies are still Markdown; their bytes are transferred, not copied. */
-function searchIndex(documents: SearchDocument[], budgetMb: number): { files: unknown; transfer: ArrayBuffer[] } {
-  const files = writeSearchIndex(documents.map((document) => ({ ...document, body: toSearchText(document.body) })));
+function searchIndex(
+  documents: SearchDocument[],
+  budgetMb: number,
+  synonyms: SynonymTable | null,
+): { files: unknown; transfer: ArrayBuffer[] } {
+  const files = writeSearchIndex(
+    documents.map((document) => ({ ...document, body: toSearchText(document.body) })),
+    undefined,
+    synonyms,
+  );
   checkSearchBudget(files, budgetMb);
   return { files, transfer: files.flatMap(({ body }) => (typeof body === 'string' ? [] : [body.buffer as ArrayBuffer])) };
 }
@@ -32,7 +41,7 @@ parentPort!.on('message', (task: HelperTask) => {
     if (task.kind === 'render') {
       parentPort!.postMessage({ id: task.id, result: render(task.bodies) } satisfies HelperAnswer);
     } else {
-      const { files, transfer } = searchIndex(task.documents, task.budgetMb);
+      const { files, transfer } = searchIndex(task.documents, task.budgetMb, task.synonyms);
       parentPort!.postMessage({ id: task.id, result: files } satisfies HelperAnswer, transfer);
     }
   } catch (error) {

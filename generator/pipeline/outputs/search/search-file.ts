@@ -6,6 +6,7 @@
 import { apiCollections, type ApiCollection } from '../../../schemas/collections.ts';
 import type { SearchDocument } from '../../../search/index-format.ts';
 import { analyseField, type SearchIndexFile, writeSearchIndex } from '../../../search/index-writer.ts';
+import { createSynonymTable, type SynonymTable } from '../../../search/synonyms.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { OutputFile } from '../output-file.ts';
 import type { BuildHelper } from '../helper/build-helper.ts';
@@ -80,6 +81,12 @@ export function createSearchDocuments(catalogue: Catalogue, bodyText: BodyText):
     .flatMap(([key, collection]) => createDocuments(key, collection, catalogue, bodyText));
 }
 
+/** The editors' synonyms as the index holds them, or null when there are none. */
+function synonymTable(catalogue: Catalogue): SynonymTable | null {
+  const { synonyms } = catalogue;
+  return synonyms && (synonyms.groups.length > 0 || synonyms.one_way.length > 0) ? createSynonymTable(synonyms) : null;
+}
+
 /** Throws when the index's parts together are larger than the budget (in megabytes). */
 export function checkSearchBudget(files: readonly SearchIndexFile[], budgetMb: number): void {
   const encoder = new TextEncoder();
@@ -101,7 +108,11 @@ export function buildSearchIndex(
 ): { files: OutputFile[]; documents: number } {
   const documents = createSearchDocuments(catalogue, (body) => catalogue.memo('search text', body, () => toSearchText(body)));
   // Analyses are kept between rebuilds (and within one build), so only changed text is analysed again.
-  const files = writeSearchIndex(documents, (text) => catalogue.memo('search analysis', text, () => analyseField(text)));
+  const files = writeSearchIndex(
+    documents,
+    (text) => catalogue.memo('search analysis', text, () => analyseField(text)),
+    synonymTable(catalogue),
+  );
   checkSearchBudget(files, budgetMb);
   return { files, documents: documents.length };
 }
@@ -118,5 +129,5 @@ export function buildSearchIndexInHelper(
 ): { files: Promise<OutputFile[]>; documents: number } {
   // The helper makes each body's search text itself: one less pass over every body in this thread.
   const documents = createSearchDocuments(catalogue, (body) => body);
-  return { files: helper.searchIndex(documents, budgetMb), documents: documents.length };
+  return { files: helper.searchIndex(documents, budgetMb, synonymTable(catalogue)), documents: documents.length };
 }
