@@ -1,4 +1,4 @@
-// Starts one of the generator's commands (`npm run build`, `check`, `serve`, `dev`) from a bundle of its
+// Starts one of the generator's commands (`npm run build`, `check`, `serve`, `dev`, `npm start`) from a bundle of its
 // TypeScript, made once per version of the source and kept under node_modules/.cache (safe to delete).
 // Loading the ~130 modules one by one through the TypeScript loader took about 0.2 s of every command, and as
 // much again in each of its worker threads; the bundle loads in a few milliseconds. Each module's
@@ -14,7 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const GENERATOR = fileURLToPath(new URL('./', import.meta.url));
 const CACHE = fileURLToPath(new URL('../node_modules/.cache/generator-bundle/', import.meta.url));
 /** The commands' modules. */
-const COMMANDS = ['pipeline/cli.ts', 'server/cli.ts', 'server/dev.ts'];
+const COMMANDS = ['pipeline/cli.ts', 'server/cli.ts', 'server/dev.ts', 'server/start.ts'];
 /** Modules that a worker thread starts from (typescript-worker.ts). */
 const WORKERS = ['server/dev-builder.ts', 'pipeline/outputs/helper/helper-thread.ts'];
 

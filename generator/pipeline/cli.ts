@@ -27,6 +27,8 @@ Options:
   -D, --drafts    include drafts, for a preview only (never deploy such a build)
   -F, --future    include records dated after today, for a preview only
   --site-url URL  the site's address, over SITE_URL and Netlify's variables
+  --served-at URL the address a local server will serve this build on (npm start, npm run dev): the site's
+                  address when neither SITE_URL nor Netlify's variables name one
   --force         build even when nothing that goes into the build has changed since the last one
   -h, --help      show this help
 
@@ -42,6 +44,7 @@ const OPTIONS = {
   future: { type: 'boolean', short: 'F', default: false },
   force: { type: 'boolean', default: false },
   'site-url': { type: 'string' },
+  'served-at': { type: 'string' },
 } as const;
 
 /** A content folder that is not there is one problem, not one per missing file. */
@@ -115,7 +118,11 @@ async function main(args: string[]): Promise<number> {
   }
   try {
     const preview = { drafts: parsed.values.drafts, future: parsed.values.future };
-    const settings = resolveBuildSettings(process.env, { preview, siteUrl: parsed.values['site-url'] });
+    const settings = resolveBuildSettings(process.env, {
+      preview,
+      siteUrl: parsed.values['site-url'],
+      servedAt: parsed.values['served-at'],
+    });
     return await (command === 'check' ? check(content, settings) : build(content, out, settings, parsed.values.force));
   } catch (error) {
     if (error instanceof ContentError) {

@@ -8,6 +8,7 @@ import { setPriority } from 'node:os';
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildSite } from '../pipeline/build-site.ts';
+import { resolveBuildSettings } from '../pipeline/build-settings.ts';
 import { createBuildCache } from '../pipeline/build-cache.ts';
 import type { Preview } from '../pipeline/catalogue/publish.ts';
 import type { CmsBackend } from '../pipeline/outputs/cms/cms-config.ts';
@@ -28,12 +29,15 @@ export type BuildAnswer =
   | { id: number; built: false; report: string }
   | { id: number; built: false; failure: string };
 
-const { contentDir, outDir, preview, cmsBackend } = workerData as {
+const { contentDir, outDir, preview, cmsBackend, servedAt } = workerData as {
   contentDir: string;
   outDir: string;
   preview: Preview;
   cmsBackend?: CmsBackend;
+  /** The address the dev server serves on: the site's address unless SITE_URL or Netlify's variables name one. */
+  servedAt: string;
 };
+const settings = resolveBuildSettings(process.env, { preview, cmsBackend, servedAt });
 const cache = createBuildCache();
 // Serving comes first: on Linux a thread's priority is its own, so this lowers the builds only, and the
 // server's thread keeps its share of the CPU while a rebuild runs beside it. Where it is not allowed, builds
@@ -74,7 +78,7 @@ parentPort!.on('message', async (request: BuildRequest) => {
   building = true;
   try {
     const dir = snapshotName(path.resolve(outDir));
-    const result = await buildSite({ contentDir, outDir, preview, cache, cmsBackend, snapshot: { dir, previous: newest } });
+    const result = await buildSite({ contentDir, outDir, settings, cache, snapshot: { dir, previous: newest } });
     newest = dir;
     const lines = formatPublication(result.publication, preview);
     answer = { id, built: true, written: result.written, files: result.files, lines, snapshot: dir };

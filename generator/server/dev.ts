@@ -15,7 +15,8 @@ import type { BuildAnswer, BuildRequest } from './dev-builder.ts';
 import type { SnapshotFeed } from './served-builds.ts';
 import { createServer } from './create-server.ts';
 import { createLiveReload } from './live-reload.ts';
-import { describeBuild, listen, readListen, stopOnSignals } from './run-server.ts';
+import { resolveBuildSettings } from '../pipeline/build-settings.ts';
+import { describeBuild, listen, localSite, readListen, stopOnSignals } from './run-server.ts';
 
 const USAGE = `Usage:
   npm run dev [-- --content DIR --out DIR]    build, serve, and rebuild on every change to the content
@@ -64,7 +65,7 @@ function describeChange(files: ReadonlySet<string>): string {
  * outcome. Each build is written into a snapshot folder that the server reads it from (`snapshots`); the
  * worker also removes the snapshots the server retires.
  */
-function createBuildWorker(data: { contentDir: string; outDir: string; preview: Preview; cmsBackend?: CmsBackend }): {
+function createBuildWorker(data: { contentDir: string; outDir: string; preview: Preview; cmsBackend?: CmsBackend; servedAt: string }): {
   build(): Promise<BuildAnswer>;
   snapshots: SnapshotFeed;
 } {
@@ -110,9 +111,10 @@ function createRebuilder(
   outDir: string,
   preview: Preview,
   cmsBackend: CmsBackend | undefined,
+  servedAt: string,
   built: () => void,
 ): Rebuilder {
-  const { build, snapshots } = createBuildWorker({ contentDir, outDir, preview, cmsBackend });
+  const { build, snapshots } = createBuildWorker({ contentDir, outDir, preview, cmsBackend, servedAt });
   let pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
@@ -174,8 +176,16 @@ async function main(): Promise<number | undefined> {
     return 2;
   }
   const where = readListen(process.env);
-  if (typeof where === 'string') {
-    console.error(where);
+  // Built for the address it serves on (unless SITE_URL says otherwise), so links and "View Live" stay local.
+  const site = await localSite(process.env);
+  if (typeof where === 'string' || typeof site === 'string') {
+    console.error(typeof where === 'string' ? where : `dev failed: ${site}`);
+    return 2;
+  }
+  try {
+    resolveBuildSettings(process.env, { preview, servedAt: site.servedAt });
+  } catch (error) {
+    console.error(`dev failed: ${error instanceof Error ? error.message : String(error)}`);
     return 2;
   }
   const proxy = await startContentManager(content, where);
@@ -188,7 +198,7 @@ async function main(): Promise<number | undefined> {
     server = createServer({ dist: out, liveReload, snapshots: rebuilder.snapshots });
     listen(
       server,
-      where,
+      site.where,
       (url) =>
         `Serving ${out} at ${url} (API at /v1/), rebuilding on every change to ${content}; press Ctrl+C to stop` +
         (proxy ? `\nContent manager at ${url}admin/, saving into ${content} through ${proxy.url}` : ''),
@@ -198,7 +208,7 @@ async function main(): Promise<number | undefined> {
       proxy?.stop();
     });
   };
-  const rebuilder = createRebuilder(content, out, preview, proxy ? { name: 'local', url: proxy.url } : undefined, () => {
+  const rebuilder = createRebuilder(content, out, preview, proxy ? { name: 'local', url: proxy.url } : undefined, site.servedAt, () => {
     liveReload.announce();
     serve();
   });

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import net from 'node:net';
 import path from 'node:path';
 import { MANIFEST_PATH, staticPath } from '../shared/data-paths.ts';
 
@@ -18,6 +19,12 @@ export function readListen(env: Record<string, string | undefined>): Listen | st
   return { host, port };
 }
 
+/** The address a browser reaches a server listening on `host`:`port` at, with a trailing slash. */
+export function displayUrl(host: string, port: number): string {
+  const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${shown}:${port}/`;
+}
+
 /** Listens, then prints `ready(url)`; a port in use ends the process with one line. */
 export function listen(server: http.Server, { host, port }: Listen, ready: (url: string) => string): void {
   server.on('error', (error: NodeJS.ErrnoException) => {
@@ -26,8 +33,7 @@ export function listen(server: http.Server, { host, port }: Listen, ready: (url:
   });
   server.listen(port, host, () => {
     const { port: actual } = server.address() as AddressInfo;
-    const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
-    console.log(ready(`http://${shown}:${actual}/`));
+    console.log(ready(displayUrl(host, actual)));
   });
 }
 
@@ -58,4 +64,36 @@ export function describeBuild(dist: string): string | null {
   } catch {
     return null;
   }
+}
+
+/** A free port on `host`, when PORT=0 asks for one and a build must know it before the server listens. */
+export async function freePort(host: string): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen(0, host, resolve);
+  });
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/**
+ * Where a local command (npm start, npm run dev) serves, with the port decided, and the address its build is
+ * made for; a message instead when the site's address has a path, which a local server cannot serve.
+ */
+export async function localSite(env: Record<string, string | undefined>): Promise<{ where: Listen; servedAt: string } | string> {
+  const where = readListen(env);
+  if (typeof where === 'string') return where;
+  const port = where.port === 0 ? await freePort(where.host) : where.port;
+  const servedAt = displayUrl(where.host, port).slice(0, -1);
+  const named = env.SITE_URL;
+  if (named && /^https?:\/\/[^/]+\/./.test(named.replace(/\/+$/, ''))) {
+    return (
+      `SITE_URL "${named}" has a path: its pages would link to ${new URL(named).pathname.replace(/\/?$/, '/')}..., which this local ` +
+      `server does not serve (it serves the site at the root of ${servedAt}/). Unset SITE_URL to build for ${servedAt}, or give an ` +
+      'address without a path; to preview a build for a sub-path, serve it behind a proxy that maps that path to npm run serve.'
+    );
+  }
+  return { where: { host: where.host, port }, servedAt };
 }
