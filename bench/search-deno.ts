@@ -4,6 +4,7 @@
  *   deno run --allow-read bench/search-deno.ts first DIST QUERY        one search in a fresh isolate
  *   deno run --allow-read bench/search-deno.ts warm DIST QUERIES ROUNDS  QUERIES: a JSON file of strings
  *   deno run --allow-read bench/search-deno.ts plain DIST QUERY        the same with a whole MiniSearch index
+ *   deno run --allow-read bench/search-deno.ts rank DIST QUERIES       QUERIES: JSON `[{ q, type }]`; prints each one's top 10 ids
  *
  * Prints one JSON line: CPU (user + system, from the process) and wall time around the search itself, the
  * bytes of index it read, and the isolate's memory.
@@ -61,6 +62,14 @@ if (mode === 'first') {
     index.search(arg!, { fuzzy: 0.2, prefix: true });
   });
   console.log(JSON.stringify({ ...figures, bytesRead }));
+} else if (mode === 'rank') {
+  // Relevance: each query's result ids in order, for the Node side to score.
+  const queries: { q: string; type: string }[] = JSON.parse(await Deno.readTextFile(arg!));
+  const search = createSearch(assets);
+  const ids: string[][] = [];
+  for (const { q, type } of queries)
+    ids.push((await search.search({ q, type, limit: 10, offset: 0 })).items.map((item) => `${item.type}:${item.id}`));
+  console.log(JSON.stringify({ ids }));
 } else if (mode === 'warm') {
   const queries: string[] = JSON.parse(await Deno.readTextFile(arg!));
   const search = createSearch(assets);

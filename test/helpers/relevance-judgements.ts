@@ -3,7 +3,9 @@
  * to see first. The judgements were made by reading `content/`, not by looking at what the engine returns.
  * Used by test/search/relevance.test.ts and printed by the search benchmark.
  */
+import type { SearchDocument } from '../../generator/search/index-format.ts';
 import type { Search, SearchQuery } from '../../generator/search/search.ts';
+import { processTerm, tokenize } from '../../generator/search/text-analysis.ts';
 
 export interface Judgement {
   q: string;
@@ -90,6 +92,21 @@ export const judgements: Judgement[] = [
   { q: 'evaluation', type: 'services', expect: ['services:rag-platform-engineering'] },
 ];
 
+/**
+ * Questions that name a record only by a synonym content/synonyms.yaml defines (a group's other entry, or a
+ * one-way `from`): found through the synonyms, not through the record's own words.
+ */
+export const synonymJudgements: Judgement[] = [
+  { q: 'mmm for a small brand', expect: ['intelligence:marketing-mix-modelling-on-a-budget'] },
+  { q: 'ppc and retail media for retailers', expect: ['services:paid-search-retail-media'] },
+  { q: 'sca for agent payments', expect: ['expertise:fraud-aware-agent-payments-financial-services'] },
+  { q: 'clv and churn risk', expect: ['services:lifecycle-crm-growth'] },
+  { q: 'cart abandonment', expect: ['intelligence:checkout-friction-audit'] },
+  { q: 'ppc agency', expect: ['services:paid-search-retail-media'] },
+  { q: 'evaluating retrieval augmented generation', expect: ['intelligence:rag-evaluation', 'services:rag-platform-engineering'] },
+  { q: 'aov uplift from checkout fixes', expect: ['intelligence:checkout-friction-audit'] },
+];
+
 /** Queries about nothing the site covers, or about nothing at all. */
 export const misses = ['zebra quantum banjo', 'the and of', '?!', 'volcano knitting'];
 
@@ -105,12 +122,20 @@ function recall(ids: string[], relevant: string[]): number {
   return relevant.filter((id) => top.has(id)).length / relevant.length;
 }
 
-/** Reciprocal rank and recall in the first TOP over every judgement, and the queries whose expected record is not first. */
-export async function measureRelevance(search: Search) {
+/** MRR and recall in the first TOP of `answers` (ids in order, one list per judgement of `list`). */
+export function scoreRanking(list: readonly Judgement[], answers: readonly string[][]): { mrr: number; recall: number } {
+  if (list.length === 0) return { mrr: 0, recall: 0 };
+  const rr = list.reduce((sum, judgement, i) => sum + reciprocalRank(answers[i]!, judgement.expect), 0);
+  const found = list.reduce((sum, judgement, i) => sum + recall(answers[i]!, judgement.expect), 0);
+  return { mrr: rr / list.length, recall: found / list.length };
+}
+
+/** Reciprocal rank and recall in the first TOP over `list` (the judgements above by default), and the queries whose expected record is not first. */
+export async function measureRelevance(search: Search, list: readonly Judgement[] = judgements) {
   let rrSum = 0;
   let recallSum = 0;
   const misranked: string[] = [];
-  for (const judgement of judgements) {
+  for (const judgement of list) {
     const { items } = await search.search({ q: judgement.q, type: judgement.type ?? 'all', limit: TOP, offset: 0 });
     const ids = items.map((item) => `${item.type}:${item.id}`);
     const rr = reciprocalRank(ids, judgement.expect);
@@ -121,8 +146,40 @@ export async function measureRelevance(search: Search) {
         `  ${rr.toFixed(2)}  "${judgement.q}"${judgement.type ? ` (${judgement.type})` : ''} -> ${ids.slice(0, 3).join(', ')}`,
       );
   }
-  return { mrr: rrSum / judgements.length, recall: recallSum / judgements.length, misranked };
+  return { mrr: rrSum / list.length, recall: recallSum / list.length, misranked };
 }
 
 /** MRR@10 over the judgements with whole bodies in the sharded index; before it (bodies cut to 32 terms), 0.950. */
 export const MRR_BEFORE_SHARDS = 0.95;
+
+/**
+ * The "words only its body has" probe: for a sample of `sample` documents among `candidates`, three words of
+ * middle frequency (in 0.1% to 2% of `all` documents, at least 2) that its body holds and its title, tags,
+ * terms and summary do not; the query is the three words, and the document is the one expected.
+ */
+export function bodyWordsProbe(all: readonly SearchDocument[], candidates: readonly SearchDocument[], sample = 40): Judgement[] {
+  const terms = (text: string) => new Set(tokenize(text).flatMap((token) => processTerm(token) ?? []));
+  const picked = Array.from(
+    { length: Math.min(sample, candidates.length) },
+    (_, i) => candidates[Math.floor((i * candidates.length) / sample)]!,
+  );
+  const wanted = new Set(picked.flatMap((document) => [...terms(document.body)]));
+  const df = new Map<string, number>();
+  for (const document of all) {
+    const seen = terms(`${document.title} ${document.tags} ${document.terms} ${document.summary} ${document.body}`);
+    for (const term of seen) if (wanted.has(term)) df.set(term, (df.get(term) ?? 0) + 1);
+  }
+  const low = Math.max(2, all.length * 0.001);
+  const high = Math.max(low + 1, all.length * 0.02);
+  return picked.flatMap((document) => {
+    const short = terms(`${document.title} ${document.tags} ${document.terms} ${document.summary}`);
+    const words = [...terms(document.body)].filter((term) => !short.has(term) && df.get(term)! >= low && df.get(term)! <= high);
+    // Spread over the range: the rarest, the middle and the commonest of the eligible words.
+    words.sort((a, b) => df.get(a)! - df.get(b)! || (a < b ? -1 : 1));
+    if (words.length < 3) return [];
+    const chosen = new Set([words[0]!, words[words.length >> 1]!, words[words.length - 1]!]);
+    // As a person would type them: the body's own spelling of each word.
+    const spelled = new Map(tokenize(document.body).map((token) => [processTerm(token), token] as const));
+    return [{ q: [...chosen].map((term) => spelled.get(term)!).join(' '), expect: [document.id] }];
+  });
+}
