@@ -1,5 +1,4 @@
 /** The build, top to bottom: load -> validate -> catalogue -> outputs -> emit. Only the emit step writes. */
-import path from 'node:path';
 import { collections as siteCollections, markdownCollections, type CollectionTable } from '../schemas/collections.ts';
 import type { Content } from '../schemas/content.ts';
 import { loadContent } from './load/load-content.ts';
@@ -69,6 +68,8 @@ export interface BuildResult {
 
 export interface OutputOptions {
   contentDir: string;
+  /** An image's bytes by its site path, as the content scan approved it (RawContent.readImage). */
+  readImage: (sitePath: string) => Uint8Array;
   siteUrl: string;
   builtAt: Date;
   searchIndexBudgetMb?: number;
@@ -103,8 +104,11 @@ function* markdownBodies(published: Content, collections: CollectionTable): Gene
   }
 }
 
-/** The images published records refer to (the fields the collections table marks as images), copied as they are. */
-function copyImages(catalogue: Catalogue, contentDir: string): OutputFile[] {
+/**
+ * The images published records refer to (the fields the collections table marks as images), as they are:
+ * read one at a time as the emit step asks, each checked to be the file the content scan approved.
+ */
+function* copyImages(catalogue: Catalogue, readImage: (sitePath: string) => Uint8Array): Generator<OutputFile> {
   const images = new Set<string>();
   for (const [key, collection] of markdownCollections(catalogue.collections)) {
     for (const [field, reference] of Object.entries(collection.references ?? {})) {
@@ -112,7 +116,7 @@ function copyImages(catalogue: Catalogue, contentDir: string): OutputFile[] {
       for (const record of catalogue.records[key]!) if (typeof record[field] === 'string') images.add(record[field]);
     }
   }
-  return [...images].sort().map((image) => ({ path: image.slice(1), copyFrom: path.join(contentDir, image) }));
+  for (const image of [...images].sort()) yield { path: image.slice(1), body: readImage(image) };
 }
 
 /**
@@ -164,7 +168,7 @@ export async function* generateOutput(published: Content, options: OutputOptions
   yield* buildFeedFiles(catalogue);
   yield* buildArticleFeeds(catalogue);
   yield* buildSitemap(catalogue, listPages(pages, lastModifiedOf(catalogue)));
-  yield* copyImages(catalogue, options.contentDir);
+  yield* copyImages(catalogue, options.readImage);
   yield buildHeadersFile();
   const schedule: Schedule = { next_publication: options.nextPublication ? `${options.nextPublication}T00:00:00Z` : null };
   yield { path: SCHEDULE_PATH, body: JSON.stringify(schedule) };
@@ -196,6 +200,7 @@ async function buildWith(options: BuildOptions, helper: BuildHelper | undefined)
     nextPublication: settings.preview.future ? undefined : publication.flatMap((count) => count.nextDate ?? []).sort()[0],
     collections,
     contentDir: options.contentDir,
+    readImage: raw.readImage,
     siteUrl: siteAddress(settings, content.site),
     builtAt,
     searchIndexBudgetMb: settings.searchIndexBudgetMb,

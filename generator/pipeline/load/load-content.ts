@@ -1,12 +1,12 @@
 /** Reads every file of every collection into raw records: parsed but not yet validated. */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { collections as siteCollections, type CollectionTable } from '../../schemas/collections.ts';
 import { type BuildCache, NO_CACHE } from '../build-cache.ts';
 import type { Problem } from '../problems.ts';
 import { isYamlLanguage, parseFrontMatterData, splitFrontMatter } from './front-matter.ts';
 import { createLazyLocate, parseYaml, YamlSyntaxError, type FieldPath, type Locate } from './parse-yaml.ts';
-import { DEFAULT_LIMITS, scanContent } from './scan-content.ts';
+import { decodeUtf8, type FileIdentity, NotUtf8Error, readApproved } from './read-approved.ts';
+import { DEFAULT_LIMITS, readImage, scanContent } from './scan-content.ts';
 
 export interface RawRecord {
   file: string;
@@ -23,20 +23,37 @@ export interface RawContent {
   records: Record<string, RawRecord[]>;
   /** Site-relative paths (`/images/...`) of every file under `images/`. */
   images: Set<string>;
+  /** The bytes of one of `images` (by its site-relative path), still the file the scan approved. */
+  readImage(sitePath: string): Uint8Array;
   /** Files that could not be read or parsed at all. */
   problems: Problem[];
 }
 
 /**
- * Synchronous on purpose: the build has nothing else to do meanwhile, and thousands of small sync reads
- * are several times faster than as many concurrent promises.
+ * A file the scan approved, as text; undefined when the scan did not find it. Synchronous on purpose: the
+ * build has nothing else to do meanwhile, and thousands of small sync reads are several times faster than
+ * as many concurrent promises.
  */
-function readText(root: string, file: string): string | undefined {
+function readText(source: ContentSource, file: string): string | undefined {
+  const identity = source.identities.get(file);
+  return identity ? decodeUtf8(readApproved(source.root, file, identity)) : undefined;
+}
+
+/** The content folder and what its scan approved. */
+interface ContentSource {
+  root: string;
+  identities: ReadonlyMap<string, FileIdentity>;
+  problems: Problem[];
+}
+
+/** `readText`, with text that is not UTF-8 reported as the file's problem (null). */
+function readChecked(source: ContentSource, file: string): string | undefined | null {
   try {
-    return readFileSync(path.join(root, file), 'utf8');
+    return readText(source, file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
+    if (!(error instanceof NotUtf8Error)) throw error;
+    source.problems.push({ file, line: error.line, field: '-', message: error.message });
+    return null;
   }
 }
 
@@ -50,9 +67,10 @@ function syntaxProblem(file: string, error: unknown, what: string): Problem {
   return { file, line: 1, field: '-', message: `could not be read as ${what}: ${error instanceof Error ? error.message : String(error)}` };
 }
 
-function loadYamlFile(root: string, file: string, kind: 'list' | 'document', problems: Problem[], optional = false): RawRecord[] {
-  const text = readText(root, file);
-  if (text === undefined && optional) return [];
+function loadYamlFile(source: ContentSource, file: string, kind: 'list' | 'document', optional = false): RawRecord[] {
+  const { problems } = source;
+  const text = readChecked(source, file);
+  if (text === null || (text === undefined && optional)) return [];
   if (text === undefined) {
     problems.push({ file, line: 1, field: '-', message: `the file is missing (every content folder needs ${file})` });
     return [];
@@ -79,8 +97,10 @@ function loadYamlFile(root: string, file: string, kind: 'list' | 'document', pro
 /** Front matter starts on line 2, after the opening `---`. */
 const FRONT_MATTER_FIRST_LINE = 2;
 
-function loadMarkdownFile(root: string, file: string, problems: Problem[], cache: BuildCache): RawRecord | undefined {
-  const text = readText(root, file) ?? '';
+function loadMarkdownFile(source: ContentSource, file: string, cache: BuildCache): RawRecord | undefined {
+  const { problems } = source;
+  const text = readChecked(source, file);
+  if (text === null || text === undefined) return undefined;
   const slug = path.posix.basename(file, '.md');
   const split = splitFrontMatter(text);
   if (split.present && !isYamlLanguage(split.language)) {
@@ -128,6 +148,7 @@ export async function loadContent(
 ): Promise<RawContent> {
   const scan = await scanContent(root, limits);
   const problems: Problem[] = [...scan.problems];
+  const source: ContentSource = { root, identities: scan.identities, problems };
   const records: Record<string, RawRecord[]> = {};
   const loads = Object.entries(collections).map(async ([key, collection]) => {
     if (collection.kind === 'markdown') {
@@ -136,15 +157,21 @@ export async function loadContent(
       const loaded = [...scan.readable]
         .filter(matches)
         .sort()
-        .map((file) => loadMarkdownFile(root, file, problems, cache));
+        .map((file) => loadMarkdownFile(source, file, cache));
       records[key] = loaded.filter((record): record is RawRecord => record !== undefined);
     } else if (scan.readable.has(collection.file) || !scan.problems.some((problem) => problem.file === collection.file)) {
-      records[key] = loadYamlFile(root, collection.file, collection.kind, problems, collection.kind === 'document' && collection.optional);
+      records[key] = loadYamlFile(source, collection.file, collection.kind, collection.kind === 'document' && collection.optional);
     } else {
       records[key] = [];
     }
   });
   await Promise.all(loads);
   const images = new Set([...scan.readable].filter((file) => file.startsWith('images/')).map((file) => `/${file}`));
-  return { root, records, images, problems };
+  const readImageAt = (sitePath: string) => {
+    const file = sitePath.slice(1);
+    const identity = scan.identities.get(file);
+    if (!images.has(sitePath) || !identity) throw new Error(`${sitePath} is not an image of the content`);
+    return readImage(root, file, identity);
+  };
+  return { root, records, images, readImage: readImageAt, problems };
 }

@@ -4,9 +4,11 @@
  * so each is a problem and nothing behind it is read; a file over its size limit is a problem before it is
  * read; an SVG that could run script when opened is a problem before it is published.
  */
-import { lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { Problem } from '../problems.ts';
+import { decodeUtf8, type FileIdentity, FileChangedError, NotUtf8Error, readApproved } from './read-approved.ts';
+import { checkSvg } from './svg-check.ts';
 
 export interface ContentLimits {
   /** Largest Markdown or YAML file, in bytes. */
@@ -18,6 +20,8 @@ export interface ContentLimits {
 export interface ContentScan {
   /** Files that may be read: regular files inside the folder, within their limit, reached through no link. */
   readable: Set<string>;
+  /** Each readable file as the scan saw it: a read checks it still has this identity (read-approved.ts). */
+  identities: Map<string, FileIdentity>;
   problems: Problem[];
 }
 
@@ -28,25 +32,31 @@ export const DEFAULT_LIMITS: ContentLimits = { textBytes: 1024 * 1024, imageByte
 const formatSize = (bytes: number) => (bytes >= MB ? `${(bytes / MB).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`);
 const isImage = (file: string) => file.startsWith('images/');
 
-/** Script in an SVG runs when the image is opened on its own: elements, event handlers, `javascript:` links. */
-const SVG_SCRIPT = [
-  { pattern: /<script[\s>/]/i, what: 'a <script> element' },
-  { pattern: /<[^>]*\son[a-z]+\s*=/i, what: 'an event handler attribute (on...=)' },
-  { pattern: /javascript\s*:/i, what: 'a javascript: address' },
-  { pattern: /<foreignObject[\s>/]/i, what: 'a <foreignObject> element (HTML inside the image)' },
-];
+const isSvg = (file: string) => isImage(file) && file.toLowerCase().endsWith('.svg');
 
-function checkSvg(root: string, file: string): Problem | undefined {
-  const text = readFileSync(path.join(root, file), 'utf8');
-  const found = SVG_SCRIPT.find(({ pattern }) => pattern.test(text));
-  if (!found) return undefined;
-  const line = text.slice(0, text.search(found.pattern)).split('\n').length;
-  return {
-    file,
-    line,
-    field: '-',
-    message: `the SVG holds ${found.what}, which would run on this site when the image is opened; remove it`,
-  };
+/**
+ * The bytes of an approved image as they may be published: still the file the scan saw, and for an SVG,
+ * still a plain drawing (it is checked again here, on the very bytes that are published).
+ */
+export function readImage(root: string, file: string, identity: FileIdentity): Buffer {
+  const bytes = readApproved(root, file, identity);
+  if (!isSvg(file)) return bytes;
+  const problem = checkSvg(decodeUtf8(bytes));
+  if (problem) throw new FileChangedError(file);
+  return bytes;
+}
+
+/** Why an SVG may not be published, as a problem with its line; undefined when it may. */
+function svgFileProblem(root: string, file: string, identity: FileIdentity): Problem | undefined {
+  let text: string;
+  try {
+    text = decodeUtf8(readApproved(root, file, identity));
+  } catch (error) {
+    if (error instanceof NotUtf8Error) return { file, line: error.line, field: '-', message: error.message };
+    throw error;
+  }
+  const problem = checkSvg(text);
+  return problem ? { file, line: problem.line, field: '-', message: problem.message } : undefined;
 }
 
 /**
@@ -82,6 +92,7 @@ export async function scanContent(root: string, limits: ContentLimits): Promise<
   }
   const throughLink = (file: string) => links.some((link) => file.startsWith(`${link}/`));
   const readable = new Set<string>();
+  const identities = new Map<string, FileIdentity>();
   for (const entry of entries) {
     if (!entry.stats.isFile() || throughLink(entry.path)) continue;
     const limit = isImage(entry.path) ? limits.imageBytes : limits.textBytes;
@@ -95,9 +106,13 @@ export async function scanContent(root: string, limits: ContentLimits): Promise<
       });
       continue;
     }
-    const svgProblem = entry.path.toLowerCase().endsWith('.svg') && isImage(entry.path) ? checkSvg(root, entry.path) : undefined;
+    const identity = { dev: entry.stats.dev, ino: entry.stats.ino };
+    const svgProblem = isSvg(entry.path) ? svgFileProblem(root, entry.path, identity) : undefined;
     if (svgProblem) problems.push(svgProblem);
-    else readable.add(entry.path);
+    else {
+      readable.add(entry.path);
+      identities.set(entry.path, identity);
+    }
   }
-  return { readable, problems };
+  return { readable, identities, problems };
 }
