@@ -1,13 +1,11 @@
 /** Any limit/offset window of a list, answered from at most two precomputed files. */
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryAssets } from '../../generator/edge/assets.ts';
 import { createHandler } from '../../generator/edge/handler.ts';
 import { createMemoryLimiter } from '../../generator/edge/limiter.ts';
 import { writeSyntheticContent } from '../helpers/synthetic-content.ts';
-import { buildInto, removeBuildDirs } from '../helpers/build-output.ts';
+import { buildInto, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
 import { readDistFiles } from '../helpers/api-runtimes.ts';
 
 const ARTICLES = 250;
@@ -37,7 +35,7 @@ async function fetchJson(path: string, reads?: string[]) {
 }
 
 beforeAll(async () => {
-  const content = path.join(mkdtempSync(path.join(os.tmpdir(), 'content-windows-')), 'content');
+  const content = path.join(tempDir('content-windows'), 'content');
   await writeSyntheticContent(content, { articles: ARTICLES, services: 3, expertise: 3, technology: 3, resources: 2 });
   files = readDistFiles(await buildInto(content));
   all = [];

@@ -33,7 +33,7 @@ const addFormats = addFormatsModule.default;
 
 const dirs: string[] = [];
 async function buildInto(): Promise<{ dir: string; content: Content }> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'feed-'));
+  const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'feed-')), 'dist');
   dirs.push(dir);
   const { content } = await buildSite({ contentDir: 'content', outDir: dir, env: ENV });
   return { dir, content };
@@ -54,7 +54,7 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  for (const dir of dirs) rmSync(path.dirname(dir), { recursive: true, force: true });
 });
 
 describe('api/resources.json', () => {

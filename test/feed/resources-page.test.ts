@@ -26,7 +26,7 @@ let context: BrowserContext | undefined;
 let problems: string[] = [];
 
 beforeAll(async () => {
-  dist = mkdtempSync(path.join(os.tmpdir(), 'hub-'));
+  dist = path.join(mkdtempSync(path.join(os.tmpdir(), 'hub-')), 'dist');
   const { content } = await buildSite({
     contentDir: 'content',
     outDir: dist,
@@ -41,7 +41,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.close();
-  rmSync(dist, { recursive: true, force: true });
+  rmSync(path.dirname(dist), { recursive: true, force: true });
 });
 
 /** A fresh page that records every console error and uncaught exception, checked after each test. */

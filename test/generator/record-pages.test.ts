@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_SIZE } from '../../generator/pipeline/outputs/pages/page-links.ts';
-import { buildInto, listFiles, removeBuildDirs, SITE_URL, V1 } from '../helpers/build-output.ts';
+import { buildInto, listFiles, removeBuildDirs, SITE_URL, tempDir, V1 } from '../helpers/build-output.ts';
 import { writeSyntheticContent } from '../helpers/synthetic-content.ts';
 
 const PAGE_BUDGET_BYTES = 50 * 1024;
@@ -97,7 +97,7 @@ describe('record pages', () => {
 describe('list pages', () => {
   let synthetic: string;
   beforeAll(async () => {
-    const content = path.join(mkdtempSync(path.join(os.tmpdir(), 'list-pages-')), 'content');
+    const content = path.join(tempDir('list-pages'), 'content');
     await writeSyntheticContent(content, { articles: PAGE_SIZE * 2 + 5, services: 3, expertise: 3, technology: 3, resources: 1 });
     synthetic = await buildInto(content);
   });

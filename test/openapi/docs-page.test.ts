@@ -17,7 +17,7 @@ let server: SiteServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  dist = mkdtempSync(path.join(os.tmpdir(), 'docs-page-'));
+  dist = path.join(mkdtempSync(path.join(os.tmpdir(), 'docs-page-')), 'dist');
   await buildSite({ contentDir: 'content', outDir: dist, env: { SOURCE_DATE_EPOCH: '1795000000' } });
   server = await startSiteServer(dist);
   browser = await launchBrowser();
@@ -26,7 +26,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.close();
-  rmSync(dist, { recursive: true, force: true });
+  rmSync(path.dirname(dist), { recursive: true, force: true });
 });
 
 /** Opens a page and records every request it makes and every error it reports. */

@@ -29,7 +29,7 @@ let document: Json;
 let validate: ResponseValidate;
 
 async function buildInto(): Promise<{ dir: string; content: Content }> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'openapi-'));
+  const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'openapi-')), 'dist');
   dirs.push(dir);
   return { dir, content: (await buildSite({ contentDir: 'content', outDir: dir, env: ENV })).content };
 }
@@ -52,7 +52,7 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  for (const dir of dirs.splice(0)) rmSync(path.dirname(dir), { recursive: true, force: true });
 });
 
 describe('the OpenAPI document', () => {
@@ -181,7 +181,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('is the same document whatever the clock of the build that wrote it', async () => {
-    const other = mkdtempSync(path.join(os.tmpdir(), 'openapi-clock-'));
+    const other = path.join(mkdtempSync(path.join(os.tmpdir(), 'openapi-clock-')), 'dist');
     dirs.push(other);
     await buildSite({
       contentDir: 'content',

@@ -20,7 +20,7 @@ let server: SiteServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  dist = mkdtempSync(path.join(os.tmpdir(), 'reference-page-'));
+  dist = path.join(mkdtempSync(path.join(os.tmpdir(), 'reference-page-')), 'dist');
   // Built for a deploy's address, served locally: "try it" must still call this server.
   await buildSite({ contentDir: 'content', outDir: dist, env: { SOURCE_DATE_EPOCH: '1795000000', SITE_URL: 'https://example.test' } });
   server = await startSiteServer(dist, { handler: { limiter: createMemoryLimiter({ limit: 1_000_000 }) } });
@@ -30,7 +30,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.close();
-  if (dist) rmSync(dist, { recursive: true, force: true });
+  if (dist) rmSync(path.dirname(dist), { recursive: true, force: true });
 });
 
 async function withPage<T>(run: (page: Page) => Promise<T>, options: { bypassCSP?: boolean } = {}): Promise<T> {

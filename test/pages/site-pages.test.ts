@@ -20,7 +20,7 @@ let server: SiteServer;
 let browser: Browser | undefined;
 
 beforeAll(async () => {
-  dist = mkdtempSync(path.join(os.tmpdir(), 'site-pages-'));
+  dist = path.join(mkdtempSync(path.join(os.tmpdir(), 'site-pages-')), 'dist');
   await buildSite({ contentDir: 'content', outDir: dist, env: { SOURCE_DATE_EPOCH: '1795000000', SITE_URL: SITE } });
   server = await startSiteServer(dist, { handler: { limiter: createMemoryLimiter({ limit: 1_000_000 }) } });
 }, 60_000);
@@ -28,7 +28,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.close();
-  rmSync(dist, { recursive: true, force: true });
+  rmSync(path.dirname(dist), { recursive: true, force: true });
 });
 
 /** The content type a path must be served with. */

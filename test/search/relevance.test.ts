@@ -13,12 +13,12 @@ describe('search relevance on the real content', () => {
   let search: Search;
 
   beforeAll(async () => {
-    outDir = mkdtempSync(path.join(os.tmpdir(), 'search-relevance-'));
+    outDir = path.join(mkdtempSync(path.join(os.tmpdir(), 'search-relevance-')), 'dist');
     await buildSite({ contentDir: 'content', outDir, env: { SOURCE_DATE_EPOCH: '1795000000' } });
     search = createSearch(createFileAssets(outDir));
   });
 
-  afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+  afterAll(() => rmSync(path.dirname(outDir), { recursive: true, force: true }));
 
   const ranked = async (q: string, type: SearchQuery['type'] = 'all') =>
     (await search.search({ q, type, limit: TOP, offset: 0 })).items.map((item) => `${item.type}:${item.id}`);

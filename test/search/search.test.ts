@@ -220,10 +220,10 @@ describe('result cards', () => {
 describe('the build', () => {
   const outDirs: string[] = [];
   afterAll(() => {
-    for (const dir of outDirs) rmSync(dir, { recursive: true, force: true });
+    for (const dir of outDirs) rmSync(path.dirname(dir), { recursive: true, force: true });
   });
   const tempDir = () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'search-build-'));
+    const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'search-build-')), 'dist');
     outDirs.push(dir);
     return dir;
   };
@@ -256,11 +256,11 @@ describe('the build', () => {
 let site: Promise<Search> | undefined;
 const siteDirs: string[] = [];
 afterAll(() => {
-  for (const dir of siteDirs) rmSync(dir, { recursive: true, force: true });
+  for (const dir of siteDirs) rmSync(path.dirname(dir), { recursive: true, force: true });
 });
 function siteSearch(): Promise<Search> {
   site ??= (async () => {
-    const out = mkdtempSync(path.join(os.tmpdir(), 'crafted-'));
+    const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'crafted-')), 'dist');
     await buildSite({ contentDir: 'content', outDir: out, env: { SOURCE_DATE_EPOCH: '1795000000' } });
     siteDirs.push(out);
     return createSearch(createFileAssets(out));
