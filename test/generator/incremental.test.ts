@@ -94,6 +94,17 @@ function createSnapshotBuilds(out: string) {
 }
 
 describe('an incremental build', () => {
+  it('writes and counts only the files whose bytes changed, copied files (images, the editor) included', async () => {
+    const content = fixtureDir('valid');
+    const out = path.join(tempDir('counted'), 'dist');
+    const first = await buildSite({ contentDir: content, outDir: out, env: BUILD_ENV });
+    expect(first.written).toBe(first.files);
+    const again = await buildSite({ contentDir: content, outDir: out, env: BUILD_ENV });
+    expect(again.written).toBe(0);
+    const image = readTree(out).has('admin/decap-cms.js');
+    expect(image).toBe(true);
+  });
+
   it('writes the same bytes as a clean build after any series of edits', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(edit, { minLength: 1, maxLength: 6 }), async (edits) => {

@@ -5,14 +5,14 @@
  * (previous-output.ts), so a build after a small edit writes only what changed.
  */
 import { hash } from 'node:crypto';
-import { copyFileSync, linkSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, linkSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { OutputFile } from '../outputs/output-file.ts';
 import { recoverFromKilledBuilds, REPLACED_MARK, STAGING_MARK } from './leftovers.ts';
 import { type PreviousOutput, readPreviousOutput, recordOutput } from './previous-output.ts';
 
-/** The digest recorded for a file copied from the content or the generator: never equal to a file's digest. */
+/** The digest once recorded for a copied file (outputs of older builds may hold it): never equal to a file's digest. */
 export const COPIED = 'copied';
 
 /**
@@ -46,9 +46,11 @@ export async function writeAll(
       if (previous?.digests.get(file.path) === digest && linkFrom(previous.dir, file.path, target)) continue;
       writeFileSync(target, file.body);
     } else {
-      // Not compared with the previous build (the source may change without the build knowing), but
-      // recorded, so that an output updated in place (emit-snapshot.ts) knows the file is there.
-      digests.set(file.path, COPIED);
+      // Compared by its bytes like any other file (an image, the editor's scripts): a build after a small
+      // edit neither rewrites nor counts the copies that did not change.
+      const digest = hash('sha1', readFileSync(file.copyFrom), 'base64');
+      digests.set(file.path, digest);
+      if (previous?.digests.get(file.path) === digest && linkFrom(previous.dir, file.path, target)) continue;
       copyFileSync(file.copyFrom, target);
     }
     written++;
