@@ -26,7 +26,7 @@ import { OPENAPI_PATH } from '../shared/data-paths.ts';
 import { type Schedule, SCHEDULE_PATH } from '../shared/schedule.ts';
 import { type BuildCache, createBuildCache, NO_CACHE } from './build-cache.ts';
 import { renderBody, renderMarkdown } from './outputs/render-markdown.ts';
-import { emitFiles } from './emit/emit-files.ts';
+import { type Emitted, emitFiles } from './emit/emit-files.ts';
 import { emitSnapshot, type SnapshotEmit } from './emit/emit-snapshot.ts';
 import { type BuildSettings, buildTimeOf, isoSeconds, resolveBuildSettings, siteAddress } from './build-settings.ts';
 
@@ -51,8 +51,10 @@ export interface BuildOptions {
   preview?: Preview;
   /** Values kept across builds (npm run dev): an unchanged body is not rendered or analysed again. */
   cache?: BuildCache;
-  /** Writes the build into this snapshot folder and updates the output folder in place (npm run dev; emit-snapshot.ts). */
+  /** Writes the build into this snapshot folder and updates the output folder in place (emit-snapshot.ts). */
   snapshot?: SnapshotEmit;
+  /** The caller's own emit step instead (npm run dev keeps the files that changed in memory); `outDir` is then unused. */
+  emit?: (files: AsyncIterable<OutputFile>) => Promise<Emitted>;
 }
 
 export interface BuildResult {
@@ -210,7 +212,11 @@ async function buildWith(options: BuildOptions, helper: BuildHelper | undefined)
     cmsBackend: settings.cmsBackend,
     cache: options.cache,
   });
-  const written = options.snapshot ? await emitSnapshot(files, options.outDir, options.snapshot) : await emitFiles(files, options.outDir);
+  const written = options.emit
+    ? await options.emit(files)
+    : options.snapshot
+      ? await emitSnapshot(files, options.outDir, options.snapshot)
+      : await emitFiles(files, options.outDir);
   options.cache?.endBuild();
   return { content, publication, ...written };
 }

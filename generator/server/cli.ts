@@ -3,7 +3,7 @@
  */
 import { parseCommandLine, quietOnClosedOutput } from '../pipeline/command-line.ts';
 import { createServer } from './create-server.ts';
-import { describeBuild, listen, readListen, stopOnSignals } from './run-server.ts';
+import { describeBuild, listen, readListen, readTrustedProxies, stopOnSignals } from './run-server.ts';
 
 const USAGE = `Usage:
   npm run serve [-- --dist DIR]    serve a build: /v1/ through the API handler, everything else as static files
@@ -30,13 +30,13 @@ function main(): number | undefined {
     console.error(where);
     return 2;
   }
-  const trustedProxies = Number(process.env.TRUST_PROXY || 0);
-  if (!Number.isInteger(trustedProxies) || trustedProxies < 0 || trustedProxies > 16) {
-    console.error(`TRUST_PROXY must be the number of proxies in front of this server (0 to 16), not "${process.env.TRUST_PROXY}"`);
+  const trustedProxies = readTrustedProxies(process.env);
+  if (typeof trustedProxies === 'string') {
+    console.error(trustedProxies);
     return 2;
   }
   const server = createServer({ dist, trustedProxies, log: (line) => console.log(line) });
-  listen(server, where, (url) => `Serving ${dist} (${build}) at ${url} (API at /v1/); press Ctrl+C to stop`);
+  void listen(server, where).then(({ url }) => console.log(`Serving ${dist} (${build}) at ${url} (API at /v1/); press Ctrl+C to stop`));
   stopOnSignals(server);
   return undefined;
 }

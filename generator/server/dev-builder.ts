@@ -1,37 +1,60 @@
 /**
  * `npm run dev`'s builds, in a worker thread, so that a rebuild never takes the server's event loop: the
  * server keeps answering while the next build is made. The worker keeps the build cache between rebuilds.
- * Each message asks for one build; the answer is what the dev server prints, with a snapshot of the build for
- * the server to read from. Snapshots the server has retired are removed here too.
+ *
+ * The first build is written to a folder of its own (a base). Each later build is compared with the one before,
+ * file by file, and only what changed is sent to the server, which serves it from memory over the base
+ * (build-files.ts): an edit costs what it changed, and nothing whole-tree is written, linked or copied. Once
+ * the changes add up (dev-overlay-policy below), the next build is written as a new base, linking its
+ * unchanged files from the old one. Bases the server no longer reads are removed here, once builds are quiet.
  */
+import { hash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
 import { setPriority } from 'node:os';
-import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildSite } from '../pipeline/build-site.ts';
 import { resolveBuildSettings } from '../pipeline/build-settings.ts';
 import { createBuildCache } from '../pipeline/build-cache.ts';
 import type { Preview } from '../pipeline/catalogue/publish.ts';
+import { COPIED, type Emitted, writeAll } from '../pipeline/emit/emit-files.ts';
+import { removeSnapshot } from '../pipeline/emit/emit-snapshot.ts';
 import type { CmsBackend } from '../pipeline/outputs/cms/cms-config.ts';
+import type { OutputFile } from '../pipeline/outputs/output-file.ts';
 import { ContentError, formatReport } from '../pipeline/problems.ts';
 import { formatPublication } from '../pipeline/publication-report.ts';
-import { removeSnapshot } from '../pipeline/emit/emit-snapshot.ts';
 import { snapshotName } from './served-builds.ts';
 
 /** A nice value: below the server (0), above idle work (19). */
 const BUILD_PRIORITY = 10;
+/** Past this many changed files, or bytes, since the base, the next build is written as a new base. */
+const MAX_OVERLAY_FILES = 20_000;
+const MAX_OVERLAY_BYTES = 128 * 1024 * 1024;
 
-/** A build to make, or a retired snapshot to remove. */
+/** A build to make, or a base folder the server no longer reads, to remove. */
 export type BuildRequest = { id: number } | { remove: string };
 
 export type BuildAnswer =
-  /** `snapshot`: the folder the build was written into, for the server to read it from (served-builds.ts). */
-  | { id: number; built: true; written: number; files: number; lines: string[]; snapshot: string }
+  | {
+      id: number;
+      built: true;
+      written: number;
+      files: number;
+      lines: string[];
+      /** The folder the build's unchanged files are read from. */
+      base: string;
+      /** True when this build was written whole into `base` (a new base): no overlay. */
+      rebased: boolean;
+      /** Files that differ from the previous build (none when rebased), and files it no longer has. */
+      changed: { path: string; bytes: Uint8Array }[];
+      removed: string[];
+    }
   | { id: number; built: false; report: string }
   | { id: number; built: false; failure: string };
 
-const { contentDir, outDir, preview, cmsBackend, servedAt } = workerData as {
+const { contentDir, snapshotRoot, preview, cmsBackend, servedAt } = workerData as {
   contentDir: string;
-  outDir: string;
+  /** Bases are folders named `<snapshotRoot>.serving-<pid>-...`, removed by the next run if this one is killed. */
+  snapshotRoot: string;
   preview: Preview;
   cmsBackend?: CmsBackend;
   /** The address the dev server serves on: the site's address unless SITE_URL or Netlify's variables name one. */
@@ -39,21 +62,87 @@ const { contentDir, outDir, preview, cmsBackend, servedAt } = workerData as {
 };
 const settings = resolveBuildSettings(process.env, { preview, cmsBackend, servedAt });
 const cache = createBuildCache();
-// Serving comes first: on Linux a thread's priority is its own, so this lowers the builds only, and the
-// server's thread keeps its share of the CPU while a rebuild runs beside it. Where it is not allowed, builds
-// simply run at the same priority.
+// Serving comes first: on Linux a thread's priority is its own, so this lowers the builds only.
 try {
   setPriority(BUILD_PRIORITY);
 } catch {}
 
-/** The newest build's snapshot: the next build links its unchanged files from it. */
-let newest: string | undefined;
+const digestOf = (bytes: string | Uint8Array) => hash('sha1', bytes, 'base64');
+
+/** Copied files (images, the content manager's few megabytes) by source, read again only when their stats change. */
+const copies = new Map<string, { stamp: string; bytes: Uint8Array; digest: string }>();
+function readCopy(source: string): { bytes: Uint8Array; digest: string } {
+  const stats = statSync(source);
+  const stamp = `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
+  const known = copies.get(source);
+  if (known?.stamp === stamp) return known;
+  const bytes = readFileSync(source);
+  const copy = { stamp, bytes, digest: digestOf(bytes) };
+  copies.set(source, copy);
+  return copy;
+}
+
+/** The base folder and its files' digests; the newest build's digests; what differs from the base, by path. */
+let base: { dir: string; digests: ReadonlyMap<string, string> } | undefined;
+let newest = new Map<string, string>();
+let overlay = new Map<string, number>();
 let building = false;
 
-/**
- * Retired snapshots are removed once builds have been quiet for a moment, one at a time: removing ten
- * thousand files takes a fifth of a second, which the next edit's build should not wait behind.
- */
+/** Writes a new base, linking what the old base holds unchanged. */
+async function writeBase(files: AsyncIterable<OutputFile>): Promise<Emitted & { changed: []; removed: []; rebased: true }> {
+  const dir = snapshotName(snapshotRoot);
+  let written: Awaited<ReturnType<typeof writeAll>>;
+  try {
+    written = await writeAll(files, dir, base);
+  } catch (error) {
+    removeSnapshot(dir);
+    throw error;
+  }
+  // Copied files (images) are compared by their bytes in later builds.
+  for (const [file, digest] of written.digests) if (digest === COPIED) written.digests.set(file, digestOf(readFileSync(`${dir}/${file}`)));
+  copies.clear();
+  base = { dir, digests: written.digests };
+  newest = new Map(written.digests);
+  overlay = new Map();
+  return { files: written.files, written: written.written, bytes: written.bytes, changed: [], removed: [], rebased: true };
+}
+
+/** Compares each file with the newest build's and keeps the ones that changed. */
+async function compare(
+  files: AsyncIterable<OutputFile>,
+): Promise<Emitted & { changed: { path: string; bytes: Uint8Array }[]; removed: string[]; rebased: false }> {
+  const digests = new Map<string, string>();
+  const changed: { path: string; bytes: Uint8Array }[] = [];
+  let bytes = 0;
+  for await (const file of files) {
+    if (digests.has(file.path)) throw new Error(`two outputs claim ${file.path}`);
+    const copy = 'body' in file ? undefined : readCopy(file.copyFrom);
+    const body = 'body' in file ? file.body : copy!.bytes;
+    const digest = copy?.digest ?? digestOf(body);
+    digests.set(file.path, digest);
+    if (newest.get(file.path) === digest) {
+      bytes += typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+      continue;
+    }
+    const data = typeof body === 'string' ? Buffer.from(body) : body;
+    bytes += data.byteLength;
+    changed.push({ path: file.path, bytes: data });
+    overlay.set(file.path, data.byteLength);
+  }
+  const removed = [...newest.keys()].filter((file) => !digests.has(file));
+  for (const file of removed) overlay.set(file, 0);
+  newest = digests;
+  return { files: digests.size, written: changed.length, bytes, changed, removed, rebased: false };
+}
+
+const overlayTooLarge = () => {
+  if (overlay.size > MAX_OVERLAY_FILES) return true;
+  let total = 0;
+  for (const size of overlay.values()) total += size;
+  return total > MAX_OVERLAY_BYTES;
+};
+
+/** Bases to remove once builds have been quiet for a moment, one at a time: the next edit's build comes first. */
 const retired: string[] = [];
 let removalScheduled = false;
 const REMOVE_WHEN_QUIET_MS = 500;
@@ -67,27 +156,32 @@ const scheduleRemoval = () => {
   }, REMOVE_WHEN_QUIET_MS);
 };
 
+async function build(id: number): Promise<BuildAnswer> {
+  let emitted: Awaited<ReturnType<typeof compare>> | Awaited<ReturnType<typeof writeBase>> | undefined;
+  const emit = async (files: AsyncIterable<OutputFile>) => {
+    emitted = !base || overlayTooLarge() ? await writeBase(files) : await compare(files);
+    return emitted;
+  };
+  try {
+    const result = await buildSite({ contentDir, outDir: snapshotRoot, settings, cache, emit });
+    const { changed, removed, rebased } = emitted!;
+    const lines = formatPublication(result.publication, preview);
+    return { id, built: true, written: result.written, files: result.files, lines, base: base!.dir, rebased, changed, removed };
+  } catch (error) {
+    return error instanceof ContentError
+      ? { id, built: false, report: formatReport(error.problems, contentDir) }
+      : { id, built: false, failure: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+  }
+}
+
 parentPort!.on('message', async (request: BuildRequest) => {
   if ('remove' in request) {
     retired.push(request.remove);
     scheduleRemoval();
     return;
   }
-  const { id } = request;
-  let answer: BuildAnswer;
   building = true;
-  try {
-    const dir = snapshotName(path.resolve(outDir));
-    const result = await buildSite({ contentDir, outDir, settings, cache, snapshot: { dir, previous: newest } });
-    newest = dir;
-    const lines = formatPublication(result.publication, preview);
-    answer = { id, built: true, written: result.written, files: result.files, lines, snapshot: dir };
-  } catch (error) {
-    answer =
-      error instanceof ContentError
-        ? { id, built: false, report: formatReport(error.problems, contentDir) }
-        : { id, built: false, failure: error instanceof Error ? (error.stack ?? error.message) : String(error) };
-  }
+  const answer = await build(request.id);
   building = false;
   parentPort!.postMessage(answer);
 });

@@ -1,7 +1,7 @@
-/** Assets read from a build folder on disk, for the local server. */
-import { readFile } from 'node:fs/promises';
+/** Assets read from a build folder on disk (and in dev its overlay of changed files), for the local server. */
 import path from 'node:path';
 import type { Assets } from '../edge/assets.ts';
+import { type BuildFiles, readBuildFile } from './build-files.ts';
 
 export interface FileAssetsOptions {
   /** Bytes of files kept in memory (text counted at two bytes a character); the oldest entries go first. 0 turns the cache off. */
@@ -9,14 +9,16 @@ export interface FileAssetsOptions {
 }
 
 type Cached = string | Uint8Array;
+const asText = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 const sizeOf = (value: Cached) => (typeof value === 'string' ? value.length * 2 : value.byteLength);
 
 /**
  * The server reads each build from a snapshot that never changes (served-builds.ts), so files are kept in a
  * bounded cache instead of being read per request.
  */
-export function createFileAssets(distDir: string, options: FileAssetsOptions = {}): Assets {
-  const root = path.resolve(distDir);
+export function createFileAssets(build: string | BuildFiles, options: FileAssetsOptions = {}): Assets {
+  const files = typeof build === 'string' ? { dir: build } : build;
+  const root = path.resolve(files.dir);
   const cacheBytes = options.cacheBytes ?? 64 * 1024 * 1024;
   const cache = new Map<string, Cached>();
   let cachedBytes = 0;
@@ -32,25 +34,21 @@ export function createFileAssets(distDir: string, options: FileAssetsOptions = {
     }
   };
 
-  async function load<T extends Cached>(file: string, key: string, read: (target: string) => Promise<T>): Promise<T | null> {
+  async function load<T extends Cached>(file: string, key: string, decode: (bytes: Uint8Array) => T): Promise<T | null> {
     const cached = cache.get(key);
     if (cached !== undefined) return cached as T;
     const target = path.resolve(root, file);
     // The handler only builds paths from validated ids; this guard keeps that true whatever a caller does.
     if (!target.startsWith(root + path.sep)) return null;
-    try {
-      const value = await read(target);
-      remember(key, value);
-      return value;
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') return null;
-      throw error;
-    }
+    const bytes = await readBuildFile(files, path.relative(root, target).split(path.sep).join('/'));
+    if (bytes === null) return null;
+    const value = decode(bytes);
+    remember(key, value);
+    return value;
   }
 
   return {
-    read: (file) => load(file, `text:${file}`, (target) => readFile(target, 'utf8')),
-    readBytes: (file) => load(file, `bytes:${file}`, async (target) => new Uint8Array(await readFile(target))),
+    read: (file) => load(file, `text:${file}`, asText),
+    readBytes: (file) => load(file, `bytes:${file}`, (bytes) => bytes),
   };
 }

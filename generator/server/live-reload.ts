@@ -5,6 +5,11 @@
 import type http from 'node:http';
 
 export const EVENTS_PATH = '/__dev/events';
+/**
+ * Open pages listened to at once. Each holds a connection (and a file descriptor) for as long as it is open;
+ * past this, a page gets 503 and its browser retries later, rather than the server running out of descriptors.
+ */
+export const MAX_LISTENERS = 64;
 export const SCRIPT_PATH = '/__dev/reload.js';
 
 const SCRIPT = `// Dev only: reloads the page when the dev server has served a new build.
@@ -33,6 +38,11 @@ export function createLiveReload(): LiveReload {
         return true;
       }
       if (pathname !== EVENTS_PATH) return false;
+      if (listeners.size >= MAX_LISTENERS) {
+        res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '10', connection: 'close' });
+        res.end(`More than ${MAX_LISTENERS} pages are listening for rebuilds; close some.`);
+        return true;
+      }
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
       res.write(': connected\n\n');
       listeners.add(res);

@@ -6,6 +6,7 @@ import { createReadStream, statSync } from 'node:fs';
 import type http from 'node:http';
 import path from 'node:path';
 import { type HeaderRule, headersFor } from '../shared/header-rules.ts';
+import type { Overlay } from './build-files.ts';
 import { PRECOMPRESSED_EXTENSIONS, PRECOMPRESSED_TYPES } from '../shared/precompressed.ts';
 import { ETAG_SUFFIX, negotiateEncoding, stripEtagSuffix, varyOnEncoding } from './accept-encoding.ts';
 
@@ -30,8 +31,11 @@ export function servePrecompressed(
   req: http.IncomingMessage,
   res: http.ServerResponse,
   pathname: string,
-  build: { dir: string; rules: readonly HeaderRule[] },
+  build: { dir: string; rules: readonly HeaderRule[]; overlay?: Overlay | undefined },
 ): boolean {
+  // A file npm run dev changed is served from its overlay (build-files.ts), which holds no stored copies.
+  const key = pathname.slice(1);
+  if (build.overlay && [key, `${key}.br`, `${key}.gz`].some((file) => build.overlay!.has(file))) return false;
   const type = PRECOMPRESSED_TYPES[path.extname(pathname)];
   const encoding = negotiateEncoding(req.headers['accept-encoding']);
   if (!type || !encoding || req.headers.range !== undefined || (req.method !== 'GET' && req.method !== 'HEAD')) return false;

@@ -25,17 +25,33 @@ export function displayUrl(host: string, port: number): string {
   return `http://${shown}:${port}/`;
 }
 
-/** Listens, then prints `ready(url)`; a port in use ends the process with one line. */
-export function listen(server: http.Server, { host, port }: Listen, ready: (url: string) => string): void {
-  server.on('error', (error: NodeJS.ErrnoException) => {
-    console.error(`cannot listen on ${host}:${port}: ${error.code === 'EADDRINUSE' ? 'the port is in use (set PORT)' : error.message}`);
-    process.exit(1);
-  });
-  server.listen(port, host, () => {
-    const { port: actual } = server.address() as AddressInfo;
-    console.log(ready(displayUrl(host, actual)));
+/** TRUST_PROXY: how many proxies in front append to X-Forwarded-For (0 to 16); a one-line error otherwise. */
+export function readTrustedProxies(env: Record<string, string | undefined>): number | string {
+  const trustedProxies = Number(env.TRUST_PROXY || 0);
+  if (!Number.isInteger(trustedProxies) || trustedProxies < 0 || trustedProxies > 16)
+    return `TRUST_PROXY must be the number of proxies in front of this server (0 to 16), not "${env.TRUST_PROXY}"`;
+  return trustedProxies;
+}
+
+/**
+ * Listens; resolves with the server's address (the port it got), or ends the process with one line when it
+ * cannot listen (a port in use), before anything else is done.
+ */
+export function listen(server: http.Server, { host, port }: Listen): Promise<{ url: string; port: number }> {
+  return new Promise((resolve) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      console.error(`cannot listen on ${host}:${port}: ${error.code === 'EADDRINUSE' ? 'the port is in use (set PORT)' : error.message}`);
+      process.exit(1);
+    });
+    server.listen(port, host, () => {
+      const { port: actual } = server.address() as AddressInfo;
+      resolve({ url: displayUrl(host, actual), port: actual });
+    });
   });
 }
+
+/** Emitted on a server asked to stop, before its connections end: what it holds is let go at once. */
+export const STOPPING = 'stopping';
 
 /** SIGINT and SIGTERM close the server (and whatever `also` stops), then end the process. */
 export function stopOnSignals(server: http.Server, also: () => void = () => {}): void {
@@ -45,10 +61,11 @@ export function stopOnSignals(server: http.Server, also: () => void = () => {}):
     closing = true;
     console.log(`${signal}: closing`);
     also();
+    server.emit(STOPPING);
     server.close(() => process.exit(0));
     server.closeIdleConnections();
-    // Keep-alive clients get a moment, then the process ends regardless.
-    setTimeout(() => process.exit(0), 3000).unref();
+    // Responses under way get a moment, then the process ends regardless.
+    setTimeout(() => process.exit(0), 1000).unref();
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));

@@ -1,44 +1,53 @@
 /**
- * The local server reads a build as one unit. A build is swapped in whole (the emit step renames a finished
- * folder into place), so the server serves a snapshot of the build folder: a tree of hard links, made when
- * the server first sees the build, that the next build's swap cannot change. Each request takes the
- * current snapshot and keeps it to its end, so it never mixes two builds (manifest, files, search index,
- * ETags), and a request that starts after a swap sees only the new build. A snapshot is removed once it is
- * retired and no request is using it.
+ * The local server reads a build as one unit: each request takes the current build and keeps it to its end,
+ * so it never mixes two builds (manifest, files, search index, ETags), and a request that starts after a new
+ * build appears sees only the new one. Nothing here costs the server's thread more than a few calls,
+ * whatever the size of the build:
+ * - `npm run serve`: a build folder is read through a handle on the folder itself (a swap renames the folder
+ *   away but the handle follows it), at once; a snapshot of hard links, which the build that replaces it
+ *   cannot delete, is linked in the background and served once made (snapshot-linker.ts).
+ * - `npm run dev`: the builder offers each build as a folder plus an overlay of changed files in memory
+ *   (build-files.ts), and removes a folder once no build served uses it.
  */
-import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { linkTree, removeSnapshot } from '../pipeline/emit/emit-snapshot.ts';
-import { leftovers } from '../pipeline/emit/leftovers.ts';
 import { MANIFEST_PATH } from '../shared/data-paths.ts';
+import type { BuildFiles } from './build-files.ts';
+import { linkTreeInBackground, removeAfterExit, removeInBackground, removeStaleSnapshots } from './snapshot-linker.ts';
 
-/** One build as the server serves it: a folder that no later build changes, and what was made from it. */
+/** One build as the server serves it: its files, which no later build changes, and what was made from them. */
 export interface ServedBuild<T> {
-  /** The snapshot folder to read from. */
-  dir: string;
+  files: BuildFiles;
   /** What the server made for this build (its handler and header rules). */
   value: T;
 }
 
 export interface BuildSource<T> {
-  /** The current build, held until `release`; a new build is picked up here, before any file of it is read. */
-  acquire(): ServedBuild<T>;
+  /**
+   * The current build, held until `release`; a new build is picked up here, before any file of it is read.
+   * Undefined only from a feed that has offered no build yet.
+   */
+  acquire(): ServedBuild<T> | undefined;
   release(build: ServedBuild<T>): void;
-  /** Removes every snapshot (on shutdown). */
+  /** Stops at once: folders left to remove are removed after the process ends. */
   close(): void;
 }
 
-interface Held<T> extends ServedBuild<T> {
-  identity: string;
-  users: number;
-  retired: boolean;
-  /** Served from the build folder itself: no snapshot could be made there (see `snapshot`). */
-  direct?: boolean;
+/** Builds offered by whoever makes them (`npm run dev`'s builder). */
+export interface BuildFeed {
+  /** The newest build: a new object for each build. */
+  latest(): BuildFiles | undefined;
+  /** Called once no build served reads from `dir` any more (and it is not the newest build's). */
+  remove(dir: string): void;
 }
 
-/** Errors that say a snapshot cannot be made beside this build at all (a read-only or link-less file system). */
-const CANNOT_SNAPSHOT = new Set(['EACCES', 'EPERM', 'EROFS', 'EXDEV', 'ENOTSUP', 'EMLINK']);
+interface Held<T> extends ServedBuild<T> {
+  users: number;
+  retired: boolean;
+  /** Called when the build is dropped: what it alone kept (a folder handle, a snapshot). */
+  dispose(): void;
+}
 
 const SNAPSHOT_MARK = '.serving-';
 /** Snapshots made by this thread, for unique folder names across every server and thread of the process. */
@@ -57,125 +66,137 @@ function identityOf(dist: string): string | null {
   }
 }
 
-/** Snapshots left by a server of this build folder that is no longer running. */
-function removeStaleSnapshots(dist: string): void {
-  for (const dir of leftovers(path.resolve(dist), SNAPSHOT_MARK)) rmSync(dir, { recursive: true, force: true });
-}
-
-const cannotSnapshot = (error: unknown) => CANNOT_SNAPSHOT.has((error as NodeJS.ErrnoException).code ?? '');
-
-/**
- * Links a snapshot of the build in `root`; if another swap lands while linking, links the new one. 'cannot'
- * where the file system allows no snapshot there (the build folder is then served as it is).
- */
-function linkSnapshot(root: string, identity: string): { dir: string; identity: string } | 'cannot' | undefined {
-  let expected = identity;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const dir = snapshotName(root);
-    try {
-      // Not recursive: a folder that is already there belongs to someone else and is left alone.
-      mkdirSync(dir);
-    } catch (error) {
-      if (cannotSnapshot(error)) return 'cannot';
-      continue;
-    }
-    try {
-      linkTree(root, dir);
-    } catch (error) {
-      rmSync(dir, { recursive: true, force: true });
-      if (cannotSnapshot(error)) return 'cannot';
-      // The build was swapped or removed while it was being linked; try the folder as it is now.
-      expected = identityOf(root) ?? expected;
-      continue;
-    }
-    const after = identityOf(root);
-    if (after === expected) return { dir, identity: expected };
-    rmSync(dir, { recursive: true, force: true });
-    if (after === null) return undefined;
-    expected = after;
-  }
-  return undefined;
-}
-
-/**
- * Builds offered as snapshots by whoever makes them: `npm run dev`'s build thread writes each build into a
- * snapshot folder of its own and removes the ones the server retires, so the server's thread, which answers
- * requests, neither links nor removes ten thousand files per build, and never looks at the output folder,
- * which dev updates in place.
- */
-export interface SnapshotFeed {
-  /** The newest build's snapshot folder (its name is its identity: each build gets a new one). */
-  latest(): string | undefined;
-  /** Called once a retired snapshot has no request left on it. */
-  remove(dir: string): void;
-}
-
-/**
- * Serves the builds written to `dist`. `prepare` makes what a build needs (its handler) from its snapshot
- * folder, once per build. Throws at the start when `dist` holds no build.
- */
-export function createBuildSource<T>(dist: string, prepare: (dir: string) => T, feed?: SnapshotFeed): BuildSource<T> {
-  const root = path.resolve(dist);
-  removeStaleSnapshots(root);
+/** Keeps the held builds, the current one, and drops a retired build when its last request ends. */
+function createHolder<T>() {
   let current: Held<T> | undefined;
   const all = new Set<Held<T>>();
-
   const drop = (build: Held<T>) => {
     all.delete(build);
-    if (build.direct) return;
-    if (feed) feed.remove(build.dir);
-    else rmSync(build.dir, { recursive: true, force: true });
+    build.dispose();
   };
+  return {
+    all,
+    current: () => current,
+    serve(next: Held<T>) {
+      all.add(next);
+      const previous = current;
+      current = next;
+      if (previous) {
+        previous.retired = true;
+        if (previous.users === 0) drop(previous);
+      }
+    },
+    source(refresh: () => void, close: () => void): BuildSource<T> {
+      return {
+        acquire() {
+          refresh();
+          const build = current;
+          if (build) build.users++;
+          return build;
+        },
+        release(build) {
+          const held = build as Held<T>;
+          held.users--;
+          if (held.retired && held.users === 0) drop(held);
+        },
+        close() {
+          current = undefined;
+          close();
+          all.clear();
+        },
+      };
+    },
+  };
+}
 
-  /** The build in `root` now, from a snapshot, or from the folder itself where no snapshot can be made there. */
-  const snapshot = (identity: string): Held<T> | undefined => {
-    const made = linkSnapshot(root, identity);
-    if (made === undefined) return undefined;
-    if (made === 'cannot') {
-      console.warn(
-        `${dist}: no snapshot can be made beside it (read-only?); serving it directly (a request that spans a new build's swap may read from both)`,
-      );
-      return { dir: root, identity, value: prepare(root), users: 0, retired: false, direct: true };
-    }
-    return { dir: made.dir, identity: made.identity, value: prepare(made.dir), users: 0, retired: false };
+/** A path that names the folder `dir` is now, even once it is renamed away: its handle, where the system has one. */
+function openFolder(dir: string): { path: string; close(): void } {
+  try {
+    const fd = openSync(dir, 'r');
+    const byHandle = `/proc/self/fd/${fd}`;
+    let open = true;
+    // Once only: a number closed twice could be another file's by then.
+    const close = () => {
+      if (open) closeSync(fd);
+      open = false;
+    };
+    if (existsSync(path.join(byHandle, MANIFEST_PATH))) return { path: byHandle, close };
+    close();
+  } catch {
+    // No handle on a folder here: it is read by its name.
+  }
+  return { path: dir, close: () => {} };
+}
+
+/** Serves the builds written to `dist` (`npm run serve`, tests). Throws at once when `dist` holds no build. */
+export function createFolderSource<T>(dist: string, prepare: (files: BuildFiles) => T): BuildSource<T> {
+  const root = path.resolve(dist);
+  removeStaleSnapshots(root, SNAPSHOT_MARK);
+  const holder = createHolder<T>();
+  /** Snapshots made or being made, to remove at shutdown if the server stops before they are. */
+  const snapshots = new Set<string>();
+  let identity: string | null = null;
+  let stopped = false;
+
+  const snapshotInBackground = (folder: Held<T>, served: string) => {
+    const dir = snapshotName(root);
+    snapshots.add(dir);
+    const gone = () => {
+      snapshots.delete(dir);
+      void removeInBackground(dir);
+    };
+    linkTreeInBackground(folder.files.dir, dir, () => stopped || holder.current() !== folder).then(
+      () => {
+        if (stopped) return;
+        if (holder.current() !== folder || identity !== served) return gone();
+        const files = { dir };
+        holder.serve({ files, value: prepare(files), users: 0, retired: false, dispose: gone });
+      },
+      // Abandoned, or the folder was replaced (and deleted) while it was linked; or no links can be made there
+      // (read-only, another file system): the folder goes on being served through its handle.
+      gone,
+    );
   };
 
   const refresh = () => {
-    const offered = feed?.latest();
-    const identity = feed ? (offered ?? null) : identityOf(root);
-    if (identity === null || identity === current?.identity) return;
-    const next = offered ? { dir: offered, identity: offered, value: prepare(offered), users: 0, retired: false } : snapshot(identity);
-    if (!next) return;
-    all.add(next);
-    const previous = current;
-    current = next;
-    if (previous) {
-      previous.retired = true;
-      if (previous.users === 0) drop(previous);
-    }
+    const now = identityOf(root);
+    if (now === null || now === identity) return;
+    identity = now;
+    const folder = openFolder(root);
+    const files = { dir: folder.path };
+    const held: Held<T> = { files, value: prepare(files), users: 0, retired: false, dispose: folder.close };
+    holder.serve(held);
+    snapshotInBackground(held, now);
   };
 
   refresh();
-  if (!current) throw new Error(`${dist} holds no build`);
+  if (!holder.current()) throw new Error(`${dist} holds no build`);
+  return holder.source(refresh, () => {
+    stopped = true;
+    for (const build of holder.all) if (!snapshots.has(build.files.dir)) build.dispose();
+    removeAfterExit([...snapshots]);
+  });
+}
 
-  return {
-    acquire() {
-      refresh();
-      const build = current!;
-      build.users++;
-      return build;
-    },
-    release(build) {
-      const held = build as Held<T>;
-      held.users--;
-      if (held.retired && held.users === 0) drop(held);
-    },
-    close() {
-      // Removed here and now (with the digests a dev build records beside its snapshot): at shutdown there may
-      // be no one else to remove them.
-      for (const build of all) if (!build.direct) removeSnapshot(build.dir);
-      all.clear();
-      current = undefined;
-    },
+/** Serves the builds `feed` offers (`npm run dev`); a folder is handed back once no build served reads it. */
+export function createFeedSource<T>(feed: BuildFeed, prepare: (files: BuildFiles) => T): BuildSource<T> {
+  const holder = createHolder<T>();
+  let offered: BuildFiles | undefined;
+  const stillRead = (dir: string) => [...holder.all].some((build) => build.files.dir === dir) || offered?.dir === dir;
+  const refresh = () => {
+    const latest = feed.latest();
+    if (!latest || latest === offered) return;
+    offered = latest;
+    const held: Held<T> = {
+      files: latest,
+      value: prepare(latest),
+      users: 0,
+      retired: false,
+      // Called once the build has left `all`: its folder goes once no other build reads from it.
+      dispose: () => stillRead(latest.dir) || feed.remove(latest.dir),
+    };
+    holder.serve(held);
   };
+  refresh();
+  return holder.source(refresh, () => {});
 }

@@ -4,21 +4,12 @@
  * before the header rules are chosen and before the file is: the rules and the file always agree, however
  * the path was spelt (`/%69mages/x.svg` is `/images/x.svg`, with its sandbox).
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
 import type http from 'node:http';
 import path from 'node:path';
 import serveHandler from 'serve-handler';
-import { HEADERS_FILE, type HeaderRule, headersFor, parseHeaderRules } from '../shared/header-rules.ts';
+import { HEADERS_FILE, type HeaderRule, headersFor } from '../shared/header-rules.ts';
+import { type BuildFiles, isBuildFolder, overlayMethods, readBuildFileSync } from './build-files.ts';
 import type { LiveReload } from './live-reload.ts';
-
-/** The build's header rules; a build without the file gets none. */
-export function readHeaderRules(dist: string): HeaderRule[] {
-  try {
-    return parseHeaderRules(readFileSync(path.join(dist, HEADERS_FILE), 'utf8'));
-  } catch {
-    return [];
-  }
-}
 
 function sendText(res: http.ServerResponse, status: number, text: string): void {
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text) });
@@ -55,23 +46,19 @@ const encodePath = (pathname: string) => pathname.split('/').map(encodeURICompon
 const isRecord = (pathname: string) => pathname === `/${HEADERS_FILE}` || pathname.split('/').some((segment) => segment.startsWith('.'));
 
 /** A folder asked for without its slash: the address its pages are at, so their relative links and header rules hold. */
-function isFolder(dir: string, pathname: string): boolean {
-  if (pathname.endsWith('/')) return false;
-  try {
-    return statSync(path.join(dir, pathname)).isDirectory();
-  } catch {
-    return false;
-  }
-}
+const isFolder = (files: BuildFiles, pathname: string) => !pathname.endsWith('/') && isBuildFolder(files, pathname.slice(1));
 
 /** A page of the build (`/x/` or `/x.html`), with the live-reload script added; false when there is none. */
-function sendDevPage(res: http.ServerResponse, dir: string, pathname: string, liveReload: LiveReload): boolean {
+function sendDevPage(res: http.ServerResponse, files: BuildFiles, pathname: string, liveReload: LiveReload): boolean {
   if (!pathname.endsWith('/') && !pathname.endsWith('.html')) return false;
+  const dir = path.resolve(files.dir);
   const file = path.join(dir, pathname, pathname.endsWith('/') ? 'index.html' : '');
-  if (!file.startsWith(`${dir}${path.sep}`) || !existsSync(file)) return false;
+  if (!file.startsWith(`${dir}${path.sep}`)) return false;
+  const page = readBuildFileSync(files, path.relative(dir, file).split(path.sep).join('/'));
+  if (page === null) return false;
   const csp = res.getHeader('Content-Security-Policy');
   if (typeof csp === 'string') res.setHeader('Content-Security-Policy', liveReload.allow(csp));
-  const body = liveReload.inject(readFileSync(file, 'utf8'));
+  const body = liveReload.inject(Buffer.from(page).toString('utf8'));
   res.writeHead(200, {
     'content-type': 'text/html; charset=utf-8',
     'content-length': Buffer.byteLength(body),
@@ -89,7 +76,7 @@ export async function serveStatic(
   req: http.IncomingMessage,
   res: http.ServerResponse,
   pathAndQuery: string,
-  build: { dir: string; rules: readonly HeaderRule[]; liveReload?: LiveReload | undefined },
+  build: { files: BuildFiles; rules: readonly HeaderRule[]; liveReload?: LiveReload | undefined },
 ) {
   const [raw = '/', query] = pathAndQuery.split(/\?(.*)/s);
   const pathname = normalisePath(raw);
@@ -97,11 +84,12 @@ export async function serveStatic(
   if (build.liveReload?.serve(pathname, res)) return;
   for (const [name, value] of Object.entries(headersFor(build.rules, pathname))) res.setHeader(name, value);
   if (isRecord(pathname)) return sendText(res, 404, 'Not found');
-  if (isFolder(build.dir, pathname)) {
+  if (isFolder(build.files, pathname)) {
     res.writeHead(301, { location: `${encodePath(`${pathname}/`)}${query === undefined ? '' : `?${query}`}`, 'content-length': 0 });
     return res.end();
   }
-  if (build.liveReload && sendDevPage(res, path.resolve(build.dir), pathname, build.liveReload)) return;
+  if (build.liveReload && sendDevPage(res, build.files, pathname, build.liveReload)) return;
   req.url = `${encodePath(pathname)}${query === undefined ? '' : `?${query}`}`;
-  await serveHandler(req, res, { public: build.dir, directoryListing: false, etag: true });
+  const methods = overlayMethods(build.files) as Parameters<typeof serveHandler>[3];
+  await serveHandler(req, res, { public: build.files.dir, directoryListing: false, etag: true }, methods);
 }

@@ -29,7 +29,7 @@ async function waitFor(pattern: RegExp, from: number, timeoutMs = 15_000): Promi
 }
 
 /** Changes the content and waits for the dev server's next report on it. */
-async function edit(change: () => void, expected = /[^\n]*: rebuilt in \d+ ms, \d+ of \d+ files written/): Promise<string> {
+async function edit(change: () => void, expected = /[^\n]*: rebuilt in \d+ ms, \d+ of \d+ files changed/): Promise<string> {
   const from = output.length;
   change();
   return waitFor(expected, from);
@@ -43,7 +43,7 @@ const serviceTitles = async () => (await getJson('/v1/services/list')).body.data
 
 beforeAll(async () => {
   content = fixtureDir('valid');
-  out = path.join(tempDir('dev'), 'dist');
+  out = path.join(tempDir('dev'), '.dev');
   child = spawn(process.execPath, ['generator/launch.mjs', 'server/dev.ts', '--content', content, '--out', out], {
     env: { ...process.env, PORT: '0', SOURCE_DATE_EPOCH: '1795000000' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -67,7 +67,7 @@ afterAll(async () => {
 
 describe('npm run dev', () => {
   it('builds, serves and says what it published', () => {
-    expect(output).toMatch(/^first build: built in \d+ ms, \d+ of \d+ files written\n {2}published: 2 services, 2 expertise/);
+    expect(output).toMatch(/^first build: built in \d+ ms, \d+ files\n {2}published: 2 services, 2 expertise/);
   });
 
   it('serves a saved change with the next request, and prints one line for it', async () => {
@@ -91,24 +91,23 @@ describe('npm run dev', () => {
     expect((await getJson('/v1/services/get?id=renamed-service')).status).toBe(404);
   });
 
-  it('reads each build from a snapshot its build thread wrote, and has retired ones removed', async () => {
+  it('serves each edit from what it changed, over one folder written once: no tree per edit', async () => {
+    const file = path.join(content, 'services', 'seo-audit.md');
     for (const line of ['One.', 'Two.', 'Three.']) {
-      const file = path.join(content, 'services', 'seo-audit.md');
-      await edit(() => writeFileSync(file, `${readFileSync(file, 'utf8')}\n${line}\n`));
+      const report = await edit(() => writeFileSync(file, `${readFileSync(file, 'utf8')}\n${line}\nA word: zanzibarian${line.length}.\n`));
+      const [, changed, total] = /(\d+) of (\d+) files changed/.exec(report)!.map(Number);
+      // An edit to one service's body changes its envelopes, pages, lists and index parts, not the site.
+      expect(changed).toBeGreaterThan(0);
+      expect(changed! * 4).toBeLessThan(total!);
       expect((await getJson('/v1/services/get?id=seo-audit')).body.data.content_html).toContain(line);
+      // Search answers the edited words at once.
+      const search = (await getJson(`/v1/search?q=zanzibarian${line.length}`)).body;
+      expect(search.data.map((hit: Json) => hit.slug)).toEqual(['seo-audit']);
     }
-    // Removal is asked of the build thread, which does it once builds are quiet, one snapshot at a time.
-    const listSnapshots = () =>
-      readdirSync(path.dirname(out)).filter((name) => name.startsWith(`${path.basename(out)}.serving-`) && !name.endsWith('.digests.json'));
-    let snapshots = listSnapshots();
-    for (let waited = 0; snapshots.length > 2 && waited < 10_000; waited += 100) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      snapshots = listSnapshots();
-    }
-    expect(snapshots.length).toBeGreaterThan(0);
-    expect(snapshots.length).toBeLessThanOrEqual(2);
-    // Named <pid>-<thread>-<n>: thread 0 is the server's own, which makes no snapshot in dev.
-    for (const name of snapshots) expect(name).toMatch(/\.serving-\d+-[1-9]\d*-\d+$/);
+    // The first build's folder is the only one, named <pid>-<thread>-<n>: the builder thread wrote it.
+    const folders = readdirSync(out).filter((name) => name.startsWith('build.serving-'));
+    expect(folders).toHaveLength(1);
+    expect(folders[0]).toMatch(/^build\.serving-\d+-[1-9]\d*-\d+$/);
   });
 
   it('keeps serving the last good build after a bad edit, and recovers with the next good one', async () => {
@@ -129,8 +128,9 @@ describe('npm run dev', () => {
   it('tells open pages to reload after a rebuild, through an event stream pages load only in dev', async () => {
     const home = await (await fetch(`${base}/`)).text();
     expect(home).toContain('<script src="/__dev/reload.js"></script>');
-    // The build on disk, which a deploy would publish, has none of it.
-    expect(readFileSync(path.join(out, 'index.html'), 'utf8')).not.toContain('__dev');
+    // The build on disk has none of it.
+    const [folder] = readdirSync(out).filter((name) => name.startsWith('build.serving-'));
+    expect(readFileSync(path.join(out, folder!, 'index.html'), 'utf8')).not.toContain('__dev');
     const controller = new AbortController();
     const events = await fetch(`${base}/__dev/events`, { signal: controller.signal });
     const reader = events.body!.getReader();

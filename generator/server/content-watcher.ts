@@ -1,0 +1,164 @@
+/**
+ * Watches the content folder for `npm run dev`, whichever way files change:
+ * - one watch per folder, not per file: a file saved by writing a temporary file and renaming it over the
+ *   old one (`sed -i`, editors' "atomic" saves) is a new file in the same folder, which the folder's watch
+ *   reports (a watch on the old file would go deaf with it);
+ * - folders added, removed or renamed: the watches are brought up to date before each rebuild;
+ * - editors' temporary, swap and lock files are not content and start no rebuild;
+ * - changes are gathered until they settle, and while git holds its index lock (a `git checkout` or
+ *   `git pull` writing a thousand files), so that such a change is one rebuild of the finished tree.
+ */
+import { existsSync, type FSWatcher, readdirSync, readFileSync, statSync, watch } from 'node:fs';
+import path from 'node:path';
+
+export interface ContentWatcher {
+  close(): void;
+}
+
+export interface WatchOptions {
+  /** Called with the changed paths (relative to the folder) once changes have settled. */
+  changed(files: ReadonlySet<string>): void;
+  /** Called when the folder can no longer be watched. */
+  failed(error: Error): void;
+  /** Changes within this long of each other are one batch. */
+  settleMs?: number;
+}
+
+/** Editors' temporary, backup, swap and lock files (vim, emacs, JetBrains, Kate, LibreOffice, Chrome, macOS, sed -i). */
+const EDITOR_FILE =
+  /(?:^sed[A-Za-z0-9]{6}$|^\.#|^#.*#$|~$|\.sw[a-px]$|^4913$|\.tmp$|\.crswap$|\.kate-swp$|^\.~lock\.|^\.DS_Store$|___jb_(?:tmp|old)___$)/;
+/** Folders that are not content. */
+const SKIPPED_FOLDER = new Set(['.git', 'node_modules']);
+/** A batch waits at most this long for changes to stop, and for git's lock to go. */
+const MAX_WAIT_MS = 2_000;
+const MAX_LOCK_WAIT_MS = 30_000;
+const LOCK_POLL_MS = 50;
+
+export const isEditorFile = (name: string) => EDITOR_FILE.test(path.basename(name));
+
+/** The index lock of the git work tree the folder is in, if it is in one. */
+function gitIndexLock(folder: string): string | undefined {
+  for (let dir = path.resolve(folder); ; dir = path.dirname(dir)) {
+    const dotGit = path.join(dir, '.git');
+    const stats = statSync(dotGit, { throwIfNoEntry: false });
+    if (stats?.isDirectory()) return path.join(dotGit, 'index.lock');
+    if (stats?.isFile()) {
+      // A linked work tree: `.git` is a file naming its own git folder.
+      const named = /^gitdir: (.+)$/m.exec(readFileSync(dotGit, 'utf8'))?.[1]?.trim();
+      return named ? path.join(path.resolve(dir, named), 'index.lock') : undefined;
+    }
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+/** Every folder under `root`, `root` included. */
+function foldersUnder(root: string): string[] {
+  const folders = [root];
+  for (let index = 0; index < folders.length; index++) {
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = readdirSync(folders[index]!, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries)
+      if (entry.isDirectory() && !SKIPPED_FOLDER.has(entry.name)) folders.push(path.join(folders[index]!, entry.name));
+  }
+  return folders;
+}
+
+/** One watch per folder under `root`; `resync` brings them up to date with the folders there are now. */
+function createFolderWatches(root: string, note: (dir: string, event: string, name: string | undefined) => void, lost: () => void) {
+  const watchers = new Map<string, FSWatcher>();
+  const unwatch = (dir: string) => {
+    watchers.get(dir)?.close();
+    watchers.delete(dir);
+  };
+  const watchFolder = (dir: string) => {
+    try {
+      const watcher = watch(dir, (event, name) => note(dir, event, name?.toString()));
+      // A watched folder removed or renamed away: its watch ends here, and the next batch looks again.
+      watcher.on('error', () => {
+        unwatch(dir);
+        lost();
+      });
+      watchers.set(dir, watcher);
+    } catch {
+      // Gone already; the parent's watch reported it.
+    }
+  };
+  return {
+    watching: (dir: string) => watchers.has(dir),
+    resync() {
+      const now = new Set(foldersUnder(root));
+      for (const dir of [...watchers.keys()]) if (!now.has(dir)) unwatch(dir);
+      for (const dir of now) if (!watchers.has(dir)) watchFolder(dir);
+    },
+    close() {
+      for (const dir of [...watchers.keys()]) unwatch(dir);
+    },
+  };
+}
+
+export function watchContent(folder: string, options: WatchOptions): ContentWatcher {
+  const root = path.resolve(folder);
+  const lock = gitIndexLock(root);
+  const settleMs = options.settleMs ?? 80;
+  let pending = new Set<string>();
+  let firstAt = 0;
+  let folderEvent = false;
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+  const watches = createFolderWatches(root, note, () => {
+    folderEvent = true;
+    schedule();
+  });
+
+  const flush = () => {
+    timer = undefined;
+    if (closed) return;
+    const waited = performance.now() - firstAt;
+    if (lock && existsSync(lock) && waited < MAX_LOCK_WAIT_MS) {
+      timer = setTimeout(flush, LOCK_POLL_MS);
+      return;
+    }
+    if (folderEvent) {
+      folderEvent = false;
+      watches.resync();
+    }
+    if (!existsSync(root)) return options.failed(new Error(`${folder} was removed`));
+    const files = pending;
+    pending = new Set();
+    firstAt = 0;
+    if (files.size) options.changed(files);
+  };
+  const schedule = () => {
+    if (!firstAt) firstAt = performance.now();
+    clearTimeout(timer);
+    const waited = performance.now() - firstAt;
+    timer = setTimeout(flush, waited > MAX_WAIT_MS ? 0 : settleMs);
+  };
+  function note(dir: string, event: string, name: string | undefined) {
+    if (name === undefined || !isEditorFile(name)) {
+      const file = path
+        .relative(root, name === undefined ? dir : path.join(dir, name))
+        .split(path.sep)
+        .join('/');
+      if (name !== undefined && SKIPPED_FOLDER.has(file.split('/')[0]!)) return;
+      pending.add(file || '.');
+      // A name appearing or going may be a folder: the watches are brought up to date before the rebuild.
+      if (event === 'rename') folderEvent = true;
+      schedule();
+    }
+  }
+
+  watches.resync();
+  if (!watches.watching(root)) throw new Error(`cannot watch ${folder}`);
+  return {
+    close() {
+      closed = true;
+      clearTimeout(timer);
+      watches.close();
+    },
+  };
+}

@@ -1,0 +1,137 @@
+/**
+ * `npm run dev`'s rebuilds: one at a time, in the builder thread (dev-builder.ts), each reported in one line.
+ * Each build is offered to the server (`builds`) as its base folder plus the overlay of files changed since
+ * that folder was written; a folder no build served reads any more is handed back to the builder to remove.
+ */
+import type { Preview } from '../pipeline/catalogue/publish.ts';
+import type { CmsBackend } from '../pipeline/outputs/cms/cms-config.ts';
+import { startTypeScriptWorker } from '../pipeline/typescript-worker.ts';
+import { applyChanges, type BuildFiles } from './build-files.ts';
+import type { BuildAnswer, BuildRequest } from './dev-builder.ts';
+import type { BuildFeed } from './served-builds.ts';
+import { removeAfterExit } from './snapshot-linker.ts';
+
+export interface Rebuilder {
+  /** Rebuilds for these changed files, after the rebuild under way, if any. */
+  changed(files: ReadonlySet<string>): void;
+  /** The first build. True when it succeeded. */
+  start(): Promise<boolean>;
+  /** The builds, for the server. */
+  builds: BuildFeed;
+  /** Ends the builder; its folders are removed after the process ends. */
+  stop(): void;
+}
+
+export interface RebuilderOptions {
+  contentDir: string;
+  /** Base folders are named after it (`<snapshotRoot>.serving-<pid>-...`). */
+  snapshotRoot: string;
+  preview: Preview;
+  cmsBackend?: CmsBackend | undefined;
+  /** The address the dev server serves on, which the site is built for unless SITE_URL or Netlify's variables name one. */
+  servedAt: string;
+  /** After each good build. */
+  built(): void;
+}
+
+const FIRST = 'first build';
+
+function describeChange(files: ReadonlySet<string>): string {
+  const [first] = files;
+  return files.size === 1 ? `${first} changed` : `${files.size} files changed`;
+}
+
+/** The builder thread: `build` asks for one build; `builds` offers each to the server. */
+function startBuilder(data: Omit<RebuilderOptions, 'built'>) {
+  const worker = startTypeScriptWorker(new URL('./dev-builder.ts', import.meta.url), data);
+  const waiting = new Map<number, (answer: BuildAnswer) => void>();
+  let next = 0;
+  let newest: BuildFiles | undefined;
+  /** Base folders the builder made and has not removed, and those the server has been given a build of. */
+  const bases = new Set<string>();
+  const given = new Set<string>();
+  const remove = (dir: string) => {
+    bases.delete(dir);
+    given.delete(dir);
+    worker.postMessage({ remove: dir } satisfies BuildRequest);
+  };
+  worker.on('message', (answer: BuildAnswer) => {
+    if (answer.built) {
+      const previous = newest;
+      bases.add(answer.base);
+      newest = answer.rebased
+        ? { dir: answer.base }
+        : { dir: answer.base, overlay: applyChanges(previous?.overlay, answer.changed, answer.removed, new Date()) };
+      // A base the server never saw a build of (a newer base came first) is nobody's to hand back.
+      if (previous && previous.dir !== newest.dir && !given.has(previous.dir)) remove(previous.dir);
+    }
+    waiting.get(answer.id)?.(answer);
+    waiting.delete(answer.id);
+  });
+  worker.on('error', (error) => {
+    for (const [id, resolve] of waiting) resolve({ id, built: false, failure: error.stack ?? error.message });
+    waiting.clear();
+  });
+  return {
+    build: () =>
+      new Promise<BuildAnswer>((resolve) => {
+        const id = next++;
+        waiting.set(id, resolve);
+        worker.postMessage({ id } satisfies BuildRequest);
+      }),
+    builds: {
+      latest() {
+        if (newest) given.add(newest.dir);
+        return newest;
+      },
+      remove: (dir) => {
+        if (bases.has(dir) && dir !== newest?.dir) remove(dir);
+      },
+    } satisfies BuildFeed,
+    stop() {
+      void worker.terminate();
+      removeAfterExit([...bases]);
+    },
+  };
+}
+
+export function createRebuilder(options: RebuilderOptions): Rebuilder {
+  const { built, ...data } = options;
+  const builder = startBuilder(data);
+  let lastSummary = '';
+  let running: Promise<unknown> = Promise.resolve();
+  const rebuild = async (reason: string): Promise<boolean> => {
+    const started = performance.now();
+    const answer = await builder.build();
+    if (answer.built) {
+      const ms = Math.round(performance.now() - started);
+      const summary = answer.lines.map((line) => line.trim()).join('; ');
+      if (reason === FIRST) console.log(`${reason}: built in ${ms} ms, ${answer.files} files\n${answer.lines.join('\n')}`);
+      // One line per rebuild; what it publishes is added only when that changed.
+      else
+        console.log(
+          `${reason}: rebuilt in ${ms} ms, ${answer.written} of ${answer.files} files changed${summary === lastSummary ? '' : `; ${summary}`}`,
+        );
+      lastSummary = summary;
+      built();
+      return true;
+    }
+    if ('failure' in answer) throw new Error(answer.failure);
+    console.error(`${reason}: not rebuilt; still serving the last good build\n${answer.report}`);
+    return false;
+  };
+  return {
+    changed(files) {
+      running = running
+        .then(() => rebuild(describeChange(files)))
+        .catch((error: unknown) => console.error(`rebuild failed: ${String(error)}`));
+    },
+    start() {
+      const first = running.then(() => rebuild(FIRST));
+      running = first.catch((error: unknown) => console.error(`build failed: ${String(error)}`));
+      return first;
+    },
+    builds: builder.builds,
+    stop: builder.stop,
+  };
+}

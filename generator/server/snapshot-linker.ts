@@ -1,0 +1,83 @@
+/**
+ * The slow file work of serving builds, kept off the server's thread: a snapshot is linked with asynchronous
+ * calls a few at a time (the thread pool does the work, and a request waits at most for one callback), old
+ * snapshots are removed the same way, and at shutdown they are handed to a detached process, so a server
+ * stops at once whatever the size of its builds.
+ */
+import { spawn } from 'node:child_process';
+import { mkdir, opendir, link, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { leftovers } from '../pipeline/emit/leftovers.ts';
+
+/** File calls in flight at once: enough to keep the thread pool busy, few enough to leave it to requests too. */
+const CONCURRENCY = 8;
+
+/** Thrown into a linking that was abandoned (a newer build came, or the server stops). */
+export class Abandoned extends Error {}
+
+/**
+ * Hard-links every file of `from` into `to` (which must not exist), asynchronously; `abandoned()` is asked
+ * between calls and ends the linking early.
+ */
+export async function linkTreeInBackground(from: string, to: string, abandoned: () => boolean): Promise<void> {
+  const folders: [string, string][] = [[from, to]];
+  const pending = new Set<Promise<void>>();
+  let failure: unknown;
+  const run = async (job: Promise<void>) => {
+    const tracked = job.then(
+      () => {
+        pending.delete(tracked);
+      },
+      (error: unknown) => {
+        pending.delete(tracked);
+        failure ??= error;
+      },
+    );
+    pending.add(tracked);
+    if (pending.size >= CONCURRENCY) await Promise.race(pending);
+    if (failure) throw failure;
+  };
+  await mkdir(to);
+  while (folders.length) {
+    const [source, target] = folders.pop()!;
+    for await (const entry of await opendir(source)) {
+      if (abandoned()) throw new Abandoned();
+      const from = path.join(source, entry.name);
+      const into = path.join(target, entry.name);
+      if (entry.isDirectory()) {
+        await mkdir(into);
+        folders.push([from, into]);
+      } else if (entry.isFile()) await run(link(from, into));
+    }
+  }
+  await Promise.all(pending);
+  if (failure) throw failure;
+}
+
+/** Removes a folder without blocking the thread; failures are ignored (the next start removes leftovers). */
+export function removeInBackground(dir: string): Promise<void> {
+  return rm(dir, { recursive: true, force: true }).catch(() => {});
+}
+
+/**
+ * Removes folders after this process ends, in a detached process of its own: removing a snapshot of a large
+ * build takes seconds, which a server asked to stop should not spend.
+ */
+export function removeAfterExit(dirs: readonly string[]): void {
+  if (dirs.length === 0) return;
+  const script = "const fs=require('node:fs');for(const d of process.argv.slice(1))fs.rmSync(d,{recursive:true,force:true});";
+  try {
+    spawn(process.execPath, ['-e', script, ...dirs], { detached: true, stdio: 'ignore' }).unref();
+  } catch {
+    // The next server of this folder removes them (leftovers of a process that ended).
+  }
+}
+
+/** Removes, in the background, the snapshots left beside `root` by servers that are no longer running. */
+export function removeStaleSnapshots(root: string, mark: string): void {
+  try {
+    for (const dir of leftovers(root, mark)) void removeInBackground(dir);
+  } catch {
+    // No parent folder to look in: nothing was left there.
+  }
+}
