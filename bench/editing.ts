@@ -4,22 +4,19 @@
  * - Hugo's build of the same Markdown files (Debian's hugo package, installed for this benchmark only when
  *   missing; the tests never need it), best of three, and the ratio;
  * - a second build with nothing changed (fresh process, the previous output in place);
- * - 20 one-file edits of different kinds through the real `npm run dev`, from the save to the new build
- *   served, p50 and max;
- * - the dev server's throughput under load, alone and while a file is saved every second;
+ * - the editors' loop through the real `npm run dev` (dev-loop.ts): title edits served, and throughput while a
+ *   file is saved every second;
  * - at 20,000 articles, a cold build with its peak memory beside Hugo's, best of two each.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import autocannon from 'autocannon';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pagePath } from '../generator/shared/data-paths.ts';
 import { writeSyntheticContent } from '../test/helpers/synthetic-content.ts';
+import { benchDevLoop } from './dev-loop.ts';
 
 const ARTICLES = 4000;
 const ENV = { SOURCE_DATE_EPOCH: '1795000000' };
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** The whole command, fresh process: `npm run build` as a person runs it; its wall time and peak memory. */
 function runBuildCommand(content: string, out: string): { ms: number; peakMb: number } {
@@ -82,58 +79,6 @@ function timeHugo(hugo: string, site: string): number {
   return performance.now() - started;
 }
 
-/**
- * One edit of a kind (a title, a body, a new article, a rename), saved as an editor saves it. Returns the
- * page that shows it and the text that says the new build is served there.
- */
-function editOnce(content: string, index: number): { page: string; shows: string } {
-  const dir = path.join(content, 'intelligence');
-  const slug = `article-${index * 7 + 1}`;
-  const file = path.join(dir, `${slug}.md`);
-  const marker = `Edit ${index} at ${Date.now()}`;
-  switch (index % 4) {
-    case 0:
-      writeFileSync(file, readFileSync(file, 'utf8').replace(/^title: .*$/m, `title: ${marker}`));
-      return { page: `intelligence/${slug}/`, shows: marker };
-    case 1:
-      writeFileSync(file, `${readFileSync(file, 'utf8')}\n${marker}.\n`);
-      return { page: `intelligence/${slug}/`, shows: marker };
-    case 2:
-      writeFileSync(path.join(dir, `new-${index}.md`), readFileSync(file, 'utf8').replace(/^title: .*$/m, `title: ${marker}`));
-      return { page: `intelligence/new-${index}/`, shows: marker };
-    default:
-      renameSync(file, path.join(dir, `renamed-${index}.md`));
-      return { page: `intelligence/renamed-${index}/`, shows: '<h1' };
-  }
-}
-
-/**
- * 20 edits through the real `npm run dev`: from the save to the first response of the new build. Polled on
- * the record's page, not its `/v1/` JSON, which the contract's rate limit would refuse at this pace; a build
- * is served as one unit, so its page and its JSON appear together (checked on the last edit).
- */
-async function benchEditsThroughDev(content: string, outRoot: string): Promise<number[]> {
-  const dev = await startDev(content, path.join(outRoot, 'dev-edits'));
-  const latencies: number[] = [];
-  try {
-    for (let index = 0; index < 20; index++) {
-      const started = performance.now();
-      const { page, shows } = editOnce(content, index);
-      for (;;) {
-        const response = await fetch(`${dev.url}/${page}`);
-        if (response.ok && (await response.text()).includes(shows)) break;
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-      latencies.push(performance.now() - started);
-    }
-    const last = (await (await fetch(`${dev.url}/v1/intelligence/get?id=renamed-19`)).json()) as { data?: { id?: string } };
-    if (last.data?.id !== 'renamed-19') throw new Error('the last edit is on its page but not in the API');
-  } finally {
-    dev.stop();
-  }
-  return latencies;
-}
-
 /** At a larger size, a cold build (whole command, with its peak memory) beside Hugo's build of the same files, best of two each. */
 async function compareAtScale(articles: number, root: string, outRoot: string, hugo: string | null): Promise<void> {
   const content = path.join(root, `content-${articles}`);
@@ -160,61 +105,6 @@ async function compareAtScale(articles: number, root: string, outRoot: string, h
   rmSync(content, { recursive: true, force: true });
 }
 
-/** `npm run dev` on `content`, on a free port; resolves once it serves. */
-async function startDev(content: string, out: string): Promise<{ url: string; stop(): void }> {
-  const child = spawn(process.execPath, ['generator/launch.mjs', 'server/dev.ts', '--content', content, '--out', out], {
-    env: { ...process.env, ...ENV, PORT: '0' },
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (data) => {
-      output += data;
-      const match = /at (http:\/\/127\.0\.0\.1:\d+)\//.exec(output);
-      if (match) resolve(match[1]!);
-    });
-    child.once('exit', () => reject(new Error(`npm run dev ended: ${output}`)));
-  });
-  return { url, stop: () => child.kill('SIGTERM') };
-}
-
-/**
- * The dev server's throughput under autocannon, alone and while a file is saved every second (each save a
- * rebuild, and a new build served). Goal: within 10%. Quiet and busy windows alternate, three of each, so
- * that the machine's own drift (often 20% within a minute here) falls on both sides alike. The page is the
- * precomputed list page as a static file: `/v1/` answers one client (all of autocannon) with 429s past the
- * contract's limit.
- */
-async function benchDevUnderRebuilds(content: string, outRoot: string, seconds = 5, rounds = 3): Promise<void> {
-  const dev = await startDev(content, path.join(outRoot, 'dev'));
-  const load = async () => {
-    const result = await autocannon({ url: `${dev.url}/${pagePath('intelligence/list', [], 0)}`, connections: 16, duration: seconds });
-    return { requests: result.requests.total, failed: result.non2xx + result.errors };
-  };
-  const file = path.join(content, 'intelligence', 'article-3.md');
-  const original = readFileSync(file, 'utf8');
-  const totals = { quiet: 0, busy: 0, failed: 0, saves: 0 };
-  try {
-    await load();
-    for (let round = 0; round < rounds; round++) {
-      const quiet = await load();
-      const timer = setInterval(() => writeFileSync(file, `${original}\nSaved ${++totals.saves}.\n`), 1000);
-      const busy = await load().finally(() => clearInterval(timer));
-      totals.quiet += quiet.requests;
-      totals.busy += busy.requests;
-      totals.failed += quiet.failed + busy.failed;
-    }
-  } finally {
-    writeFileSync(file, original);
-    dev.stop();
-  }
-  const ratio = totals.busy / totals.quiet;
-  const rate = (requests: number) => (requests / (seconds * rounds)).toFixed(0);
-  console.log(
-    `dev server under autocannon (16 connections, ${rounds} quiet and ${rounds} busy windows of ${seconds} s, alternating): ${rate(totals.quiet)} requests/s alone, ${rate(totals.busy)} while a file is saved every second (${totals.saves} saves); ${(ratio * 100).toFixed(0)}% (goal >= 90%) ${ratio >= 0.9 ? 'ok' : 'MISSED'}; failed responses ${totals.failed}`,
-  );
-}
-
 export async function benchEditing(): Promise<void> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'bench-editing-'));
   const outRoot = mkdtempSync(path.join(existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir(), 'bench-editing-'));
@@ -236,7 +126,6 @@ export async function benchEditing(): Promise<void> {
       createHugoSite(content, site);
       hugoMs = Math.min(...[0, 1, 2].map(() => timeHugo(hugo, site)));
     }
-    const edits = await benchEditsThroughDev(content, outRoot);
     console.log(`\n## The editors' loop, ${ARTICLES.toLocaleString('en')} articles (output to memory)\n`);
     console.log(`cold build (whole command, no previous output, best of 3): ${cold.toFixed(0)} ms`);
     if (hugoMs === null) console.log('Hugo: not installed and could not be installed here; no ratio');
@@ -247,10 +136,12 @@ export async function benchEditing(): Promise<void> {
     console.log(
       `second build, nothing changed (whole command): ${unchanged.toFixed(0)} ms, ${(unchanged / cold).toFixed(2)}x the cold build (goal < 0.1x)`,
     );
-    console.log(
-      `one-file edit, from the save to the new build served by npm run dev (20 edits: title, body, new file, rename): p50 ${median(edits).toFixed(0)} ms, max ${Math.max(...edits).toFixed(0)} ms (goal < 500 ms${hugoMs ? `, ${(median(edits) / hugoMs).toFixed(2)}x Hugo's full build` : ''})`,
-    );
-    await benchDevUnderRebuilds(content, outRoot);
+    await benchDevLoop(content, path.join(outRoot, 'dev'), {
+      articles: ARTICLES,
+      edits: 20,
+      goal: { p50: 300, max: 600 },
+      throughput: true,
+    });
     await compareAtScale(20_000, root, outRoot, hugo);
   } finally {
     rmSync(root, { recursive: true, force: true });

@@ -4,6 +4,7 @@
  */
 import { benchBuild } from './build.ts';
 import { benchEditing } from './editing.ts';
+import { benchEditorsAtScale } from './editors-at-scale.ts';
 import { benchHandler } from './handler.ts';
 import { benchLimiter } from './limiter.ts';
 import { benchSearch } from './search.ts';
@@ -11,6 +12,7 @@ import { benchSearch } from './search.ts';
 console.log(`# Benchmarks (Node ${process.version}, ${(await import('node:os')).cpus().length} cores)`);
 await benchBuild();
 await benchEditing();
+await benchEditorsAtScale();
 await benchHandler();
 await benchLimiter();
 await benchSearch();

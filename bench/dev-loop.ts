@@ -1,0 +1,132 @@
+/**
+ * The editors' loop through the real `npm run dev`:
+ * - edits of an article's title, from the save to the first answer of the get route with the new title, with
+ *   search asked at once for a word only the new title has (it must answer that article, first): p50 and
+ *   max, and how many edits search agreed on;
+ * - the dev server's throughput under autocannon, alone and while a file is saved every second.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { pagePath } from '../generator/shared/data-paths.ts';
+
+const ENV = { SOURCE_DATE_EPOCH: '1795000000' };
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+export interface Dev {
+  url: string;
+  child: ChildProcess;
+  /** Milliseconds from the start of the command to its first build served. */
+  startedMs: number;
+  stop(): Promise<void>;
+}
+
+/** `npm run dev` on `content`, on a free port; resolves once it serves its first build. */
+export async function startDev(content: string, out: string): Promise<Dev> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['generator/launch.mjs', 'server/dev.ts', '--content', content, '--out', out], {
+    env: { ...process.env, ...ENV, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (data) => {
+      output += data;
+      const match = /Serving at (http:\/\/127\.0\.0\.1:\d+)\//.exec(output);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', () => reject(new Error(`npm run dev ended: ${output}`)));
+  });
+  const startedMs = performance.now() - started;
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+  };
+  return { url, child, startedMs, stop };
+}
+
+/** Edits article `slug`'s title `count` times; the figures of each edit. */
+export async function timeTitleEdits(dev: Dev, content: string, slugs: string[]): Promise<{ ms: number[]; searchAgreed: number }> {
+  const ms: number[] = [];
+  let searchAgreed = 0;
+  for (const [index, slug] of slugs.entries()) {
+    const file = path.join(content, 'intelligence', `${slug}.md`);
+    const word = `zeditword${index}x${Date.now().toString(36)}`;
+    const title = `Edited ${word} title`;
+    const text = readFileSync(file, 'utf8').replace(/^title: .*$/m, `title: ${title}`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = performance.now();
+    writeFileSync(file, text);
+    for (const deadline = started + 60_000; ; ) {
+      if (performance.now() > deadline) throw new Error(`${slug}: the new title was not served within a minute`);
+      const response = await fetch(`${dev.url}/v1/intelligence/get?id=${slug}`);
+      if (response.ok && ((await response.json()) as { data?: { title?: string } }).data?.title === title) break;
+    }
+    ms.push(performance.now() - started);
+    const search = (await (await fetch(`${dev.url}/v1/search?q=${word}`)).json()) as { data?: { slug?: string }[] };
+    if (search.data?.[0]?.slug === slug) searchAgreed++;
+  }
+  return { ms, searchAgreed };
+}
+
+export function formatEdits(articles: number, edits: { ms: number[]; searchAgreed: number }, goal: { p50: number; max?: number }): string {
+  const p50 = median(edits.ms);
+  const max = Math.max(...edits.ms);
+  const met = p50 < goal.p50 && (goal.max === undefined || max < goal.max);
+  return (
+    `title edit -> served by the get route, ${articles.toLocaleString('en')} articles, through npm run dev (${edits.ms.length} edits): ` +
+    `p50 ${p50.toFixed(0)} ms, max ${max.toFixed(0)} ms (goal p50 < ${goal.p50} ms${goal.max ? `, max < ${goal.max} ms` : ''}) ${met ? 'ok' : 'MISSED'}; ` +
+    `search answered the edited word with that article first in ${edits.searchAgreed} of ${edits.ms.length}`
+  );
+}
+
+/**
+ * The dev server's throughput under autocannon, alone and while a file is saved every second. Quiet and busy
+ * windows alternate, so the machine's drift falls on both alike. The page is a precomputed list page.
+ */
+export async function benchDevUnderRebuilds(dev: Dev, content: string, seconds = 5, rounds = 3): Promise<string> {
+  const load = async () => {
+    const result = await autocannon({ url: `${dev.url}/${pagePath('intelligence/list', [], 0)}`, connections: 16, duration: seconds });
+    return { requests: result.requests.total, failed: result.non2xx + result.errors };
+  };
+  const file = path.join(content, 'intelligence', 'article-3.md');
+  const original = readFileSync(file, 'utf8');
+  const totals = { quiet: 0, busy: 0, failed: 0, saves: 0 };
+  try {
+    await load();
+    for (let round = 0; round < rounds; round++) {
+      const quiet = await load();
+      const timer = setInterval(() => writeFileSync(file, `${original}\nSaved ${++totals.saves}.\n`), 1000);
+      const busy = await load().finally(() => clearInterval(timer));
+      totals.quiet += quiet.requests;
+      totals.busy += busy.requests;
+      totals.failed += quiet.failed + busy.failed;
+    }
+  } finally {
+    writeFileSync(file, original);
+  }
+  const ratio = totals.busy / totals.quiet;
+  const rate = (requests: number) => (requests / (seconds * rounds)).toFixed(0);
+  return `dev server under autocannon (16 connections, ${rounds} quiet and ${rounds} busy windows of ${seconds} s, alternating): ${rate(totals.quiet)} requests/s alone, ${rate(totals.busy)} while a file is saved every second (${totals.saves} saves); ${(ratio * 100).toFixed(0)}% (goal >= 90%) ${ratio >= 0.9 ? 'ok' : 'MISSED'}; failed responses ${totals.failed}`;
+}
+
+/** The dev figures at one size: edits (p50/max goals), and throughput when asked. */
+export async function benchDevLoop(
+  content: string,
+  out: string,
+  options: { articles: number; edits: number; goal: { p50: number; max?: number }; throughput?: boolean },
+): Promise<void> {
+  const dev = await startDev(content, out);
+  try {
+    console.log(
+      `npm run dev, ${options.articles.toLocaleString('en')} articles: first build served ${(dev.startedMs / 1000).toFixed(1)} s after the command started`,
+    );
+    const slugs = Array.from({ length: options.edits }, (_, index) => `article-${((index * 37 + 11) % options.articles) + 1}`);
+    console.log(formatEdits(options.articles, await timeTitleEdits(dev, content, slugs), options.goal));
+    if (options.throughput) console.log(await benchDevUnderRebuilds(dev, content));
+  } finally {
+    await dev.stop();
+  }
+}
