@@ -9,8 +9,8 @@ import { mkdir, opendir, link, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { leftovers } from '../pipeline/emit/leftovers.ts';
 
-/** File calls in flight at once: enough to keep the thread pool busy, few enough to leave it to requests too. */
-const CONCURRENCY = 8;
+/** File calls in flight at once: two of the thread pool's four threads, so requests' own reads never queue behind links. */
+const CONCURRENCY = 2;
 
 /** Thrown into a linking that was abandoned (a newer build came, or the server stops). */
 export class Abandoned extends Error {}
