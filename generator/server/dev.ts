@@ -131,7 +131,8 @@ async function main(): Promise<number | undefined> {
     contentDir: content,
     snapshotRoot,
     preview,
-    cmsBackend: proxy ? { name: 'local', url: proxy.url } : undefined,
+    // "View Live" in the content manager opens the record's page on this server, even when SITE_URL names another.
+    cmsBackend: proxy ? { name: 'local', url: proxy.url, siteUrl: servedAt } : undefined,
     servedAt,
     built: () => liveReload.announce(),
   });

@@ -131,6 +131,32 @@ describe('the content manager', () => {
     await page.close();
   }, 60_000);
 
+  it('previews a record as its page shows it, with the site stylesheet, and View Live opens its page here', async () => {
+    const page = await openEditor('/collections/services/entries/conversion-rate-optimisation-programme');
+    await page.getByLabel('Title', { exact: true }).fill('A title typed into the form');
+    const preview = page.frameLocator('iframe').first();
+    await expect(preview.locator('article.entry h1').first().textContent()).resolves.toBe('A title typed into the form');
+    // The preview is styled by the site's own stylesheet, loaded in its frame.
+    const styled = await preview
+      .locator('html')
+      .evaluate(() =>
+        [...document.styleSheets].some((sheet) => sheet.href?.endsWith('/resources/resources.css') && sheet.cssRules.length > 0),
+      );
+    expect(styled).toBe(true);
+    // "View Live" opens the record's page on this dev server, not the production site.
+    const live = await page.getByRole('link', { name: /view live/i }).getAttribute('href');
+    expect(live).toBe(`${base}/services/conversion-rate-optimisation-programme/`);
+    const served = await fetch(live!);
+    expect(served.status).toBe(200);
+    // Decap's local proxy saves files only: the editor falls back from the configured editorial workflow
+    // (draft, in review, ready on Netlify) to publishing at once, so there is no workflow board here.
+    const config = await (await fetch(`${base}/admin/config.yml`)).text();
+    expect(config).toMatch(/^publish_mode: editorial_workflow$/m);
+    await expect(page.getByRole('button', { name: 'Publish', exact: true }).isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('link', { name: /workflow/i }).count()).resolves.toBe(0);
+    await page.close();
+  }, 60_000);
+
   it('refuses to save an article with a required field empty, and writes nothing', async () => {
     const before = readdirSync(path.join(content, 'intelligence')).sort();
     const page = await openEditor('/collections/intelligence/new');

@@ -10,8 +10,13 @@ import type { Catalogue } from '../../catalogue/catalogue.ts';
 import { humanize } from '../labels.ts';
 import { type CmsField, type FieldContext, toField } from './cms-fields.ts';
 
-/** Where Decap commits: a Git host backend in production, the local file-system proxy in dev. */
-export type CmsBackend = { name: 'git-gateway' | 'github'; repo?: string; branch: string } | { name: 'local'; url: string };
+/**
+ * Where Decap commits: a Git host backend in production, the local file-system proxy in dev (with the dev
+ * server's own address, where "View Live" opens a record's page).
+ */
+export type CmsBackend =
+  | { name: 'git-gateway' | 'github'; repo?: string; branch: string }
+  | { name: 'local'; url: string; siteUrl?: string };
 
 interface ConfigContext {
   catalogue: Catalogue;
@@ -66,6 +71,10 @@ function folderCollection(context: ConfigContext, key: string): Record<string, u
     slug: '{{slug}}',
     identifier_field: collection.titleField,
     summary: `{{${collection.titleField}}}{{draft | ternary(' (draft)', '')}}`,
+    // "View Live" and "View Preview" (a deploy preview of the entry's pull request) open the record's page.
+    // Pages are at the record's slug, its file name; a resource's page is at its id, which is its file name too
+    // unless its front matter gives another.
+    preview_path: `${collection.page.path}/{{slug}}/`,
     fields: [...fields, { name: 'body', label: 'Body', widget: 'markdown' }],
   };
 }
@@ -84,11 +93,16 @@ export function createCmsConfig(catalogue: Catalogue, backend: CmsBackend): Reco
   const context: ConfigContext = { catalogue, collections: catalogue.collections, prefix: backend.name === 'local' ? '' : 'content/' };
   const site = catalogue.collections.site;
   const siteShape = site?.kind === 'document' ? ((site.schema as unknown as z.ZodObject).shape as Record<string, z.ZodType>) : {};
+  const siteUrl = (backend.name === 'local' && backend.siteUrl) || catalogue.siteUrl;
   return {
     ...(backend.name === 'local'
       ? { backend: { name: 'git-gateway', branch: 'main' }, local_backend: { url: backend.url } }
       : { backend: { name: backend.name, ...(backend.repo ? { repo: backend.repo } : {}), branch: backend.branch } }),
-    site_url: catalogue.siteUrl,
+    // Draft, In review, Ready: each entry a branch and pull request, which Netlify builds as a deploy preview.
+    // Decap's local proxy saves files only, and Decap falls back to publishing at once there.
+    publish_mode: 'editorial_workflow',
+    site_url: siteUrl,
+    display_url: siteUrl,
     locale: 'en',
     media_folder: `${context.prefix}images`,
     public_folder: '/images',
