@@ -33,7 +33,7 @@ export async function startDev(content: string, out: string): Promise<Dev> {
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (data) => {
       output += data;
-      const match = /Serving at (http:\/\/127\.0\.0\.1:\d+)\//.exec(output);
+      const match = /Serving .* at (http:\/\/127\.0\.0\.1:\d+)\//.exec(output);
       if (match) resolve(match[1]!);
     });
     child.once('exit', () => reject(new Error(`npm run dev ended: ${output}`)));
