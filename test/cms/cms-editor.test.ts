@@ -133,6 +133,10 @@ describe('the content manager', () => {
 
   it('previews a record as its page shows it, with the site stylesheet, and View Live opens its page here', async () => {
     const page = await openEditor('/collections/services/entries/conversion-rate-optimisation-programme');
+    // "View Live" (shown while nothing is unsaved) opens the record's page on this dev server, not the production site.
+    const live = await page.locator('a', { hasText: 'View Live' }).getAttribute('href', { timeout: 20_000 });
+    expect(live).toBe(`${base}/services/conversion-rate-optimisation-programme/`);
+    expect((await fetch(live!)).status).toBe(200);
     await page.getByLabel('Title', { exact: true }).fill('A title typed into the form');
     const preview = page.frameLocator('iframe').first();
     await expect(preview.locator('article.entry h1').first().textContent()).resolves.toBe('A title typed into the form');
@@ -143,11 +147,6 @@ describe('the content manager', () => {
         [...document.styleSheets].some((sheet) => sheet.href?.endsWith('/resources/resources.css') && sheet.cssRules.length > 0),
       );
     expect(styled).toBe(true);
-    // "View Live" opens the record's page on this dev server, not the production site.
-    const live = await page.getByRole('link', { name: /view live/i }).getAttribute('href');
-    expect(live).toBe(`${base}/services/conversion-rate-optimisation-programme/`);
-    const served = await fetch(live!);
-    expect(served.status).toBe(200);
     // Decap's local proxy saves files only: the editor falls back from the configured editorial workflow
     // (draft, in review, ready on Netlify) to publishing at once, so there is no workflow board here.
     const config = await (await fetch(`${base}/admin/config.yml`)).text();
