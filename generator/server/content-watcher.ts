@@ -33,6 +33,7 @@ const SKIPPED_FOLDER = new Set(['.git', 'node_modules']);
 const MAX_WAIT_MS = 2_000;
 const MAX_LOCK_WAIT_MS = 30_000;
 const LOCK_POLL_MS = 50;
+const AFTER_LOCK_MS = 250;
 
 export const isEditorFile = (name: string) => EDITOR_FILE.test(path.basename(name));
 
@@ -109,6 +110,7 @@ export function watchContent(folder: string, options: WatchOptions): ContentWatc
   let folderEvent = false;
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
+  let lockHeld = false;
   const watches = createFolderWatches(root, note, () => {
     folderEvent = true;
     schedule();
@@ -119,7 +121,14 @@ export function watchContent(folder: string, options: WatchOptions): ContentWatc
     if (closed) return;
     const waited = performance.now() - firstAt;
     if (lock && existsSync(lock) && waited < MAX_LOCK_WAIT_MS) {
+      lockHeld = true;
       timer = setTimeout(flush, LOCK_POLL_MS);
+      return;
+    }
+    if (lockHeld) {
+      // Git has just finished: the reports of its last writes may still be queued behind this timer.
+      lockHeld = false;
+      timer = setTimeout(flush, AFTER_LOCK_MS);
       return;
     }
     if (folderEvent) {

@@ -46,15 +46,19 @@ const servedTitle = (id: string, expected: string | number) =>
   until(`${id} served as ${expected}`, async () => (await title(id)) === expected);
 const rebuilds = () => output.match(REBUILT)?.length ?? 0;
 const quiet = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** Waits until the dev server has printed nothing for a second: no rebuild is under way. */
-async function settled(): Promise<void> {
-  for (let length = -1; length !== output.length; ) {
-    length = output.length;
-    await quiet(1000);
-  }
-}
 const seo = () => path.join(content, 'services', 'seo-audit.md');
 const retitle = (text: string, to: string) => text.replace(/^title: .*$/m, `title: ${to}`);
+let markers = 0;
+/**
+ * Waits until every change made so far has been built: rebuilds run one after another, so once an edit made
+ * now is served, no earlier one is still to come.
+ */
+async function settled(): Promise<void> {
+  const marker = `Marker ${++markers}`;
+  writeFileSync(seo(), retitle(readFileSync(seo(), 'utf8'), marker));
+  await servedTitle('technical-seo-audit', marker);
+  await quiet(300);
+}
 
 beforeAll(async () => {
   content = fixtureDir('valid');
@@ -123,8 +127,9 @@ describe('the dev watcher', () => {
       'the services gone',
       async () => ((await (await fetch(`${base}/v1/services/list`)).json()) as Json).meta?.pagination?.total === 0,
     );
+    const title = /^title: (.*)$/m.exec(readFileSync(path.join(`${services}-away`, 'seo-audit.md'), 'utf8'))![1]!;
     renameSync(`${services}-away`, services);
-    await servedTitle('technical-seo-audit', 'Saved by sed again');
+    await servedTitle('technical-seo-audit', title);
     writeFileSync(seo(), retitle(readFileSync(seo(), 'utf8'), 'Inside the folder renamed back'));
     await servedTitle('technical-seo-audit', 'Inside the folder renamed back');
   });
