@@ -16,7 +16,7 @@ import { buildSite } from '../pipeline/build-site.ts';
 import { resolveBuildSettings } from '../pipeline/build-settings.ts';
 import { createBuildCache } from '../pipeline/build-cache.ts';
 import type { Preview } from '../pipeline/catalogue/publish.ts';
-import { COPIED, type Emitted, writeAll } from '../pipeline/emit/emit-files.ts';
+import { type Emitted, writeAll } from '../pipeline/emit/emit-files.ts';
 import { removeSnapshot } from '../pipeline/emit/emit-snapshot.ts';
 import type { CmsBackend } from '../pipeline/outputs/cms/cms-config.ts';
 import type { OutputFile } from '../pipeline/outputs/output-file.ts';
@@ -98,8 +98,6 @@ async function writeBase(files: AsyncIterable<OutputFile>): Promise<Emitted & { 
     removeSnapshot(dir);
     throw error;
   }
-  // Copied files (images) are compared by their bytes in later builds.
-  for (const [file, digest] of written.digests) if (digest === COPIED) written.digests.set(file, digestOf(readFileSync(`${dir}/${file}`)));
   copies.clear();
   base = { dir, digests: written.digests };
   newest = new Map(written.digests);
