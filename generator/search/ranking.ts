@@ -39,7 +39,7 @@ export const RANKING = {
   /** Most neighbours (prefix, typo and synonym terms) one word is searched with; the commonest are kept. */
   maxExpansions: 16,
   /** Documents per block: the unit the reader skips by, with each term's best score per block in the index. */
-  blockSize: 64,
+  blockSize: 16,
 } as const;
 
 export type RankingKnobs = typeof RANKING;
