@@ -1,0 +1,92 @@
+/**
+ * The contract's ranking rules as properties, over many random cases: a record holding every word of the
+ * query ranks above every record holding fewer, however strongly those hold theirs (in titles, repeated);
+ * an exact match of a word ranks above a typo, prefix or synonym match of it; and the expansion cap keeps
+ * the commonest neighbours of a word, counted in `total` exactly.
+ */
+import { describe, expect, it } from 'vitest';
+import { createMemoryAssets } from '../../generator/edge/assets.ts';
+import type { SearchDocument } from '../../generator/search/index-format.ts';
+import { writeSearchIndex } from '../../generator/search/index-writer.ts';
+import { RANKING } from '../../generator/search/ranking.ts';
+import { createSearch } from '../../generator/search/search.ts';
+import { createSynonymTable } from '../../generator/search/synonyms.ts';
+import { createRandom } from '../helpers/synthetic-content.ts';
+
+const LETTERS = 'bcdfghjklmnpqrstvwz';
+
+/** A made-up word of `length` letters (no stop word, no stemming suffix). */
+const wordOf = (random: () => number, length: number) =>
+  Array.from({ length }, (_, i) => (i % 2 ? 'aeiou'[Math.floor(random() * 5)] : LETTERS[Math.floor(random() * LETTERS.length)])).join('');
+
+function documentOf(id: string, title: string, body: string, tags = ''): SearchDocument {
+  return { id, title, tags, terms: '', summary: title, body, stored: [id.split(':')[1]!, title, '', `https://example.com/${id}`] };
+}
+
+const searchOf = (documents: SearchDocument[], synonyms: Parameters<typeof createSynonymTable>[0] | null = null) =>
+  createSearch(
+    createMemoryAssets(
+      new Map(writeSearchIndex(documents, undefined, synonyms && createSynonymTable(synonyms)).map(({ path, body }) => [path, body])),
+    ),
+  );
+
+describe('the ranking rules', () => {
+  it('ranks a record with every word above records with fewer, and an exact match above a typo, prefix or synonym of it', async () => {
+    const random = createRandom(17);
+    for (let trial = 0; trial < 40; trial++) {
+      const words = Array.from({ length: 2 + (trial % 3) }, () => wordOf(random, 6 + Math.floor(random() * 3)));
+      const filler = Array.from({ length: 300 }, () => wordOf(random, 4)).join(' ');
+      const last = words.length - 1;
+      const typo = `${words[0]!.slice(0, 2)}x${words[0]!.slice(3)}`;
+      const synonym = wordOf(random, 7);
+      const documents = [
+        // Every word exactly, each once, deep in a long body: the weakest way to hold them.
+        documentOf('intelligence:all', 'Notes', `${filler} ${words.join(' ')}`),
+        // All but one word, in the title, tags and summary, repeated.
+        ...words.map((_, skip) => {
+          const others = words.filter((__, i) => i !== skip).join(' ');
+          return documentOf(`services:fewer-${skip}`, `${others} ${others}`, `${others} `.repeat(20), others);
+        }),
+        // Every word, the first one misspelt, in the title.
+        documentOf('expertise:typo', `${typo} ${words.slice(1).join(' ')}`, words.slice(1).join(' ')),
+        // Every word, the last one only as a longer word it prefixes, in the title.
+        documentOf('expertise:prefix', `${words.slice(0, last).join(' ')} ${words[last]}x`, words.slice(0, last).join(' ')),
+        // Every word, the first only through a synonym, in the title.
+        documentOf('expertise:synonym', `${synonym} ${words.slice(1).join(' ')}`, words.slice(1).join(' ')),
+      ];
+      const search = searchOf(documents, { groups: [{ words: [words[0]!, synonym] }] });
+      const { items } = await search.rank({ q: words.join(' '), type: 'all', limit: 20, offset: 0 });
+      const order = items.map((item) => `${item.type}:${item.id}`);
+      expect(order[0], words.join(' ')).toBe('intelligence:all');
+      const rank = (id: string) => order.indexOf(id);
+      for (const neighbour of ['expertise:typo', 'expertise:prefix', 'expertise:synonym']) {
+        expect(rank(neighbour), `${neighbour} for ${words.join(' ')}`).toBeGreaterThan(0);
+        for (let skip = 0; skip < words.length; skip++) expect(rank(neighbour)).toBeLessThan(rank(`services:fewer-${skip}`));
+      }
+      // The score says it: words found in the hundreds, exact ones in the tens.
+      expect(Math.floor(items[0]!.raw / 100)).toBe(words.length);
+      expect(Math.floor((items[0]!.raw % 100) / 10)).toBe(words.length);
+    }
+  }, 60_000);
+});
+
+describe('the expansion cap', () => {
+  it(`searches a word with at most ${RANKING.maxExpansions} neighbours, the commonest, and counts exactly their documents`, async () => {
+    // "widg" prefixes 30 longer words; the i-th is in i + 1 documents.
+    const documents: SearchDocument[] = [];
+    const completions = Array.from({ length: 30 }, (_, i) => `widg${String.fromCharCode(97 + (i % 26))}${i >= 26 ? 'z' : ''}t`);
+    completions.forEach((word, i) => {
+      for (let copy = 0; copy <= i; copy++) documents.push(documentOf(`intelligence:${word}-${copy}`, word, 'text'));
+    });
+    const search = searchOf(documents);
+    const kept = completions.slice(-RANKING.maxExpansions);
+    const expected = kept.reduce((sum, word) => sum + completions.indexOf(word) + 1, 0);
+    const titles = new Set<string>();
+    for (let offset = 0; offset < expected; offset += 100) {
+      const { total, items } = await search.search({ q: 'widg', type: 'all', limit: 100, offset });
+      expect(total).toBe(expected);
+      for (const item of items) titles.add(item.title);
+    }
+    expect(titles).toEqual(new Set(kept));
+  });
+});
