@@ -13,6 +13,7 @@
  * `total` is counted apart without scoring: one bit per document, set from each form's documents (a dense
  * term's bitset is OR-ed whole), then counted in the type's range.
  */
+import { explainDocument, type WordExplanation } from './explain.ts';
 import { countMatches } from './match-count.ts';
 import { findBlock, PreparedForm, type Unit } from './prepared-form.ts';
 import { blockCount, type ScoreContext } from './postings-codec.ts';
@@ -24,9 +25,12 @@ export interface Ranked {
   document: number;
   score: number;
   raw: number;
+  explanation?: WordExplanation[];
 }
 
 export interface RankOptions {
+  /** Also explain each result's score (explain.ts). */
+  explain?: boolean;
   /** `[first, end)`: the document numbers of the types searched. */
   range: readonly [number, number];
   offset: number;
@@ -115,6 +119,10 @@ export function rank(units: Unit[], context: ScoreContext, options: RankOptions)
   const page = heap
     .sorted()
     .slice(options.offset, end)
-    .map(({ units, document, raw }) => ({ document, score: units / 10_000, raw }));
+    .map(({ units, document, raw }): Ranked => ({ document, score: units / 10_000, raw }));
+  if (options.explain) {
+    const words = units.map(({ word }, u) => ({ word, forms: prepared[u]! }));
+    for (const result of page) result.explanation = explainDocument(words, result.document);
+  }
   return { total, page };
 }

@@ -9,6 +9,7 @@ import type { SearchMeta } from './index-format.ts';
 import { createIndexParts, DEFAULT_CACHE_BYTES, type IndexSource } from './index-reader.ts';
 import { planQuery } from './query-plan.ts';
 import { rank as rankUnits } from './scoring.ts';
+import type { WordExplanation } from './explain.ts';
 import { processQuery } from './text-analysis.ts';
 
 export interface SearchQuery {
@@ -30,11 +31,18 @@ export interface Search {
   search(query: SearchQuery): Promise<SearchAnswer>;
 }
 
-/** A result with its score before rounding (test/search compares skipping with scoring every document). */
-export type RankedResult = SearchResult & { raw: number };
+/** A result with its score before rounding (test/search compares skipping with scoring every document), and why. */
+export type RankedResult = SearchResult & { raw: number; explanation?: WordExplanation[] };
+
+export interface RankOptions {
+  /** Score every block (the reference skipping is tested against). */
+  exhaustive?: boolean;
+  /** Say, per query word, how each result's score is made (explain.ts). */
+  explain?: boolean;
+}
 
 export interface RankingSearch extends Search {
-  rank(query: SearchQuery, options?: { exhaustive?: boolean }): Promise<{ total: number; items: RankedResult[] }>;
+  rank(query: SearchQuery, options?: RankOptions): Promise<{ total: number; items: RankedResult[] }>;
 }
 
 export interface SearchOptions {
@@ -46,9 +54,9 @@ export interface SearchOptions {
 export function createSearch(source: IndexSource, options: SearchOptions = {}): RankingSearch {
   const parts = createIndexParts(source, options.cacheBytes ?? DEFAULT_CACHE_BYTES);
 
-  async function rank(query: SearchQuery, rankOptions: { exhaustive?: boolean } = {}) {
+  async function rank(query: SearchQuery, rankOptions: RankOptions = {}) {
     try {
-      return await rankOnce(query, rankOptions.exhaustive ?? false);
+      return await rankOnce(query, rankOptions);
     } catch (error) {
       // A part may have been read whole and found broken only when decoded: read everything again next time.
       parts.clear();
@@ -56,7 +64,7 @@ export function createSearch(source: IndexSource, options: SearchOptions = {}): 
     }
   }
 
-  async function rankOnce({ q, type, limit, offset }: SearchQuery, exhaustive: boolean) {
+  async function rankOnce({ q, type, limit, offset }: SearchQuery, { exhaustive, explain }: RankOptions) {
     // Only stop words or punctuation: nothing to look for, and no reason to read the index.
     if (processQuery(q).length === 0) return { total: 0, items: [] };
     const meta = await parts.meta();
@@ -65,8 +73,13 @@ export function createSearch(source: IndexSource, options: SearchOptions = {}): 
     const range: [number, number] = type === 'all' ? [0, meta.documents] : [meta.types[typeIndex]![1], meta.types[typeIndex]![2]];
     const units = await planQuery(parts, meta, q);
     if (units.length === 0) return { total: 0, items: [] };
-    const { total, page } = rankUnits(units, meta, { range, offset, limit, exhaustive });
-    const items = await Promise.all(page.map(({ document, score, raw }) => toItem(parts, meta, document, score, raw)));
+    const { total, page } = rankUnits(units, meta, { range, offset, limit, exhaustive, explain });
+    const items = await Promise.all(
+      page.map(async ({ document, score, raw, explanation }) => ({
+        ...(await toItem(parts, meta, document, score, raw)),
+        ...(explanation ? { explanation } : {}),
+      })),
+    );
     return { total, items };
   }
 

@@ -63,9 +63,15 @@ describe('the ranking rules', () => {
         expect(rank(neighbour), `${neighbour} for ${words.join(' ')}`).toBeGreaterThan(0);
         for (let skip = 0; skip < words.length; skip++) expect(rank(neighbour)).toBeLessThan(rank(`services:fewer-${skip}`));
       }
-      // The score says it: words found in the hundreds, exact ones in the tens.
+      // The score says it: words found in the hundreds, exact ones in the tens; the explanation gives the parts.
       expect(Math.floor(items[0]!.raw / 100)).toBe(words.length);
       expect(Math.floor((items[0]!.raw % 100) / 10)).toBe(words.length);
+      const explained = await search.rank({ q: words.join(' '), type: 'all', limit: 20, offset: 0 }, { explain: true });
+      for (const item of explained.items) expect(item.explanation!.reduce((sum, part) => sum + part.score, 0)).toBe(item.raw);
+      const typoed = explained.items.find((item) => item.id === 'typo')!.explanation![0]!;
+      expect(typoed).toMatchObject({ form: { kind: 'typo' }, exact: false });
+      expect(explained.items.find((item) => item.id === 'synonym')!.explanation![0]!.form?.kind).toBe('synonym');
+      expect(explained.items[0]!.explanation!.every((part) => part.exact && part.form?.kind === 'exact')).toBe(true);
     }
   }, 60_000);
 });
