@@ -75,8 +75,11 @@ function keepAsking(port: number) {
       await clients;
       return { longest, builds, failed };
     },
+    /** The longest wait since the last reset. */
     reset: () => {
+      const was = longest;
       longest = 0;
+      return was;
     },
   };
 }
@@ -103,8 +106,11 @@ export async function benchServeAtScale(dist: string, articles: number): Promise
   prepareSecondBuild(dist, next);
   const { child, port, firstAnswerMs } = await startServe(dist);
   const load = keepAsking(port);
-  await new Promise((resolve) => setTimeout(resolve, 3000));
+  await new Promise((resolve) => setTimeout(resolve, 1000));
   load.reset();
+  // The same clients with no build appearing, for the machine's own stalls.
+  await new Promise((resolve) => setTimeout(resolve, 10_000));
+  const before = load.reset();
   // A new build appears as npm run build puts it in place: the old folder renamed away, the new renamed in.
   renameSync(dist, `${dist}-previous`);
   renameSync(next, dist);
@@ -123,7 +129,7 @@ export async function benchServeAtScale(dist: string, articles: number): Promise
     `npm run serve, ${size}: first answer ${firstAnswerMs.toFixed(0)} ms after the command started (goal < 2000 ms) ${firstAnswerMs < 2000 ? 'ok' : 'MISSED'}`,
   );
   console.log(
-    `  a new build swapped in under 4 clients: longest wait ${longest.toFixed(0)} ms over the 10 s after (goal <= 50 ms) ${longest <= 50 ? 'ok' : 'MISSED'}; answers: ${answers}; failed ${failed}`,
+    `  a new build swapped in under 4 clients: longest wait ${longest.toFixed(0)} ms over the 10 s after (goal <= 50 ms) ${longest <= 50 ? 'ok' : 'MISSED'}, against ${before.toFixed(0)} ms over 10 s with no new build; answers: ${answers}; failed ${failed}`,
   );
   console.log(
     `  SIGTERM to exit, with the snapshot still being linked: ${stopMs.toFixed(0)} ms (goal < 2000 ms) ${stopMs < 2000 ? 'ok' : 'MISSED'}`,
