@@ -143,7 +143,7 @@ export function createFolderSource<T>(dist: string, prepare: (files: BuildFiles)
     snapshots.add(dir);
     const gone = () => {
       snapshots.delete(dir);
-      void removeInBackground(dir);
+      removeInBackground(dir);
     };
     linkTreeInBackground(folder.files.dir, dir, () => stopped || holder.current() !== folder).then(
       () => {

@@ -5,7 +5,7 @@
  * stops at once whatever the size of its builds.
  */
 import { spawn } from 'node:child_process';
-import { mkdir, opendir, link, rm } from 'node:fs/promises';
+import { mkdir, opendir, link } from 'node:fs/promises';
 import path from 'node:path';
 import { leftovers } from '../pipeline/emit/leftovers.ts';
 
@@ -54,14 +54,18 @@ export async function linkTreeInBackground(from: string, to: string, abandoned: 
   if (failure) throw failure;
 }
 
-/** Removes a folder without blocking the thread; failures are ignored (the next start removes leftovers). */
-export function removeInBackground(dir: string): Promise<void> {
-  return rm(dir, { recursive: true, force: true }).catch(() => {});
+/**
+ * Removes a folder without taking the server's thread or its thread pool: in a process of its own (a
+ * recursive removal in this process would queue thousands of calls ahead of the requests' own file reads).
+ * Failures are ignored: the next start removes leftovers.
+ */
+export function removeInBackground(dir: string): void {
+  removeAfterExit([dir]);
 }
 
 /**
- * Removes folders after this process ends, in a detached process of its own: removing a snapshot of a large
- * build takes seconds, which a server asked to stop should not spend.
+ * Removes folders in a detached process of its own, which outlives this one: removing a snapshot of a large
+ * build takes seconds, which a server, or a server asked to stop, should not spend.
  */
 export function removeAfterExit(dirs: readonly string[]): void {
   if (dirs.length === 0) return;
@@ -76,7 +80,7 @@ export function removeAfterExit(dirs: readonly string[]): void {
 /** Removes, in the background, the snapshots left beside `root` by servers that are no longer running. */
 export function removeStaleSnapshots(root: string, mark: string): void {
   try {
-    for (const dir of leftovers(root, mark)) void removeInBackground(dir);
+    removeAfterExit(leftovers(root, mark));
   } catch {
     // No parent folder to look in: nothing was left there.
   }
