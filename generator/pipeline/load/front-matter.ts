@@ -3,7 +3,7 @@
  * nothing else: a file that opens with `---js` or `---json` names another language, and no engine but YAML
  * is ever reachable (content is data, never code). Splits exactly where the former parser (gray-matter) split, so bodies keep their bytes.
  */
-import { parseFrontMatter, parseYaml } from './parse-yaml.ts';
+import { parseFrontMatter } from './parse-yaml.ts';
 
 export interface FrontMatter {
   /** Whether the file opens with front matter at all. */
@@ -37,12 +37,17 @@ export function splitFrontMatter(text: string): FrontMatter {
 /** Languages that mean YAML: none written, or `yaml`. */
 export const isYamlLanguage = (language: string) => language === '' || language.toLowerCase() === 'yaml';
 
-/**
- * The front matter's data. An anchor or alias (`&name`, `*name`) sends it through the YAML files' parser,
- * which caps aliases (a few lines can otherwise expand to gigabytes); everything else takes the fast one.
- */
+/** Whether every line is blank or a comment. A loop, not a pattern: `^\s*#` over blank lines was quadratic. */
+function isEmptyMatter(matter: string): boolean {
+  for (const line of matter.split('\n')) {
+    const text = line.trim();
+    if (text !== '' && !text.startsWith('#')) return false;
+  }
+  return true;
+}
+
+/** The front matter's data; an anchor or alias (`&name`, `*name`) is refused with its line (parse-yaml.ts). */
 export function parseFrontMatterData(matter: string): unknown {
-  if (matter.replace(/^\s*#[^\n]+/gm, '').trim() === '') return {};
-  if (/[&*]/.test(matter)) return parseYaml(matter, 1).data ?? {};
+  if (isEmptyMatter(matter)) return {};
   return parseFrontMatter(matter, 1);
 }

@@ -1,7 +1,8 @@
 /** YAML helpers that know where each field stands, so a problem can name its line. */
 import jsYaml from 'js-yaml';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type ScalarTag } from 'yaml';
+import { isAlias, isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node, type ScalarTag } from 'yaml';
 import { isCalendarDay } from '../../schemas/fields.ts';
+import { errorLine } from './yaml-error-line.ts';
 
 export type FieldPath = readonly (string | number)[];
 
@@ -16,6 +17,12 @@ export class YamlSyntaxError extends Error {
     super(message);
   }
 }
+
+/** Deepest nesting of lists and mappings accepted: content records are a few levels deep. */
+const MAX_DEPTH = 64;
+const TOO_DEEP = `lists and mappings are nested more than ${MAX_DEPTH} levels deep`;
+
+const ANCHOR_MESSAGE = 'anchors and aliases (&name, *name) are not accepted; write the value out where it is used';
 
 /**
  * An unquoted `YYYY-MM-DD` becomes a `Date`, as YAML 1.1 timestamps do. The stock timestamp tag rolls a day
@@ -49,17 +56,31 @@ const frontMatterSchema = jsYaml.CORE_SCHEMA.extend({
  * `source` starts on line `firstLine` of its file.
  */
 export function parseFrontMatter(source: string, firstLine = 1): unknown {
+  // An anchor stops the parse where it is defined, before any alias can repeat it.
+  const listener = (event: jsYaml.EventType, parsing: jsYaml.State) => {
+    const state = parsing as jsYaml.State & { anchor: string | null };
+    if (event !== 'close' || state.anchor === null) return;
+    const at = state.input.lastIndexOf(`&${state.anchor}`, state.position);
+    let line = firstLine;
+    for (let next = state.input.indexOf('\n'); next !== -1 && next < at; next = state.input.indexOf('\n', next + 1)) line++;
+    throw new YamlSyntaxError(ANCHOR_MESSAGE, line);
+  };
   try {
-    return jsYaml.load(source, { schema: frontMatterSchema, json: false }) ?? {};
+    const options = { schema: frontMatterSchema, json: false, listener, maxDepth: MAX_DEPTH };
+    return jsYaml.load(source, options as jsYaml.LoadOptions) ?? {};
   } catch (error) {
+    if (error instanceof YamlSyntaxError) throw error;
     if (!(error instanceof jsYaml.YAMLException)) throw error;
-    throw new YamlSyntaxError(error.reason, error.mark.line + firstLine);
+    const reason = error.reason.startsWith('nesting exceeded maxDepth') ? TOO_DEEP : error.reason;
+    throw new YamlSyntaxError(reason, errorLine(source, error.mark.line + firstLine, firstLine));
   }
 }
 
 function parseWithLines(source: string, firstLine: number) {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(source, { lineCounter, customTags: [calendarDate], uniqueKeys: true, prettyErrors: false });
+  // Keys are checked for duplicates here, with a set (keyProblem): the library compares each key with every
+  // earlier one of its map, which is quadratic in the number of keys.
+  const doc = parseDocument(source, { lineCounter, customTags: [calendarDate], uniqueKeys: false, prettyErrors: false });
   const lineAt = (offset: number) => lineCounter.linePos(offset).line + firstLine - 1;
   return { doc, lineAt };
 }
@@ -85,28 +106,52 @@ function locateIn(doc: Document, lineAt: (offset: number) => number, path: Field
   return line;
 }
 
-/** Most aliases a document may expand (as the YAML library counts them): a few lines could otherwise build gigabytes. */
-const MAX_ALIAS_COUNT = 100;
-
-function toData(doc: Document, firstLine: number): unknown {
-  try {
-    return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? null;
-  } catch (error) {
-    // The library refuses an alias bomb with a ReferenceError; to an editor it is a problem in the file.
-    const message = error instanceof Error ? error.message : String(error);
-    throw new YamlSyntaxError(
-      `${message} (anchors and aliases expand to more than ${MAX_ALIAS_COUNT} nodes; write the values out)`,
-      firstLine,
-    );
-  }
+/**
+ * The first anchor or alias (`&name`, `*name`), or key given twice in one mapping, with the offset it starts
+ * at. Content may not use anchors and aliases: 100 aliases of a 900 KB string made one 924 KB file into a 92 MB page, and capping the number of
+ * aliases does not cap the size they expand to. Writing the value out costs an editor little.
+ */
+function keyProblem(doc: Document): { offset: number; message: string } | undefined {
+  let found: { offset: number; message: string } | undefined;
+  visit(doc, (_key, node) => {
+    if ((isAlias(node) || (isNode(node) && node.anchor)) && node.range) {
+      found = { offset: node.range[0], message: ANCHOR_MESSAGE };
+      return visit.BREAK;
+    }
+    if (!isMap(node)) return undefined;
+    const seen = new Set<unknown>();
+    for (const { key } of node.items) {
+      const value = isScalar(key) ? key.value : key;
+      if (seen.has(value)) {
+        found = { offset: (key as Node).range?.[0] ?? 0, message: `the key "${String(value)}" is given twice in one mapping` };
+        return visit.BREAK;
+      }
+      seen.add(value);
+    }
+    return undefined;
+  });
+  return found;
 }
 
 /** Parses a YAML file (`source` starts at line `firstLine`); throws `YamlSyntaxError` with its line. */
 export function parseYaml(source: string, firstLine = 1): { data: unknown; locate: Locate } {
+  try {
+    parseFrontMatter(source, firstLine);
+  } catch (error) {
+    // The positions parser recurses per level of nesting: a few KB of `[` exhausted its stack and crashed
+    // the process. The fast parser stops at MAX_DEPTH first; its other errors are left to the positions
+    // parser, whose messages are the clearer.
+    if (error instanceof YamlSyntaxError && error.message === TOO_DEEP) throw error;
+  }
   const { doc, lineAt } = parseWithLines(source, firstLine);
   const [error] = doc.errors;
-  if (error) throw new YamlSyntaxError(error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, ''), lineAt(error.pos[0]));
-  return { data: toData(doc, firstLine), locate: (path) => locateIn(doc, lineAt, path, firstLine) };
+  if (error) {
+    const message = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    throw new YamlSyntaxError(message, errorLine(source, lineAt(error.pos[0]), firstLine));
+  }
+  const problem = keyProblem(doc);
+  if (problem) throw new YamlSyntaxError(problem.message, lineAt(problem.offset));
+  return { data: doc.toJS() ?? null, locate: (path) => locateIn(doc, lineAt, path, firstLine) };
 }
 
 /**

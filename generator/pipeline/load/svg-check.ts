@@ -84,25 +84,43 @@ function elementProblem(tag: SaxesTagNS): string | null {
   return null;
 }
 
+/**
+ * Deepest nesting accepted. The parser resolves a namespace prefix by walking up the open elements, so its
+ * cost per element grows with the depth; a cap keeps the whole check linear in the file (drawings from
+ * design tools nest a few levels; 65,000 nested groups took minutes).
+ */
+const MAX_DEPTH = 64;
+
+/** Thrown from the parser's handlers to stop it at the first problem. */
+class Refused extends Error {}
+
 /** The first reason `text` is not a plain drawing, with its line; null when it is one. */
 export function checkSvg(text: string): SvgProblem | null {
   const parser = new SaxesParser({ xmlns: true, position: true });
   let found: SvgProblem | null = null;
-  const refuse = (what: string) => {
-    found ??= { line: parser.line, message: `the SVG holds ${what}; an image may hold only drawing (see docs/security.md)` };
+  let depth = 0;
+  const refuse = (what: string, prefix = 'the SVG holds ', suffix = '; an image may hold only drawing (see docs/security.md)') => {
+    found = { line: parser.line, message: `${prefix}${what}${suffix}` };
+    throw new Refused();
   };
   parser.on('doctype', () => refuse('a DOCTYPE (a DTD can define entities and load files)'));
   parser.on('processinginstruction', (pi) => refuse(`a processing instruction <?${pi.target}?>`));
+  parser.on('opentagstart', () => {
+    if (++depth > MAX_DEPTH) refuse(`elements nested more than ${MAX_DEPTH} deep`);
+  });
+  parser.on('closetag', () => depth--);
   parser.on('opentag', (tag) => {
     const problem = elementProblem(tag);
     if (problem) refuse(problem);
   });
-  parser.on('error', (error) => {
-    found ??= { line: parser.line, message: `the SVG is not well-formed XML: ${error.message.replace(/^[^:]*:\d+:\d+: /, '')}` };
-  });
-  // In slices, so that a file refused early is not parsed to its end.
-  const SLICE = 64 * 1024;
-  for (let at = 0; at < text.length && !found; at += SLICE) parser.write(text.slice(at, at + SLICE));
-  if (!found) parser.close();
+  parser.on('error', (error) => refuse(error.message.replace(/^[^:]*:\d+:\d+: /, ''), 'the SVG is not well-formed XML: ', ''));
+  try {
+    // In slices, so that a file refused early is not parsed to its end.
+    const SLICE = 64 * 1024;
+    for (let at = 0; at < text.length; at += SLICE) parser.write(text.slice(at, at + SLICE));
+    parser.close();
+  } catch (error) {
+    if (!(error instanceof Refused)) throw error;
+  }
   return found;
 }

@@ -34,13 +34,17 @@ export function resolveSearchIndexBudget(env: Record<string, string | undefined>
  * "https", "www" and file names do not become search terms. Punctuation is left to the tokenizer.
  */
 export function toSearchText(markdown: string): string {
-  return markdown
-    .replace(/^\s{0,3}\[[^\]]+\]:\s*\S+.*$/gm, ' ') // reference definitions: [id]: https://...
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1') // [text](target) and ![alt](src) keep the text
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/\bhttps?:\/\/\S+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    markdown
+      // Each pattern stops at the next opener or line end, so that text full of `[`, `(` or `<` that never
+      // closes is still read once (a scan to the end from every opener was quadratic).
+      .replace(/^[ \t]{0,3}\[[^\]\n]+\]:[ \t]*\S.*$/gm, ' ') // reference definitions: [id]: https://...
+      .replace(/!?\[([^[\]]*)\]\([^()]*\)/g, '$1') // [text](target) and ![alt](src) keep the text
+      .replace(/<[^<>]*>/g, ' ')
+      .replace(/\bhttps?:\/\/\S+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 /** The display names of the ids a reference field holds, as one string. */

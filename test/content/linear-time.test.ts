@@ -1,0 +1,113 @@
+/**
+ * Every parser and pattern that reads content or a request runs in time linear in its input. Each case
+ * times the worst input we know of for one of them beside a typical input of the same size, and asks only
+ * that the worst stays within a generous multiple of the typical (a quadratic one is hundreds of times
+ * slower at these sizes: 200,000 `<` in an SVG took 16 s, 160,000 blank lines of front matter 13 s), so the
+ * test cannot flake on a loaded machine. The figures are printed.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseFrontMatterData, splitFrontMatter } from '../../generator/pipeline/load/front-matter.ts';
+import { parseYaml } from '../../generator/pipeline/load/parse-yaml.ts';
+import { decodeUtf8 } from '../../generator/pipeline/load/read-approved.ts';
+import { checkSvg } from '../../generator/pipeline/load/svg-check.ts';
+import { errorLine } from '../../generator/pipeline/load/yaml-error-line.ts';
+import { toSearchText } from '../../generator/pipeline/outputs/search/search-file.ts';
+import { normalisePath } from '../../generator/server/static-files.ts';
+
+const N = 200_000;
+const RATIO = 10;
+/** Below this, both are too quick to compare by ratio; a quadratic case at N is far above it. */
+const FLOOR_MS = 300;
+
+/** The fastest of three runs: the least disturbed by whatever else the machine does. */
+function time(run: () => unknown): number {
+  let best = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const started = performance.now();
+    try {
+      run();
+    } catch {
+      // Refusing the input is an answer too; only the time counts here.
+    }
+    best = Math.min(best, performance.now() - started);
+  }
+  return best;
+}
+
+const repeat = (unit: string, size = N) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+const SVG = (inner: string) => `<svg xmlns="http://www.w3.org/2000/svg">${inner}</svg>`;
+const PROSE = repeat('Agents compare [offers](https://example.test) and <em>pay</em> for things. ');
+
+const CASES: { name: string; run: (input: string) => unknown; typical: string; worst: Record<string, string> }[] = [
+  {
+    name: 'front matter',
+    run: parseFrontMatterData,
+    typical: repeat('key: a plain value\n').replace(/key/g, () => `k${Math.random().toString(36).slice(2, 8)}`),
+    worst: {
+      'blank lines': `${repeat('\n')}x: 1`,
+      'blank lines with spaces': `${repeat(' \n')}x: 1`,
+      'an unclosed quote': `a: "${repeat('x\n')}`,
+    },
+  },
+  {
+    name: 'SVG check',
+    run: checkSvg,
+    typical: SVG(repeat('<rect x="1" y="2" width="3" height="4"/>')),
+    worst: {
+      '"<" again and again': SVG(repeat('<')),
+      nesting: SVG(`${repeat('<g>', N / 2)}${repeat('</g>', N / 2)}`),
+      'many attributes': SVG(`<rect ${Array.from({ length: N / 14 }, (_, i) => `data-a${i}="1"`).join(' ')}/>`),
+      'many entities': SVG(`<text>${repeat('&amp;')}</text>`),
+    },
+  },
+  {
+    name: 'search text of a body',
+    run: toSearchText,
+    typical: PROSE,
+    worst: { '<': repeat('<'), '[': repeat('['), '[a](': repeat('[a]('), 'lines of [': repeat('\n['), '![': repeat('![') },
+  },
+  {
+    name: 'YAML file',
+    run: (text) => parseYaml(text),
+    typical: repeat('- id: some-id\n  name: A name\n'),
+    worst: {
+      'nested brackets (a few KB of them crashed the process)': repeat('['),
+      'keys of one map': Array.from({ length: N / 12 }, (_, i) => `key${i}: 1`).join('\n'),
+    },
+  },
+  {
+    name: 'YAML error line',
+    run: (text) => errorLine(text, 1, 1),
+    typical: repeat('key: value\n'),
+    worst: { quotes: repeat('"'), brackets: repeat('[') },
+  },
+  {
+    name: 'front matter split',
+    run: splitFrontMatter,
+    typical: `---\n${repeat('a: b\n')}---\n`,
+    worst: { 'no line end': `---${repeat(' ')}` },
+  },
+  {
+    name: 'request path',
+    run: normalisePath,
+    typical: repeat('/abc'),
+    worst: { 'dot segments': repeat('/..'), 'encoded dots': repeat('/%2e%2e') },
+  },
+  {
+    name: 'UTF-8 check',
+    run: (text) => decodeUtf8(Buffer.from(text, 'latin1')),
+    typical: repeat('plain text\n'),
+    worst: { 'bad byte at the end': `${repeat('\u00e9\n', N - 1)}\u00ff` },
+  },
+];
+
+describe('linear time on every input', () => {
+  for (const { name, run, typical, worst } of CASES) {
+    it.each(Object.entries(worst))(`${name}: %s takes about as long as typical input of the same size`, (label, input) => {
+      const typicalMs = time(() => run(typical));
+      const worstMs = time(() => run(input));
+      console.log(`${name}, ${label}: ${worstMs.toFixed(1)} ms against ${typicalMs.toFixed(1)} ms typical (${input.length} characters)`);
+      expect(worstMs).toBeLessThan(Math.max(FLOOR_MS, typicalMs * RATIO));
+    });
+  }
+});
