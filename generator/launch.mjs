@@ -7,7 +7,7 @@
 //
 // Usage: node generator/launch.mjs <entry, relative to generator/> [arguments...]
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -43,6 +43,79 @@ const sourceUrls = {
   },
 };
 
+/** Every file of a bundle folder with the SHA-256 of its bytes, sorted (the marker and leases left out). */
+function digestFiles(dir) {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) =>
+      entry.isFile() && entry.parentPath === dir ? entry.name !== 'complete' : entry.isFile() && !entry.parentPath.endsWith('leases'),
+    )
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
+    .sort()
+    .map(
+      (file) =>
+        `${createHash('sha256')
+          .update(readFileSync(path.join(dir, file)))
+          .digest('hex')}  ${file}`,
+    )
+    .join('\n');
+}
+
+/**
+ * Whether `dir` holds the bundle its name promises: its marker, written last, records the key and the digest
+ * of every file, so a folder that was cut short, changed or copied in under the name is not trusted.
+ */
+export function isCompleteBundle(dir, key) {
+  try {
+    const marker = readFileSync(path.join(dir, 'complete'), 'utf8');
+    return marker === `${key}\n${digestFiles(dir)}`;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether process `pid` is still running. */
+function isRunning(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the bundles other than `key` that no running process uses. A process leases the bundle it runs
+ * from (a file named by its pid under `leases/`), since it loads modules from it long after it started (the
+ * MCP endpoint on its first request); a bundle removed under a running server made that endpoint fail.
+ */
+export function removeUnusedBundles(cache, key) {
+  for (const name of readdirSync(cache)) {
+    if (name.startsWith(key)) continue;
+    let leases = [];
+    try {
+      leases = readdirSync(path.join(cache, name, 'leases'));
+    } catch {}
+    if (leases.some((pid) => isRunning(Number(pid)))) continue;
+    rmSync(path.join(cache, name), { recursive: true, force: true });
+  }
+}
+
+/** Marks `dir` as used by this process until it exits. */
+export function leaseBundle(dir) {
+  const lease = path.join(dir, 'leases', String(process.pid));
+  try {
+    mkdirSync(path.dirname(lease), { recursive: true });
+    writeFileSync(lease, '');
+    process.once('exit', () => {
+      try {
+        unlinkSync(lease);
+      } catch {}
+    });
+  } catch {
+    // A read-only cache: nothing removes bundles there either.
+  }
+}
+
 /** The folder of the current bundle, made when missing; undefined when it cannot be made here. */
 export async function ensureBundle() {
   let esbuild;
@@ -53,10 +126,9 @@ export async function ensureBundle() {
   }
   const key = bundleKey(esbuild.version);
   const dir = path.join(CACHE, key);
-  try {
-    readFileSync(path.join(dir, 'complete'));
-    return dir;
-  } catch {}
+  if (isCompleteBundle(dir, key)) return dir;
+  // A folder under the name that is not the bundle it names is made again.
+  rmSync(dir, { recursive: true, force: true });
   // Another command may bundle at the same time: each writes its own folder and renames it into place.
   const staging = `${dir}.tmp-${process.pid}`;
   try {
@@ -75,9 +147,9 @@ export async function ensureBundle() {
       plugins: [sourceUrls],
       logLevel: 'silent',
     });
-    writeFileSync(path.join(staging, 'complete'), '');
-    // Bundles of older sources are not needed again.
-    for (const old of readdirSync(CACHE)) if (!old.startsWith(key)) rmSync(path.join(CACHE, old), { recursive: true, force: true });
+    writeFileSync(path.join(staging, 'complete'), `${key}\n${digestFiles(staging)}`);
+    // Bundles of older sources are not needed again, once no running process loads from them.
+    removeUnusedBundles(CACHE, key);
   } catch {
     // A read-only cache folder, or source the bundler refuses (tsx then reports the error in the source).
     try {
@@ -108,8 +180,10 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   // The command reads its own arguments from process.argv, as when started directly.
   process.argv.splice(1, 2, path.join(GENERATOR, entry));
   const dir = await ensureBundle();
-  if (dir) await import(bundledEntry(dir, entry));
-  else {
+  if (dir) {
+    leaseBundle(dir);
+    await import(bundledEntry(dir, entry));
+  } else {
     await import('tsx/esm/api').then((tsx) => tsx.register());
     await import(pathToFileURL(path.join(GENERATOR, entry)).href);
   }
