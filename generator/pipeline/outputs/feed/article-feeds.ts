@@ -7,6 +7,7 @@ import { Feed } from 'feed';
 import type { AnyEntry } from '../../../schemas/collections.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { OutputFile } from '../output-file.ts';
+import { escapeHtml } from '../render-markdown.ts';
 
 /** The articles collection and how many of its newest a feed carries. */
 const ARTICLES = 'intelligence';
@@ -78,6 +79,29 @@ function jsonFeed(catalogue: Catalogue, items: FeedItem[], title: string, home: 
   )}\n`;
 }
 
+/**
+ * Atom with the item text as the feed library writes it (`type="html"`): titles and summaries are text, so
+ * they are escaped first and a reader shows "Using <details>" as written rather than as markup. RSS keeps
+ * its title as plain text (RSS 2.0 says so; readers that treat it as HTML get the escaped form from Atom)
+ * and its description, which RSS defines as HTML, escaped. Each Atom category has its `term` (RFC 4287
+ * requires it), the topic id, labelled with the topic's name.
+ */
+function addItems(feed: Feed, items: FeedItem[], topicName: (id: string) => string, atom: boolean): void {
+  for (const item of items) {
+    feed.addItem({
+      id: item.url,
+      link: item.url,
+      title: atom ? escapeHtml(item.title) : item.title,
+      description: escapeHtml(item.summary),
+      content: item.html,
+      author: [{ name: item.author }],
+      date: new Date(item.updated),
+      published: new Date(item.published),
+      category: item.tags.map((id) => ({ term: id, name: topicName(id) })),
+    });
+  }
+}
+
 export function buildArticleFeeds(catalogue: Catalogue): OutputFile[] {
   const { site, siteUrl } = catalogue;
   const items = toItems(catalogue);
@@ -87,7 +111,7 @@ export function buildArticleFeeds(catalogue: Catalogue): OutputFile[] {
     (latest, item) => (item.updated > latest ? item.updated : latest),
     items[0]?.updated ?? catalogue.contentTime,
   );
-  const feed = new Feed({
+  const options = {
     id: home,
     link: home,
     title,
@@ -97,23 +121,16 @@ export function buildArticleFeeds(catalogue: Catalogue): OutputFile[] {
     generator: site.name,
     copyright: site.license?.name ?? `© ${site.name}`,
     feedLinks: { rss: `${siteUrl}/${ARTICLE_FEEDS[0].path}`, atom: `${siteUrl}/${ARTICLE_FEEDS[1].path}` },
-  });
-  for (const item of items) {
-    feed.addItem({
-      id: item.url,
-      link: item.url,
-      title: item.title,
-      description: item.summary,
-      content: item.html,
-      author: [{ name: item.author }],
-      date: new Date(item.updated),
-      published: new Date(item.published),
-      category: item.tags.map((name) => ({ name })),
-    });
-  }
+  };
+  const names = catalogue.names(['topics']);
+  const topicName = (id: string) => names.get(id) ?? id;
+  const rss = new Feed(options);
+  addItems(rss, items, topicName, false);
+  const atom = new Feed(options);
+  addItems(atom, items, topicName, true);
   return [
-    { path: ARTICLE_FEEDS[0].path, body: feed.rss2() },
-    { path: ARTICLE_FEEDS[1].path, body: feed.atom1() },
+    { path: ARTICLE_FEEDS[0].path, body: rss.rss2() },
+    { path: ARTICLE_FEEDS[1].path, body: atom.atom1() },
     { path: ARTICLE_FEEDS[2].path, body: jsonFeed(catalogue, items, title, home) },
   ];
 }
