@@ -10,10 +10,25 @@ import type { Catalogue } from '../../catalogue/catalogue.ts';
 import { humanize } from '../labels.ts';
 import type { OutputFile } from '../output-file.ts';
 
-/** `services` -> `Services`, for a link's text. */
+/**
+ * Content as one line of Markdown text. `site.yaml` is content, and llms.txt is Markdown that agents follow:
+ * a description with a line break and "## API" added a section with a link to another OpenAPI document.
+ * Line breaks become spaces, every character that makes markup or a link is escaped, and so is the `:` of
+ * an address and the `.` after `www`, so that nothing in it becomes a heading, a link or an autolink.
+ */
+export const markdownText = (text: string) =>
+  text
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[\\`*_{}[\]()#<>!|~:]/g, '\\$&')
+    .replace(/www\./gi, (www) => `${www.slice(0, 3)}\\.`);
 
 export function buildLlmsTxt(catalogue: Catalogue): OutputFile {
-  const { site, siteUrl } = catalogue;
+  const { siteUrl } = catalogue;
+  const site = {
+    name: markdownText(catalogue.site.name),
+    hub: { name: markdownText(catalogue.site.hub.name), description: markdownText(catalogue.site.hub.description) },
+  };
   const base = `${siteUrl}${API_BASE_PATH}`;
   const served = apiCollections(catalogue.collections);
   const searchable = served.filter(([, collection]) => collection.api.search).map(([, collection]) => collection.api.label);
