@@ -172,7 +172,10 @@ export async function* generateOutput(published: Content, options: OutputOptions
   yield* buildSitemap(catalogue, listPages(pages, lastModifiedOf(catalogue)));
   yield* copyImages(catalogue, options.readImage);
   yield buildHeadersFile();
-  const schedule: Schedule = { next_publication: options.nextPublication ? `${options.nextPublication}T00:00:00Z` : null };
+  const schedule: Schedule = {
+    next_publication: options.nextPublication ? `${options.nextPublication}T00:00:00Z` : null,
+    built_at: builtAt,
+  };
   yield { path: SCHEDULE_PATH, body: JSON.stringify(schedule) };
   // Last, so that a worker building it has had the rest of the build's time.
   if (search) yield* await search.files;

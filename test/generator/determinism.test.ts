@@ -88,8 +88,9 @@ describe('buildSite determinism', () => {
     expect(readEnvelope(first, 'health.json').data).toMatchObject({ built_at: BUILD_TIME });
     expect(readEnvelope(second, 'health.json').data).toMatchObject({ built_at: '2026-11-18T12:06:40Z' });
     expect(readManifest(second).built_at).toBe('2026-11-18T12:06:40Z');
-    // Everything else is a function of the content alone, so an unchanged site rebuilds to the same bytes.
-    expect([...changed].sort()).toEqual(['_api/manifest.json', '_api/v1/health.json']);
+    // Everything else is a function of the content alone, so an unchanged site rebuilds to the same bytes (the
+    // schedule records its build's time, which scheduled publishing reads).
+    expect([...changed].sort()).toEqual(['_api/manifest.json', '_api/schedule.json', '_api/v1/health.json']);
   });
 
   it.each([

@@ -52,11 +52,11 @@ afterAll(async () => {
 describe('scheduled publishing', () => {
   it('writes when the next scheduled article goes live, and nothing in a preview that includes it', async () => {
     const response = await fetch(`${site}/${SCHEDULE_PATH}`);
-    expect(await response.json()).toEqual({ next_publication: '2026-12-15T00:00:00Z' });
+    expect(await response.json()).toEqual({ next_publication: '2026-12-15T00:00:00Z', built_at: '2026-11-18T11:06:40Z' });
     const content = fixtureDir('valid');
     const preview = path.join(tempDir('schedule-preview'), 'dist');
     await buildSite({ contentDir: content, outDir: preview, env: BUILD_ENV, preview: { drafts: false, future: true } });
-    expect(readJson(preview, SCHEDULE_PATH)).toEqual({ next_publication: null });
+    expect(readJson(preview, SCHEDULE_PATH)).toEqual({ next_publication: null, built_at: '2026-11-18T11:06:40Z' });
   });
 
   it('calls the build hook once when the article is due, and not before', async () => {
@@ -100,5 +100,48 @@ describe('scheduled publishing', () => {
       if (saved.URL === undefined) delete process.env.URL;
       if (saved.BUILD_HOOK_URL === undefined) delete process.env.BUILD_HOOK_URL;
     }
+  });
+
+  /** checkSchedule against a deployed schedule of our making; the hook calls it made. */
+  async function runWith(schedule: object, now: Date) {
+    const calls: string[] = [];
+    const fakeFetch = (async (input: string | URL | Request) => {
+      if (String(input).endsWith(SCHEDULE_PATH)) return new Response(JSON.stringify(schedule));
+      calls.push(String(input));
+      return new Response(null, { status: 200 });
+    }) as typeof fetch;
+    const lines: string[] = [];
+    const outcome = await checkSchedule({
+      siteUrl: 'https://site.test',
+      buildHook: 'https://hook.test',
+      now,
+      fetch: fakeFetch,
+      log: (line) => lines.push(line),
+    });
+    return { outcome, calls, lines };
+  }
+
+  it('does not count a date it cannot read as due', async () => {
+    const { outcome, calls } = await runWith({ next_publication: 'soon' }, new Date('2026-12-15T00:30:00Z'));
+    expect(outcome).toBe('invalid schedule');
+    expect(calls).toEqual([]);
+  });
+
+  it('stops asking when the deployed build ran after the due time and still did not publish it (a fixed clock)', async () => {
+    const schedule = { next_publication: '2026-12-15T00:00:00Z', built_at: '2026-12-15T00:05:00Z' };
+    const { outcome, calls, lines } = await runWith(schedule, new Date('2026-12-15T01:30:00Z'));
+    expect(outcome).toBe('build cannot publish');
+    expect(calls).toEqual([]);
+    expect(lines[0]).toMatch(/SOURCE_DATE_EPOCH/);
+  });
+
+  it('asks 0, 1, 2, 4, 8 ... hours after the due time while the deploy does not change, not every hour', async () => {
+    const schedule = { next_publication: '2026-12-15T00:00:00Z', built_at: '2026-12-14T10:00:00Z' };
+    const asked: number[] = [];
+    for (let hour = 0; hour < 72; hour++) {
+      const { calls } = await runWith(schedule, new Date(Date.parse('2026-12-15T00:20:00Z') + hour * 3_600_000));
+      if (calls.length) asked.push(hour);
+    }
+    expect(asked).toEqual([0, 1, 2, 4, 8, 16, 32, 64]);
   });
 });
