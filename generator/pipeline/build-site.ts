@@ -19,6 +19,7 @@ import { buildOpenApi, serializeOpenApi } from './outputs/openapi/openapi-docume
 import { createExampleCollector } from './outputs/openapi/openapi-examples.ts';
 import { buildDocsFiles } from './outputs/pages/docs-pages.ts';
 import { buildSitemap, listPages } from './outputs/pages/sitemap.ts';
+import { sitePath } from './outputs/pages/page-links.ts';
 import { buildLlmsTxt } from './outputs/pages/llms-txt.ts';
 import { buildHeadersFile } from './outputs/deploy/headers-file.ts';
 import type { OutputFile } from './outputs/output-file.ts';
@@ -92,7 +93,7 @@ function lastModifiedOf(catalogue: Catalogue): (page: string) => string {
   for (const [key, collection] of markdownCollections(catalogue.collections)) {
     const folder = `${collection.page.path}/`;
     for (const record of catalogue.records[key] ?? []) {
-      days.set(`${folder}${String(record[collection.page.key])}/`, record.updated);
+      days.set(sitePath(catalogue, catalogue.recordUrl(key, record)).slice(1), record.updated);
       if (record.updated > (days.get(folder) ?? '')) days.set(folder, record.updated);
     }
   }

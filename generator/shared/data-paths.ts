@@ -31,8 +31,33 @@ export const pagePath = (route: string, filters: FilterValues, offset: number) =
 export const chunkPath = (route: string, filters: FilterValues, chunk: number) =>
   `${DATA_ROOT}/${route}/${filterKey(filters)}/chunk-${chunk}.ndjson`;
 
+/**
+ * A stable, evenly spread number for `key` (FNV-1a over its UTF-16 units): records are spread over folders
+ * by it, so that no folder of the output grows with a collection (Netlify refuses a deploy with more than
+ * 54,000 files in one folder; the build keeps every folder under 10,000 entries).
+ */
+function spread(key: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < key.length; index++) hash = Math.imul(hash ^ key.charCodeAt(index), 0x01000193);
+  return hash >>> 0;
+}
+
+/** The fan-out folder of `key`: `digits` hexadecimal digits of its spread. */
+export const fanOut = (key: string, digits: number) => (spread(key) % 16 ** digits).toString(16).padStart(digits, '0');
+
+/** Folders record files are spread over under each get route: 4,096 (16^3), 10,000 files each at 40 million. */
+const RECORD_FAN_OUT = 3;
+/** Folders record pages are spread over in each collection: 256 (16^2), 10,000 pages each at 2.5 million. */
+const PAGE_FAN_OUT = 2;
+
 /** `id` must already be validated (CONTRACT: letters, digits, `.`, `_`, `-`) and lowercased. */
-export const recordPath = (route: string, id: string) => `${DATA_ROOT}/${route}/${id}.json`;
+export const recordPath = (route: string, id: string) => `${DATA_ROOT}/${route}/${fanOut(id, RECORD_FAN_OUT)}/${id}.json`;
+
+/**
+ * The folder of a record's page, site-relative without slashes around it: `intelligence/7e/rag-evaluation`.
+ * The fan-out folder keeps the address short and stable (it depends on the slug alone).
+ */
+export const recordPageFolder = (collectionPath: string, slug: string) => `${collectionPath}/${fanOut(slug, PAGE_FAN_OUT)}/${slug}`;
 
 export const staticPath = (route: string) => `${DATA_ROOT}/${route || 'index'}.json`;
 

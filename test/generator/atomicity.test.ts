@@ -13,7 +13,7 @@ import { buildSite } from '../../generator/pipeline/build-site.ts';
 import { emitFiles } from '../../generator/pipeline/emit/emit-files.ts';
 import { ContentError } from '../../generator/pipeline/problems.ts';
 import { fixtureDir, removeFixtureDirs, VALID_FIXTURE } from '../helpers/fixture.ts';
-import { BUILD_ENV, buildInto, listFiles, readTree, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
+import { BUILD_ENV, buildInto, listFiles, readTree, removeBuildDirs, tempDir, recordFile, V1 } from '../helpers/build-output.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -68,9 +68,9 @@ describe('buildSite atomicity', () => {
     rmSync(path.join(dir, 'services', 'seo-audit.md'));
     await buildSite({ contentDir: dir, outDir: out, env: BUILD_ENV });
     const files = listFiles(out);
-    expect(files).not.toContain('_api/v1/services/get/seo-audit.json');
-    expect(files).not.toContain('_api/v1/services/get/technical-seo-audit.json');
-    expect(files).toContain('_api/v1/services/get/mcp-server-development.json');
+    expect(files).not.toContain(`${V1}/${recordFile('services', 'seo-audit')}`);
+    expect(files).not.toContain(`${V1}/${recordFile('services', 'technical-seo-audit')}`);
+    expect(files).toContain(`${V1}/${recordFile('services', 'mcp-server-development')}`);
     expectNoStaging();
   });
 });

@@ -23,6 +23,8 @@ import {
   SITE_URL,
   V1,
   type Envelope,
+  recordFile,
+  recordPage,
 } from '../helpers/build-output.ts';
 
 const LIST_ROUTES = ['services/list', 'expertise/list', 'technology/list', 'intelligence/list'];
@@ -190,7 +192,7 @@ describe('buildSite site address', () => {
     );
     const article = readEnvelope<{ image: string; related: { articles: { url: string }[] } }>(
       root,
-      'intelligence/get/rag-evaluation.json',
+      recordFile('intelligence', 'rag-evaluation'),
     ).data;
     const index = readEnvelope<{ documentation: string; openapi: string; resource_feed: string; operations: { url: string }[] }>(
       root,
@@ -221,7 +223,9 @@ describe('buildSite site address', () => {
     expect(addresses.length).toBeGreaterThan(20);
     for (const address of addresses) expect(address.startsWith(`${expected}/`) || address === expected, address).toBe(true);
     expect(readManifest(root).site_url).toBe(expected);
-    expect(readEnvelope<{ url: string }[]>(root, 'services/list/all/page-0.json').data[1]!.url).toBe(`${expected}/services/seo-audit/`);
+    expect(readEnvelope<{ url: string }[]>(root, 'services/list/all/page-0.json').data[1]!.url).toBe(
+      `${expected}${recordPage('services', 'seo-audit')}`,
+    );
   }
 
   it('takes SITE_URL first, over every Netlify variable', async () => {

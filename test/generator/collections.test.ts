@@ -13,7 +13,7 @@ import { collections, type CollectionTable } from '../../generator/schemas/colle
 import { date, id, idList, recordFields, text } from '../../generator/schemas/fields.ts';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
 import { readDistFiles } from '../helpers/api-runtimes.ts';
-import { BUILD_ENV, readJson, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
+import { BUILD_ENV, readJson, removeBuildDirs, tempDir, recordPage } from '../helpers/build-output.ts';
 import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
 
 const caseStudyItem = z.object({
@@ -103,7 +103,7 @@ describe('a collection registered in the collections table', () => {
     expect(Object.keys(body.data[0])).toEqual(Object.keys(caseStudyItem.shape));
     expect(body.data[0]).toMatchObject({
       client: 'Harbour Mutual',
-      url: 'https://api.example.test/case-studies/claims-assistant-for-an-insurer/',
+      url: `https://api.example.test${recordPage('case-studies', 'claims-assistant-for-an-insurer')}`,
     });
   });
 

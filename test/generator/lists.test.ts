@@ -18,6 +18,7 @@ import {
   SITE_URL,
   tempDir,
   type Envelope,
+  recordPage,
 } from '../helpers/build-output.ts';
 
 interface Item {
@@ -197,7 +198,7 @@ describe('list items', () => {
   it('carry id, slug, title, summary, an absolute url and the category on services', () => {
     for (const item of all('services/list')) {
       expect(item).toMatchObject(PRACTICE_ITEM);
-      expect(item.url).toBe(`${SITE_URL}/services/${item.slug}/`);
+      expect(item.url).toBe(`${SITE_URL}${recordPage('services', item.slug)}`);
     }
   });
 
@@ -205,7 +206,7 @@ describe('list items', () => {
     for (const item of all('expertise/list')) {
       expect(item).toMatchObject(PRACTICE_ITEM);
       expect(item.industries!.length).toBeGreaterThan(0);
-      expect(item.url).toBe(`${SITE_URL}/expertise/${item.slug}/`);
+      expect(item.url).toBe(`${SITE_URL}${recordPage('expertise', item.slug)}`);
     }
   });
 
@@ -219,7 +220,7 @@ describe('list items', () => {
         category: expect.any(String),
       });
       expect(item.title).toBeUndefined();
-      expect(item.url).toBe(`${SITE_URL}/technology/${item.slug}/`);
+      expect(item.url).toBe(`${SITE_URL}${recordPage('technology', item.slug)}`);
     }
   });
 
@@ -237,7 +238,7 @@ describe('list items', () => {
       expect(item.topics!.length).toBeGreaterThan(0);
       expect(item.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
       expect(item.reading_time).toMatch(/^[1-9]\d* min read$/);
-      expect(item.url).toBe(`${SITE_URL}/intelligence/${item.slug}/`);
+      expect(item.url).toBe(`${SITE_URL}${recordPage('intelligence', item.slug)}`);
     }
     expect(items[1]).toMatchObject({ category: 'neural-core', topics: ['ai-engineering'], date: '2025-07-30', author: 'Priya Raman' });
   });

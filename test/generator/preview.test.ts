@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeBuildDirs, tempDir } from '../helpers/build-output.ts';
+import { recordFile, removeBuildDirs, tempDir, V1 } from '../helpers/build-output.ts';
 import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -39,7 +39,7 @@ async function build(...flags: string[]): Promise<{ out: string; stdout: string 
   return { out, stdout };
 }
 
-const article = (out: string, id: string) => existsSync(path.join(out, '_api', 'v1', 'intelligence', 'get', `${id}.json`));
+const article = (out: string, id: string) => existsSync(path.join(out, V1, recordFile('intelligence', id)));
 
 describe('drafts and scheduled records', () => {
   it('are left out of a build without flags, which says so with the next publication date', async () => {

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_SIZE } from '../../generator/pipeline/outputs/pages/page-links.ts';
-import { buildInto, listFiles, removeBuildDirs, SITE_URL, tempDir, V1 } from '../helpers/build-output.ts';
+import { buildInto, listFiles, recordFile, recordPage, removeBuildDirs, SITE_URL, tempDir, V1 } from '../helpers/build-output.ts';
 import { writeSyntheticContent } from '../helpers/synthetic-content.ts';
 
 const PAGE_BUDGET_BYTES = 50 * 1024;
@@ -65,7 +65,7 @@ describe('record pages', () => {
   });
 
   it('give link previews the article image at the address the API gives it', () => {
-    const record = JSON.parse(readFileSync(path.join(dist, V1, 'intelligence', 'get', 'checkout-friction-audit.json'), 'utf8')).data;
+    const record = JSON.parse(readFileSync(path.join(dist, V1, recordFile('intelligence', 'checkout-friction-audit')), 'utf8')).data;
     expect(record.image).toMatch(new RegExp(`^${SITE_URL}/images/`));
     const html = pageOf(dist, record.url);
     expect(html).toContain(`<meta property="og:image" content="${record.image}">`);
@@ -75,21 +75,21 @@ describe('record pages', () => {
 
   it('link the related records and terms to their pages', () => {
     const [service] = apiRecords(dist).filter((record) => record.collection === 'services');
-    const record = JSON.parse(readFileSync(path.join(dist, V1, 'services', 'get', `${service!.id}.json`), 'utf8')).data;
+    const record = JSON.parse(readFileSync(path.join(dist, V1, recordFile('services', service!.id)), 'utf8')).data;
     const html = pageOf(dist, service!.url);
     expect(html).toContain(`href="/services/category/${record.category}/"`);
     expect(record.related.expertise.length).toBeGreaterThan(0);
     for (const related of record.related.expertise) expect(html).toContain(`href="${new URL(related.url).pathname}"`);
     const paged = record.related.technologies.filter((technology: { id: string }) =>
-      existsSync(path.join(dist, 'technology', technology.id)),
+      existsSync(path.join(dist, recordPage('technology', technology.id))),
     );
     expect(paged.length).toBeGreaterThan(0);
-    for (const technology of paged) expect(html).toContain(`href="/technology/${technology.id}/"`);
+    for (const technology of paged) expect(html).toContain(`href="${recordPage('technology', technology.id)}"`);
   });
 
   it('are not written for drafts or articles dated after the build', () => {
-    expect(existsSync(path.join(dist, 'intelligence', 'ai-crawler-access-policy'))).toBe(false);
-    expect(existsSync(path.join(dist, 'intelligence', 'measuring-agent-referred-revenue'))).toBe(false);
+    expect(existsSync(path.join(dist, recordPage('intelligence', 'ai-crawler-access-policy')))).toBe(false);
+    expect(existsSync(path.join(dist, recordPage('intelligence', 'measuring-agent-referred-revenue')))).toBe(false);
     expect(readFileSync(path.join(dist, 'sitemap.xml'), 'utf8')).toContain(`${SITE_URL}/intelligence/`);
   });
 });
@@ -119,7 +119,7 @@ describe('list pages', () => {
     const topic = list.data[0].topics[0];
     const html = readFileSync(path.join(synthetic, 'intelligence', 'topic', topic, 'index.html'), 'utf8');
     const api = JSON.parse(readFileSync(path.join(synthetic, V1, 'intelligence', 'list', `topic=${topic}`, 'page-0.json'), 'utf8'));
-    const linked = [...html.matchAll(/<h2 class="card-title"><a href="\/intelligence\/([^/]+)\/">/g)].map((match) => match[1]);
+    const linked = [...html.matchAll(/<h2 class="card-title"><a href="\/intelligence\/[0-9a-f]{2}\/([^/]+)\/">/g)].map((match) => match[1]);
     expect(linked).toEqual(api.data.slice(0, PAGE_SIZE).map((item: { slug: string }) => item.slug));
     expect(readFileSync(path.join(synthetic, 'intelligence', 'index.html'), 'utf8')).toContain(`href="/intelligence/topic/${topic}/"`);
   });
@@ -138,7 +138,7 @@ describe('hostile record text', () => {
         .replace(/^summary: .*$/m, `summary: "Sum ${evil}"`),
     );
     const out = await buildInto(content);
-    const html = readFileSync(path.join(out, 'intelligence', 'rag-evaluation', 'index.html'), 'utf8');
+    const html = readFileSync(path.join(out, recordPage('intelligence', 'rag-evaluation'), 'index.html'), 'utf8');
     expect(html.match(/<script/g)).toHaveLength(1);
     expect(jsonLdOf(html).headline).toBe(`RAG ${evil}`);
     expect(html).not.toContain('<script>alert');

@@ -7,7 +7,17 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureDir, removeFixtureDirs, VALID_FIXTURE } from '../helpers/fixture.ts';
-import { buildInto, listFiles, readEnvelope, readManifest, removeBuildDirs, SITE_URL, V1 } from '../helpers/build-output.ts';
+import {
+  buildInto,
+  listFiles,
+  readEnvelope,
+  readManifest,
+  removeBuildDirs,
+  SITE_URL,
+  V1,
+  recordFile,
+  recordPage,
+} from '../helpers/build-output.ts';
 
 interface Ref {
   id: string;
@@ -34,7 +44,7 @@ interface FullRecord {
 const COLLECTIONS = ['services', 'expertise', 'technology', 'intelligence'] as const;
 
 const listItems = (root: string, collection: string) => readEnvelope<FullRecord[]>(root, `${collection}/list/all/page-0.json`).data;
-const getRecord = (root: string, collection: string, id: string) => readEnvelope<FullRecord>(root, `${collection}/get/${id}.json`).data;
+const getRecord = (root: string, collection: string, id: string) => readEnvelope<FullRecord>(root, recordFile(collection, id)).data;
 
 let out: string;
 
@@ -59,7 +69,11 @@ describe('get records', () => {
       const expected = new Set(listItems(out, collection).flatMap((item) => [item.id, item.slug]));
       const written = listFiles(out)
         .filter((file) => file.startsWith(`${V1}/${collection}/get/`))
-        .map((file) => path.basename(file, '.json'));
+        .map((file) => {
+          // Each in its fan-out folder, and only there.
+          expect(file).toBe(`${V1}/${recordFile(collection, path.basename(file, '.json'))}`);
+          return path.basename(file, '.json');
+        });
       expect(new Set(written), collection).toEqual(expected);
       expect(written, collection).toHaveLength(expected.size);
     }
@@ -93,14 +107,14 @@ describe('get records', () => {
         {
           id: 'agent-ready-product-data-retail',
           title: 'Agent-Ready Product Data for Retail',
-          url: `${SITE_URL}/expertise/agent-ready-product-data-retail/`,
+          url: `${SITE_URL}${recordPage('expertise', 'agent-ready-product-data-retail')}`,
         },
       ],
       articles: [
         {
           id: 'mcp-server-for-catalogue-search',
           title: 'An MCP server for catalogue search',
-          url: `${SITE_URL}/intelligence/mcp-server-for-catalogue-search/`,
+          url: `${SITE_URL}${recordPage('intelligence', 'mcp-server-for-catalogue-search')}`,
         },
       ],
     });
@@ -121,7 +135,7 @@ describe('get records', () => {
         {
           id: 'mcp-server-for-catalogue-search',
           title: 'An MCP server for catalogue search',
-          url: `${SITE_URL}/intelligence/mcp-server-for-catalogue-search/`,
+          url: `${SITE_URL}${recordPage('intelligence', 'mcp-server-for-catalogue-search')}`,
         },
       ],
     });
@@ -238,7 +252,7 @@ describe('publishing a draft technology', () => {
 
   it('leaves it out of the technology list, get records and counts', () => {
     expect(listItems(root, 'technology').map((item) => item.id)).toEqual(['model-context-protocol']);
-    expect(existsSync(path.join(root, V1, 'technology/get/llm-gateway.json'))).toBe(false);
+    expect(existsSync(path.join(root, V1, recordFile('technology', 'llm-gateway')))).toBe(false);
     expect(readManifest(root).totals['technology/list']).toMatchObject({ all: 1, 'category=infrastructure': 0 });
   });
 

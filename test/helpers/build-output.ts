@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
 import type { Manifest } from '../../generator/shared/manifest.ts';
+import { recordPageFolder, recordPath } from '../../generator/shared/data-paths.ts';
 import type { MetaFields } from '../../generator/shared/envelope.ts';
 
 /** The build environment of every suite: a fixed build time and a site address of our own. */
@@ -71,6 +72,12 @@ export function readJson<T = unknown>(root: string, file: string): T {
 export function readEnvelope<T = unknown>(root: string, route: string): Envelope<T> {
   return readJson<Envelope<T>>(root, `${V1}/${route}`);
 }
+
+/** The data file of a record under a get route, relative to `_api/v1/` (`services`, `seo-audit`): records are spread over folders. */
+export const recordFile = (collection: string, id: string) => recordPath(`${collection}/get`, id).slice(`${V1}/`.length);
+
+/** A record's page, site-relative with its slashes: `/intelligence/7e/rag-evaluation/`. */
+export const recordPage = (collection: string, slug: string) => `/${recordPageFolder(collection, slug)}/`;
 
 export function readManifest(root: string): Manifest {
   return readJson<Manifest>(root, '_api/manifest.json');

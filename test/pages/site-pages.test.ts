@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryLimiter } from '../../generator/edge/limiter.ts';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
 import { launchBrowser } from '../helpers/browser.ts';
+import { recordPage } from '../helpers/build-output.ts';
 import { startSiteServer, type SiteServer } from '../helpers/site-server.ts';
 
 const SITE = 'https://example.test';
@@ -106,10 +107,10 @@ describe('the link check', () => {
 const PAGES = [
   '/',
   '/services/',
-  '/services/agentic-storefront-build/',
+  recordPage('services', 'agentic-storefront-build'),
   '/expertise/industry/healthcare/',
-  '/technology/agent-payments-protocol/',
-  '/intelligence/how-ai-agents-pay-ap2-x402/',
+  recordPage('technology', 'agent-payments-protocol'),
+  recordPage('intelligence', 'how-ai-agents-pay-ap2-x402'),
   '/resources/',
 ];
 

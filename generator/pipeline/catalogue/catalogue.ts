@@ -7,6 +7,7 @@ import type { Site } from '../../schemas/site.ts';
 import type { AnyEntry, AnyTerm, CollectionTable, MarkdownCollection } from '../../schemas/collections.ts';
 import type { Content } from '../../schemas/content.ts';
 import { memoize } from '../../shared/memoize.ts';
+import { recordPageFolder } from '../../shared/data-paths.ts';
 import type { BuildCache } from '../build-cache.ts';
 import { byOrderThen, sortRecords } from './order.ts';
 
@@ -126,8 +127,10 @@ export function createCatalogue(
       return values.get(record) as T;
     },
     recordUrl(key, record) {
-      const { page } = collection(key);
-      return `${options.siteUrl}/${page.path}/${record[page.key]}/`;
+      const spec = collection(key);
+      const slug = String(record[spec.page.key]);
+      // Records the API serves are spread over folders (data-paths.ts); the resource pages' address is fixed.
+      return `${options.siteUrl}/${spec.api ? recordPageFolder(spec.page.path, slug) : `${spec.page.path}/${slug}`}/`;
     },
   };
 }

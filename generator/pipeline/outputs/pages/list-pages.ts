@@ -1,7 +1,7 @@
 /**
  * List pages for every collection with record pages: all its records, and the records of each value of each
- * of its filters (`/services/category/seo/`), PAGE_SIZE a page in the API's order, with numbered pages,
- * previous and next links in the page and in the head. Plain HTML, no JavaScript.
+ * of its filters (`/services/category/seo/`), PAGE_SIZE a page in the API's order, with a windowed pager (the
+ * first, the last and a few pages around the current one), previous and next links in the page and in the head. Plain HTML, no JavaScript.
  */
 import type { AnyEntry, FilterSpec } from '../../../schemas/collections.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
@@ -51,11 +51,34 @@ function renderFilterNav(context: PageContext, { key, filter: current, filters }
     .join('\n');
 }
 
+/** Pages the pager links on each side of the current one, as Hugo's default pager does. */
+const PAGER_REACH = 2;
+
+/**
+ * The page numbers a pager shows: the first, the last and PAGER_REACH around `page`, with null for each gap.
+ * At most 2 * PAGER_REACH + 5 entries, so a page never grows with its collection.
+ */
+export function pagerWindow(page: number, pages: number): (number | null)[] {
+  const shown: (number | null)[] = [];
+  const from = Math.max(2, page - PAGER_REACH);
+  const to = Math.min(pages - 1, page + PAGER_REACH);
+  shown.push(1);
+  if (from > 2) shown.push(null);
+  for (let n = from; n <= to; n++) shown.push(n);
+  if (to < pages - 1) shown.push(null);
+  if (pages > 1) shown.push(pages);
+  return shown;
+}
+
 function renderPager(context: PageContext, spec: ListSpec, page: number, pages: number): string {
   if (pages === 1) return '';
   const path = (n: number) => escapeHtml(context.base + listPath(context.catalogue.collection(spec.key).page.path, spec.filter, n));
-  const numbers = Array.from({ length: pages }, (_, i) =>
-    i + 1 === page ? `<li><span aria-current="page">${i + 1}</span></li>` : `<li><a href="${path(i + 1)}">${i + 1}</a></li>`,
+  const numbers = pagerWindow(page, pages).map((n) =>
+    n === null
+      ? '<li class="gap" aria-hidden="true">…</li>'
+      : n === page
+        ? `<li><span aria-current="page">${n}</span></li>`
+        : `<li><a href="${path(n)}">${n}</a></li>`,
   );
   const prev = page > 1 ? `<a rel="prev" href="${path(page - 1)}">← Previous</a>` : '';
   const next = page < pages ? `<a rel="next" href="${path(page + 1)}">Next →</a>` : '';

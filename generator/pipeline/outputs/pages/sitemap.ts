@@ -1,6 +1,7 @@
 /**
  * `sitemap.xml` (every page the build writes, with the date it last changed) and `robots.txt` naming it. The
  * pages are found in the build's own output list, so a page added later is listed without a change here.
+ * Past the protocol's 50,000 addresses a file, `sitemap.xml` is an index of parts.
  */
 import { DATA_DIR } from '../../../shared/data-paths.ts';
 import { ADMIN_DIR } from '../cms/cms-files.ts';
@@ -23,16 +24,36 @@ export function listPages(paths: readonly string[], lastmodOf: (path: string) =>
     .map((path) => ({ path, lastmod: lastmodOf(path) }));
 }
 
-export function buildSitemap(catalogue: Catalogue, pages: readonly SitePage[]): OutputFile[] {
-  const urls = pages.map(
-    (page) => `  <url><loc>${escapeHtml(`${catalogue.siteUrl}/${page.path}`)}</loc><lastmod>${page.lastmod}</lastmod></url>`,
-  );
-  const sitemap = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
+/** The sitemap protocol's limit of addresses per file (sitemaps.org); more pages make a sitemap index. */
+export const SITEMAP_LIMIT = 50_000;
+
+const urlset = (catalogue: Catalogue, pages: readonly SitePage[]) =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${pages
+    .map((page) => `  <url><loc>${escapeHtml(`${catalogue.siteUrl}/${page.path}`)}</loc><lastmod>${page.lastmod}</lastmod></url>`)
+    .join('\n')}\n</urlset>\n`;
+
+/**
+ * `sitemap.xml`: every page when they fit in one file; else an index of `sitemaps/<n>.xml`, `limit` pages
+ * each, with the newest day of each part.
+ */
+function sitemapFiles(catalogue: Catalogue, pages: readonly SitePage[], limit: number): OutputFile[] {
+  if (pages.length <= limit) return [{ path: 'sitemap.xml', body: urlset(catalogue, pages) }];
+  const parts: OutputFile[] = [];
+  const entries: string[] = [];
+  for (let start = 0; start < pages.length; start += limit) {
+    const part = pages.slice(start, start + limit);
+    const path = `sitemaps/${parts.length + 1}.xml`;
+    const lastmod = part.reduce((newest, page) => (page.lastmod > newest ? page.lastmod : newest), '');
+    parts.push({ path, body: urlset(catalogue, part) });
+    entries.push(`  <sitemap><loc>${escapeHtml(`${catalogue.siteUrl}/${path}`)}</loc><lastmod>${lastmod}</lastmod></sitemap>`);
+  }
+  const index = `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.join('\n')}\n</sitemapindex>\n`;
+  return [{ path: 'sitemap.xml', body: index }, ...parts];
+}
+
+export function buildSitemap(catalogue: Catalogue, pages: readonly SitePage[], limit = SITEMAP_LIMIT): OutputFile[] {
   // The precomputed data is the API's, not pages: crawlers read the pages and the API's own routes. The
   // content manager is for editors.
   const robots = `User-agent: *\nAllow: /\nDisallow: /${DATA_DIR}/\nDisallow: /${ADMIN_DIR}/\n\nSitemap: ${catalogue.siteUrl}/sitemap.xml\n`;
-  return [
-    { path: 'sitemap.xml', body: sitemap },
-    { path: 'robots.txt', body: robots },
-  ];
+  return [...sitemapFiles(catalogue, pages, limit), { path: 'robots.txt', body: robots }];
 }
