@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { identityOf } from './emit/previous-output.ts';
+import { damagedFiles, identityOf, readPreviousOutput } from './emit/previous-output.ts';
 import type { BuildSettings } from './build-settings.ts';
 
 const GENERATOR_DIR = fileURLToPath(new URL('../', import.meta.url));
@@ -118,15 +118,22 @@ function readRecord<S>(outDir: string): RecordedBuild<S> | undefined {
   }
 }
 
-/** The last build's record when it was made from the same inputs and its output is still the one in place. */
+/**
+ * The last build's record when it was made from the same inputs and its output is still the one in place,
+ * every file of it as that build left it (none changed or removed since).
+ */
 export function readUnchangedBuild<S>(outDir: string, fingerprint: Fingerprint): RecordedBuild<S> | undefined {
+  const target = path.resolve(outDir);
   const recorded = readRecord<S>(outDir);
-  return recorded?.fingerprint === fingerprint.value && recorded.identity === identityOf(path.resolve(outDir)) ? recorded : undefined;
+  if (recorded?.fingerprint !== fingerprint.value || recorded.identity !== identityOf(target)) return undefined;
+  const output = readPreviousOutput(target);
+  return output && damagedFiles(output).length === 0 ? recorded : undefined;
 }
 
-export function recordBuild<S>(outDir: string, fingerprint: Fingerprint, summary: S): void {
+/** Records the build of `outDir`; `identity` is the folder it put in place (the one in place by default). */
+export function recordBuild<S>(outDir: string, fingerprint: Fingerprint, summary: S, identity = identityOf(path.resolve(outDir))): void {
   const record: RecordedBuild<S> = {
-    identity: identityOf(path.resolve(outDir)) ?? '',
+    identity: identity ?? '',
     fingerprint: fingerprint.value,
     content: fingerprint.content,
     summary,

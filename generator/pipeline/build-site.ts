@@ -52,6 +52,8 @@ export interface BuildOptions {
   preview?: Preview;
   /** Values kept across builds (npm run dev): an unchanged body is not rendered or analysed again. */
   cache?: BuildCache;
+  /** Writes every file anew, trusting nothing of the previous output (`--force`). */
+  force?: boolean;
   /** Writes the build into this snapshot folder and updates the output folder in place (emit-snapshot.ts). */
   snapshot?: SnapshotEmit;
   /** The caller's own emit step instead (npm run dev keeps the files that changed in memory); `outDir` is then unused. */
@@ -67,6 +69,8 @@ export interface BuildResult {
   /** Files written; the others were unchanged since the previous build and are linked from it. */
   written: number;
   bytes: number;
+  /** The identity of the output folder this build put in place. */
+  identity?: string;
 }
 
 export interface OutputOptions {
@@ -220,7 +224,7 @@ async function buildWith(options: BuildOptions, helper: BuildHelper | undefined)
     ? await options.emit(files)
     : options.snapshot
       ? await emitSnapshot(files, options.outDir, options.snapshot)
-      : await emitFiles(files, options.outDir);
+      : await emitFiles(files, options.outDir, { trustPrevious: !options.force });
   options.cache?.endBuild();
   return { content, publication, ...written };
 }

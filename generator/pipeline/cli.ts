@@ -29,7 +29,7 @@ Options:
   --site-url URL  the site's address, over SITE_URL and Netlify's variables
   --served-at URL the address a local server will serve this build on (npm start, npm run dev): the site's
                   address when neither SITE_URL nor Netlify's variables name one
-  --force         build even when nothing that goes into the build has changed since the last one
+  --force         build even when nothing has changed, writing every file anew (trusting nothing of the last build)
   -h, --help      show this help
 
 Environment: SITE_URL (the site's address; else Netlify's URL or DEPLOY_PRIME_URL by CONTEXT), SOURCE_DATE_EPOCH
@@ -77,7 +77,20 @@ async function check(contentDir: string, settings: BuildSettings): Promise<numbe
 const formatSize = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
 /** Builds, unless nothing that goes into the build has changed since the last one (then it says so). */
+/** One build at a time per output folder: the lock is held from the check of the last build to its record. */
 async function build(contentDir: string, outDir: string, settings: BuildSettings, force: boolean): Promise<number> {
+  const { lockOutput } = await import('./emit/output-lock.ts');
+  const release = await lockOutput(outDir, {
+    onWait: (owner) => console.error(`waiting for another build of ${outDir} (process ${owner.pid}, started ${owner.started})`),
+  });
+  try {
+    return await buildLocked(contentDir, outDir, settings, force);
+  } finally {
+    release();
+  }
+}
+
+async function buildLocked(contentDir: string, outDir: string, settings: BuildSettings, force: boolean): Promise<number> {
   const started = performance.now();
   const { preview } = settings;
   const fingerprint = fingerprintBuild({ contentDir, outDir, settings });
@@ -93,8 +106,9 @@ async function build(contentDir: string, outDir: string, settings: BuildSettings
     return 0;
   }
   const { buildSite } = await import('./build-site.ts');
-  const result = await buildSite({ contentDir, outDir, settings, helperThread: true });
-  recordBuild<BuildSummary>(outDir, fingerprint, { files: result.files, bytes: result.bytes, publication: result.publication });
+  const result = await buildSite({ contentDir, outDir, settings, helperThread: true, force });
+  const summary = { files: result.files, bytes: result.bytes, publication: result.publication };
+  recordBuild<BuildSummary>(outDir, fingerprint, summary, result.identity);
   const ms = Math.round(performance.now() - started);
   console.log(
     `${contentDir} -> ${outDir}: ${result.files} files, ${result.written} written (the rest unchanged), ${formatSize(result.bytes)} in ${ms} ms`,

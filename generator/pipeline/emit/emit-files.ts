@@ -10,7 +10,8 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { OutputFile } from '../outputs/output-file.ts';
 import { recoverFromKilledBuilds, REPLACED_MARK, STAGING_MARK } from './leftovers.ts';
-import { type PreviousOutput, readPreviousOutput, recordOutput } from './previous-output.ts';
+import { type FileRecord, identityOf, isIntact, type PreviousOutput, readPreviousOutput, recordOutput, witness } from './previous-output.ts';
+import { lockOutput } from './output-lock.ts';
 
 /** The digest once recorded for a copied file (outputs of older builds may hold it): never equal to a file's digest. */
 export const COPIED = 'copied';
@@ -24,9 +25,10 @@ export async function writeAll(
   files: Iterable<OutputFile> | AsyncIterable<OutputFile>,
   root: string,
   previous: PreviousOutput | undefined,
-): Promise<Emitted & { digests: Map<string, string> }> {
+): Promise<Emitted & { digests: Map<string, string>; records: Map<string, FileRecord> }> {
   const seen = new Set<string>();
   const digests = new Map<string, string>();
+  const records = new Map<string, FileRecord>();
   const madeDirs = new Set<string>();
   let written = 0;
   let bytes = 0;
@@ -39,23 +41,37 @@ export async function writeAll(
       mkdirSync(dir, { recursive: true });
       madeDirs.add(dir);
     }
-    if ('body' in file) {
-      const digest = hash('sha1', file.body, 'base64');
-      digests.set(file.path, digest);
-      bytes += typeof file.body === 'string' ? Buffer.byteLength(file.body) : file.body.byteLength;
-      if (previous?.digests.get(file.path) === digest && linkFrom(previous.dir, file.path, target)) continue;
-      writeFileSync(target, file.body);
-    } else {
-      // Compared by its bytes like any other file (an image, the editor's scripts): a build after a small
-      // edit neither rewrites nor counts the copies that did not change.
-      const digest = hash('sha1', readFileSync(file.copyFrom), 'base64');
-      digests.set(file.path, digest);
-      if (previous?.digests.get(file.path) === digest && linkFrom(previous.dir, file.path, target)) continue;
-      copyFileSync(file.copyFrom, target);
+    // Compared by its bytes like any other file (an image, the editor's scripts): a build after a small
+    // edit neither rewrites nor counts the copies that did not change.
+    const body = 'body' in file ? file.body : readFileSync(file.copyFrom);
+    const digest = hash('sha1', body, 'base64');
+    digests.set(file.path, digest);
+    bytes += typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+    const linked = linkUnchanged(previous, file.path, digest, target);
+    if (linked) {
+      records.set(file.path, linked);
+      continue;
     }
+    if ('body' in file) writeFileSync(target, file.body);
+    else copyFileSync(file.copyFrom, target);
+    records.set(file.path, witness(digest, target));
     written++;
   }
-  return { files: seen.size, written, bytes, digests };
+  return { files: seen.size, written, bytes, digests, records };
+}
+
+/**
+ * Links the previous build's copy of a file when it has the same digest and, where the previous output
+ * recorded them, still the size, time and inode that build left it with (not edited since); returns the
+ * linked file's record, or undefined when it was not linked.
+ */
+function linkUnchanged(previous: PreviousOutput | undefined, file: string, digest: string, target: string): FileRecord | undefined {
+  if (previous?.digests.get(file) !== digest) return undefined;
+  const source = path.join(previous.dir, file);
+  const record = previous.records?.get(file);
+  if (previous.records && !isIntact(source, record)) return undefined;
+  if (!linkFrom(previous.dir, file, target)) return undefined;
+  return record ?? witness(digest, target);
 }
 
 /** Links the previous build's copy of a file; false when it is not there to link. */
@@ -73,10 +89,25 @@ export interface Emitted {
   files: number;
   written: number;
   bytes: number;
+  /** The identity of the output folder this build put in place (previous-output.ts). */
+  identity?: string;
 }
 
-export async function emitFiles(files: Iterable<OutputFile> | AsyncIterable<OutputFile>, outDir: string): Promise<Emitted> {
-  const target = path.resolve(outDir);
+/** `trustPrevious: false` (--force) writes every file, linking nothing from the previous output. */
+export async function emitFiles(
+  files: Iterable<OutputFile> | AsyncIterable<OutputFile>,
+  outDir: string,
+  { trustPrevious = true } = {},
+): Promise<Emitted> {
+  const release = await lockOutput(outDir);
+  try {
+    return await swapIn(files, path.resolve(outDir), trustPrevious);
+  } finally {
+    release();
+  }
+}
+
+async function swapIn(files: Iterable<OutputFile> | AsyncIterable<OutputFile>, target: string, trustPrevious: boolean): Promise<Emitted> {
   const stamp = `${process.pid}-${Date.now()}`;
   const staging = `${target}${STAGING_MARK}${stamp}`;
   const previous = `${target}${REPLACED_MARK}${stamp}`;
@@ -84,11 +115,13 @@ export async function emitFiles(files: Iterable<OutputFile> | AsyncIterable<Outp
   recoverFromKilledBuilds(target);
   let written: Awaited<ReturnType<typeof writeAll>>;
   try {
-    written = await writeAll(files, staging, readPreviousOutput(target));
+    written = await writeAll(files, staging, trustPrevious ? readPreviousOutput(target) : undefined);
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
     throw error;
   }
+  // A rename keeps a folder's inode: this is the identity of the output this build puts in place.
+  const identity = identityOf(staging)!;
   let hadPrevious = true;
   try {
     await rename(target, previous);
@@ -104,6 +137,6 @@ export async function emitFiles(files: Iterable<OutputFile> | AsyncIterable<Outp
     throw error;
   }
   if (hadPrevious) await rm(previous, { recursive: true, force: true });
-  recordOutput(target, written.digests);
-  return { files: written.files, written: written.written, bytes: written.bytes };
+  recordOutput(target, written.records, identity);
+  return { files: written.files, written: written.written, bytes: written.bytes, identity };
 }

@@ -10,7 +10,8 @@ import path from 'node:path';
 import { forgetBuild } from '../build-fingerprint.ts';
 import type { OutputFile } from '../outputs/output-file.ts';
 import { COPIED, type Emitted, writeAll } from './emit-files.ts';
-import { forgetOutput, readPreviousOutput, recordOutput } from './previous-output.ts';
+import { type FileRecord, forgetOutput, identityOf, isIntact, readPreviousOutput, recordOutput } from './previous-output.ts';
+import { lockOutput } from './output-lock.ts';
 
 /** Hard-links every file of `from` into `to`. */
 export function linkTree(from: string, to: string): void {
@@ -45,7 +46,7 @@ function removeWithEmptyFolders(root: string, file: string): void {
 }
 
 /** Makes `target` hold what `snapshot` holds, touching only the files whose digests differ. */
-function updateInPlace(target: string, snapshot: string, digests: ReadonlyMap<string, string>): void {
+function updateInPlace(target: string, snapshot: string, records: ReadonlyMap<string, FileRecord>): void {
   const before = readPreviousOutput(target);
   forgetOutput(target);
   forgetBuild(target);
@@ -53,12 +54,17 @@ function updateInPlace(target: string, snapshot: string, digests: ReadonlyMap<st
     rmSync(target, { recursive: true, force: true });
     linkTree(snapshot, target);
   } else {
-    for (const [file, digest] of digests) {
-      if (digest === COPIED || before.digests.get(file) !== digest) replaceWithLink(path.join(snapshot, file), path.join(target, file));
+    for (const [file, [digest]] of records) {
+      const old = before.records?.get(file);
+      // A file changed or removed by hand since is replaced too.
+      if (digest === COPIED || old?.[0] !== digest || !isIntact(path.join(target, file), old)) {
+        replaceWithLink(path.join(snapshot, file), path.join(target, file));
+      }
     }
-    for (const file of before.digests.keys()) if (!digests.has(file)) removeWithEmptyFolders(target, file);
+    for (const file of before.digests.keys()) if (!records.has(file)) removeWithEmptyFolders(target, file);
   }
-  recordOutput(target, digests);
+  // Every file of the output is now a link to the snapshot's, so it has the snapshot's record.
+  recordOutput(target, records);
 }
 
 export interface SnapshotEmit {
@@ -73,6 +79,15 @@ export interface SnapshotEmit {
  * A failed build leaves both folders as they were.
  */
 export async function emitSnapshot(files: AsyncIterable<OutputFile>, outDir: string, snapshot: SnapshotEmit): Promise<Emitted> {
+  const release = await lockOutput(outDir);
+  try {
+    return await writeSnapshot(files, outDir, snapshot);
+  } finally {
+    release();
+  }
+}
+
+async function writeSnapshot(files: AsyncIterable<OutputFile>, outDir: string, snapshot: SnapshotEmit): Promise<Emitted> {
   const dir = path.resolve(snapshot.dir);
   let written: Awaited<ReturnType<typeof writeAll>>;
   try {
@@ -81,9 +96,9 @@ export async function emitSnapshot(files: AsyncIterable<OutputFile>, outDir: str
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
-  recordOutput(dir, written.digests);
-  updateInPlace(path.resolve(outDir), dir, written.digests);
-  return { files: written.files, written: written.written, bytes: written.bytes };
+  recordOutput(dir, written.records);
+  updateInPlace(path.resolve(outDir), dir, written.records);
+  return { files: written.files, written: written.written, bytes: written.bytes, identity: identityOf(path.resolve(outDir)) ?? '' };
 }
 
 /** Removes a snapshot and the digests recorded beside it. */

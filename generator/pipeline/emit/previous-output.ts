@@ -1,18 +1,26 @@
 /**
  * What the previous build wrote, so the next can link the files whose bytes have not changed instead of
- * writing them: a digest of every written file, kept beside the output (`<out>.digests.json`, safe to
- * delete) with the identity of the folder it describes, so a folder replaced or removed since is not trusted.
+ * writing them: a digest of every written file, with its size, modification time and inode as the build
+ * left it, kept beside the output (`<out>.digests.json`, safe to delete) with the identity of the folder it
+ * describes. A folder replaced or removed since is not trusted, and neither is a file whose size, time or
+ * inode moved (changed or replaced by hand): it is written again.
  */
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** A file as the build left it: its digest, size, modification time and inode. */
+export type FileRecord = [digest: string, size: number, mtimeMs: number, ino: number];
 
 export interface PreviousOutput {
   dir: string;
   digests: ReadonlyMap<string, string>;
+  /** Each file as the build left it; without them (a dev snapshot nobody edits), digests alone are trusted. */
+  records?: ReadonlyMap<string, FileRecord>;
 }
 
 const digestsFile = (target: string) => `${target}.digests.json`;
 
-/** An output folder's identity: its inode, which an atomic swap changes. */
+/** An output folder's identity: its device and inode, which an atomic swap changes and a rename keeps. */
 export function identityOf(dir: string): string | undefined {
   try {
     const stats = statSync(dir);
@@ -22,23 +30,47 @@ export function identityOf(dir: string): string | undefined {
   }
 }
 
-/** The previous build's digests, when the folder they describe is still the one in place. */
+/** The record of a file just written or linked at `file`. */
+export function witness(digest: string, file: string): FileRecord {
+  const stats = statSync(file);
+  return [digest, stats.size, stats.mtimeMs, stats.ino];
+}
+
+/** Whether `file` is still the one recorded: same size, modification time and inode. */
+export function isIntact(file: string, record: FileRecord | undefined): boolean {
+  if (!record) return false;
+  const stats = statSync(file, { throwIfNoEntry: false });
+  return !!stats && stats.size === record[1] && stats.mtimeMs === record[2] && stats.ino === record[3];
+}
+
+const isRecord = (value: unknown): value is FileRecord =>
+  Array.isArray(value) && value.length === 4 && typeof value[0] === 'string' && value.slice(1).every((n) => typeof n === 'number');
+
+/** The previous build's records, when the folder they describe is still the one in place. */
 export function readPreviousOutput(target: string): PreviousOutput | undefined {
   try {
-    const recorded = JSON.parse(readFileSync(digestsFile(target), 'utf8')) as { identity: string; files: Record<string, string> };
+    const recorded = JSON.parse(readFileSync(digestsFile(target), 'utf8')) as { identity: string; files: Record<string, unknown> };
     if (recorded.identity !== identityOf(target)) return undefined;
-    return { dir: target, digests: new Map(Object.entries(recorded.files)) };
+    // The record is a file anyone can edit: an entry of any other shape is no record.
+    const records = new Map<string, FileRecord>();
+    for (const [file, value] of Object.entries(recorded.files)) if (isRecord(value)) records.set(file, value);
+    return { dir: target, records, digests: new Map([...records].map(([file, [digest]]) => [file, digest])) };
   } catch {
     return undefined;
   }
 }
 
-/** Records the digests of the build now in place. */
-export function recordOutput(target: string, digests: ReadonlyMap<string, string>): void {
-  writeFileSync(digestsFile(target), JSON.stringify({ identity: identityOf(target), files: Object.fromEntries(digests) }));
+/** The recorded files of `previous` that were changed or removed since (the output is not what it recorded). */
+export function damagedFiles(previous: PreviousOutput): string[] {
+  return [...(previous.records ?? [])].filter(([file, record]) => !isIntact(path.join(previous.dir, file), record)).map(([file]) => file);
 }
 
-/** Forgets the digests while the output is changed in place, so that an update cut short is not trusted. */
+/** Records the files of the build now in place, in the folder whose identity is `identity`. */
+export function recordOutput(target: string, files: ReadonlyMap<string, FileRecord>, identity = identityOf(target)): void {
+  writeFileSync(digestsFile(target), JSON.stringify({ identity, files: Object.fromEntries(files) }));
+}
+
+/** Forgets the records while the output is changed in place, so that an update cut short is not trusted. */
 export function forgetOutput(target: string): void {
   rmSync(digestsFile(target), { force: true });
 }
