@@ -19,7 +19,7 @@ const ARTICLES = 4000;
 const ENV = { SOURCE_DATE_EPOCH: '1795000000' };
 
 /** The whole command, fresh process: `npm run build` as a person runs it; its wall time and peak memory. */
-function runBuildCommand(content: string, out: string): { ms: number; peakMb: number } {
+export function runBuildCommand(content: string, out: string): { ms: number; peakMb: number } {
   const started = performance.now();
   const run = spawnSync(
     process.execPath,
@@ -38,7 +38,7 @@ const clean = (out: string) => {
 };
 
 /** Hugo on the PATH, installing Debian's package when it is missing; null when it cannot be had. */
-function findHugo(): string | null {
+export function findHugo(): string | null {
   if (spawnSync('hugo', ['version']).status === 0) return 'hugo';
   const install = spawnSync(
     'bash',
@@ -51,7 +51,7 @@ function findHugo(): string | null {
 }
 
 /** A Hugo site over the same Markdown files: each record rendered to a page, each collection listed. */
-function createHugoSite(content: string, site: string): void {
+export function createHugoSite(content: string, site: string): void {
   for (const collection of ['services', 'expertise', 'technology', 'intelligence', 'resources']) {
     mkdirSync(path.join(site, 'content', collection), { recursive: true });
     for (const name of readdirSync(path.join(content, collection)).filter((file) => file.endsWith('.md'))) {
@@ -70,7 +70,7 @@ function createHugoSite(content: string, site: string): void {
   );
 }
 
-function timeHugo(hugo: string, site: string): number {
+export function timeHugo(hugo: string, site: string): number {
   const started = performance.now();
   const run = spawnSync(hugo, ['--quiet', '--source', site, '--destination', path.join(site, 'public'), '--cleanDestinationDir'], {
     stdio: 'ignore',

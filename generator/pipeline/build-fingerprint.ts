@@ -145,3 +145,15 @@ export function recordBuild<S>(outDir: string, fingerprint: Fingerprint, summary
 export function forgetBuild(outDir: string): void {
   rmSync(recordFile(outDir), { force: true });
 }
+
+/**
+ * Takes an output restored from a cache as the one the last build's record describes (its identity is the
+ * restored folder's). The content files' witnesses no longer match a fresh checkout, so each is read once.
+ */
+export function adoptRestoredBuild(outDir: string): boolean {
+  const recorded = readRecord<unknown>(outDir);
+  const identity = identityOf(path.resolve(outDir));
+  if (!recorded || typeof recorded.fingerprint !== 'string' || !identity) return false;
+  writeFileSync(recordFile(outDir), JSON.stringify({ ...recorded, identity }));
+  return true;
+}

@@ -3,6 +3,7 @@
  * `npm run check|build [-- --content DIR --out DIR]`; `--help` says the same.
  */
 import { statSync } from 'node:fs';
+import path from 'node:path';
 import { fingerprintBuild, readUnchangedBuild, recordBuild } from './build-fingerprint.ts';
 import { type BuildSettings, buildTimeOf, isoSeconds, resolveBuildSettings } from './build-settings.ts';
 import type { PublicationCount } from './catalogue/publish.ts';
@@ -20,6 +21,8 @@ interface BuildSummary {
 const USAGE = `Usage:
   npm run check [-- --content DIR]              validate the content; every problem as file:line: field: message
   npm run build [-- --content DIR --out DIR]    validate, then write the site to DIR atomically
+  node generator/launch.mjs pipeline/cli.ts adopt --out DIR   take DIR, restored from a cache with its records,
+                                                as the last build (the Netlify build plugin runs it)
 
 Options:
   --content DIR   the content folder (default: content)
@@ -53,6 +56,26 @@ function isFolder(dir: string): boolean {
     return statSync(dir).isDirectory();
   } catch {
     return false;
+  }
+}
+
+/** Takes an output restored from a cache (Netlify's, netlify/plugins/build-cache) as the last build's. */
+async function adopt(outDir: string): Promise<number> {
+  const { adoptRestoredOutput } = await import('./emit/previous-output.ts');
+  const { adoptRestoredBuild } = await import('./build-fingerprint.ts');
+  const { lockOutput } = await import('./emit/output-lock.ts');
+  const release = await lockOutput(outDir);
+  try {
+    const files = adoptRestoredOutput(path.resolve(outDir));
+    if (files === undefined) {
+      console.log(`${outDir}: no record of a build beside it; the next build writes every file`);
+      return 0;
+    }
+    const fingerprint = adoptRestoredBuild(outDir);
+    console.log(`${outDir}: adopted ${files} files of the restored build${fingerprint ? '' : ' (no build record: the next build runs)'}`);
+    return 0;
+  } finally {
+    release();
   }
 }
 
@@ -122,10 +145,11 @@ async function main(args: string[]): Promise<number> {
   if (!parsed.ok) return parsed.exitCode;
   const [command] = parsed.positionals;
   const { content, out } = parsed.values;
-  if (command !== 'check' && command !== 'build') {
+  if (command !== 'check' && command !== 'build' && command !== 'adopt') {
     console.error(`error: ${command ? `unknown command "${command}"` : 'no command given'}; use check or build\n\n${USAGE}`);
     return 2;
   }
+  if (command === 'adopt') return adopt(out);
   if (!isFolder(content)) {
     console.error(`${command} failed: content folder not found: ${content} (pass --content DIR)`);
     return 2;

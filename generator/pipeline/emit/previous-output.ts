@@ -74,3 +74,26 @@ export function recordOutput(target: string, files: ReadonlyMap<string, FileReco
 export function forgetOutput(target: string): void {
   rmSync(digestsFile(target), { force: true });
 }
+
+/**
+ * Takes an output restored from a cache (Netlify's build cache, netlify/plugins/build-cache) as the one its
+ * records describe: the restore gave its folder and files new inodes and times, so the records are stamped
+ * anew, keeping only the files still at their recorded size. Trusts the cache's bytes; `--force` does not.
+ * Returns how many files were adopted, or undefined when there was no record to adopt.
+ */
+export function adoptRestoredOutput(target: string): number | undefined {
+  let recorded: { files: Record<string, unknown> };
+  try {
+    recorded = JSON.parse(readFileSync(digestsFile(target), 'utf8'));
+  } catch {
+    return undefined;
+  }
+  const files = new Map<string, FileRecord>();
+  for (const [file, value] of Object.entries(recorded.files ?? {})) {
+    if (!isRecord(value)) continue;
+    const stats = statSync(path.join(target, file), { throwIfNoEntry: false });
+    if (stats?.isFile() && stats.size === value[1]) files.set(file, [value[0], stats.size, stats.mtimeMs, stats.ino]);
+  }
+  recordOutput(target, files);
+  return files.size;
+}

@@ -1,0 +1,136 @@
+/**
+ * The build at scale, as a deploy takes it, beside Hugo in the same run:
+ * - a cold `npm run build` (the whole command, fresh process, no earlier output) at 4,000 and 20,000 articles
+ *   against Hugo's build of the same Markdown, best of two each, and the ratio;
+ * - at 100,000 articles (or the sizes given): the cold build's time and peak memory, the output's files,
+ *   bytes per article, largest folder and largest HTML page; a one-article edit rebuilt by `npm run build`
+ *   with the previous output in place; and whether that output is the clean build's, file for file (by the
+ *   digests both builds record, every file of both trees).
+ * Usage: tsx bench/build-scale.ts [HUGO_SIZES=4000,20000] [SCALE_SIZES=100000]
+ */
+import { readdirSync, readFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { writeSyntheticContent } from '../test/helpers/synthetic-content.ts';
+import { createHugoSite, findHugo, runBuildCommand, timeHugo } from './editing.ts';
+
+const sizesFrom = (value: string | undefined, fallback: number[]) => (value ? value.split(',').map(Number) : fallback);
+
+/** Files, bytes, the folder with the most entries and the largest HTML page of a tree. */
+function surveyTree(root: string) {
+  let files = 0;
+  let bytes = 0;
+  let folder = { path: '', entries: 0 };
+  let page = { path: '', bytes: 0 };
+  const walk = (dir: string) => {
+    const entries = readdirSync(dir, { withFileTypes: true });
+    if (entries.length > folder.entries) folder = { path: path.relative(root, dir) || '.', entries: entries.length };
+    for (const entry of entries) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else {
+        const size = statSync(full).size;
+        files++;
+        bytes += size;
+        if (entry.name.endsWith('.html') && size > page.bytes) page = { path: path.relative(root, full), bytes: size };
+      }
+    }
+  };
+  walk(root);
+  return { files, bytes, folder, page };
+}
+
+/** The recorded digest of every file of an output (`<out>.digests.json`), copied files by their bytes' size. */
+function recordedDigests(out: string): Map<string, string> {
+  const record = JSON.parse(readFileSync(`${out}.digests.json`, 'utf8')) as { files: Record<string, [string, number]> };
+  return new Map(Object.entries(record.files).map(([file, [digest, size]]) => [file, digest === 'copied' ? `copied ${size}` : digest]));
+}
+
+function differences(left: Map<string, string>, right: Map<string, string>): string[] {
+  const files = new Set([...left.keys(), ...right.keys()]);
+  return [...files].filter((file) => left.get(file) !== right.get(file));
+}
+
+const clean = (out: string) => {
+  for (const file of [out, `${out}.digests.json`, `${out}.build.json`]) rmSync(file, { recursive: true, force: true });
+};
+
+async function besideHugo(articles: number, root: string, hugo: string | null): Promise<void> {
+  const content = path.join(root, `content-${articles}`);
+  await writeSyntheticContent(content, { articles });
+  const out = path.join(root, 'dist');
+  const ours: number[] = [];
+  const theirs: number[] = [];
+  let peak = 0;
+  const site = path.join(root, `hugo-${articles}`);
+  if (hugo) createHugoSite(content, site);
+  for (let run = 0; run < 2; run++) {
+    clean(out);
+    const built = runBuildCommand(content, out);
+    ours.push(built.ms);
+    peak = Math.max(peak, built.peakMb);
+    if (hugo) theirs.push(timeHugo(hugo, site));
+  }
+  const [a, b] = [Math.min(...ours), Math.min(...theirs)];
+  const goal = articles <= 4000 ? 1.0 : 1.2;
+  console.log(
+    `| ${articles} | ${(a / 1000).toFixed(2)} s | ${peak.toFixed(0)} MB | ${hugo ? `${(b / 1000).toFixed(2)} s` : 'no hugo'} | ${hugo ? `${(a / b).toFixed(2)}x` : '-'} | <= ${goal}x ${hugo ? (a / b <= goal ? 'met' : 'MISSED') : ''} |`,
+  );
+  rmSync(content, { recursive: true, force: true });
+  rmSync(site, { recursive: true, force: true });
+  clean(out);
+}
+
+async function atScale(articles: number, root: string): Promise<void> {
+  const content = path.join(root, `content-${articles}`);
+  await writeSyntheticContent(content, { articles });
+  const out = path.join(root, 'dist');
+  const reference = path.join(root, 'reference');
+  clean(out);
+  const cold = runBuildCommand(content, out);
+  const tree = surveyTree(out);
+  const perArticle = tree.bytes / articles / 1024;
+  console.log(`\n### ${articles.toLocaleString('en')} articles\n`);
+  console.log(`- cold npm run build: ${(cold.ms / 1000).toFixed(1)} s, peak ${(cold.peakMb / 1024).toFixed(2)} GB (goals < 120 s, < 3 GB)`);
+  console.log(
+    `- output: ${tree.files.toLocaleString('en')} files, ${(tree.bytes / 1024 ** 3).toFixed(2)} GiB, ${perArticle.toFixed(1)} KB per article (goal <= 15 KB)`,
+  );
+  console.log(`- largest folder: ${tree.folder.entries.toLocaleString('en')} entries (${tree.folder.path}) (goal <= 10,000)`);
+  console.log(`- largest HTML page: ${(tree.page.bytes / 1024).toFixed(1)} KB (${tree.page.path}) (goal <= 50 KB)`);
+  const unchanged = runBuildCommand(content, out);
+  console.log(`- nothing changed: ${(unchanged.ms / 1000).toFixed(2)} s`);
+  // One article's body edited, as an editor would.
+  const dir = path.join(content, 'intelligence');
+  const name = readdirSync(dir)
+    .filter((file) => file.endsWith('.md'))
+    .sort()[Math.floor(articles / 2)]!;
+  writeFileSync(path.join(dir, name), `${readFileSync(path.join(dir, name), 'utf8')}\nOne more sentence about checkout latency.\n`);
+  const edit = runBuildCommand(content, out);
+  console.log(`- one-article edit, npm run build with the previous output in place: ${(edit.ms / 1000).toFixed(2)} s (goal < 3 s)`);
+  clean(reference);
+  runBuildCommand(content, reference);
+  const differ = differences(recordedDigests(out), recordedDigests(reference));
+  console.log(
+    `- after the edit, output equals a clean build of the same content: ${differ.length === 0 ? 'yes' : `NO, ${differ.length} files differ (${differ.slice(0, 3).join(', ')})`} (${tree.files.toLocaleString('en')} files compared by digest)`,
+  );
+  clean(out);
+  clean(reference);
+  rmSync(content, { recursive: true, force: true });
+}
+
+export async function benchBuildScale(): Promise<void> {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'bench-scale-'));
+  try {
+    const hugo = findHugo();
+    console.log('\n## Cold build beside Hugo (whole commands, fresh process, best of 2, same run)\n');
+    console.log('| articles | npm run build | peak | hugo | ratio | goal |');
+    console.log('|---:|---:|---:|---:|---:|:--|');
+    for (const articles of sizesFrom(process.env.HUGO_SIZES, [4000, 20000])) await besideHugo(articles, root, hugo);
+    console.log('\n## At scale (npm run build, fresh process)');
+    for (const articles of sizesFrom(process.env.SCALE_SIZES, [100000])) await atScale(articles, root);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchBuildScale();

@@ -1,0 +1,31 @@
+// Keeps the last build's output, its file records and its build record in Netlify's build cache, so a
+// deploy starts from the previous output as a local build does: `npm run build` then writes only the files
+// whose bytes changed, or says nothing changed. Netlify starts every build from a fresh checkout, so without
+// this each deploy is a cold build. The cache is Netlify's own (`utils.cache`, @netlify/cache-utils).
+//
+// Cold cache (the first deploy, or after "Clear cache and deploy site"): nothing is restored and the build is
+// cold. A cache that should not be trusted: clear it in Netlify, or set BUILD_CACHE=off for one deploy.
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+
+/** The output folder and the two records kept beside it (generator/pipeline/emit, build-fingerprint.ts). */
+const cachedPaths = (publishDir) => [publishDir, `${publishDir}.digests.json`, `${publishDir}.build.json`];
+
+const disabled = () => process.env.BUILD_CACHE === 'off';
+
+export async function onPreBuild({ utils, constants }) {
+  if (disabled()) return console.log('build cache: off (BUILD_CACHE=off); the build is cold');
+  const publishDir = path.resolve(constants.PUBLISH_DIR);
+  const restored = await utils.cache.restore(cachedPaths(publishDir));
+  if (!restored) return console.log('build cache: empty; the build is cold');
+  // The restore gave every file a new inode and time: the records are stamped anew for the restored folder.
+  const launcher = path.resolve('generator/launch.mjs');
+  execFileSync(process.execPath, [launcher, 'pipeline/cli.ts', 'adopt', '--out', publishDir], { stdio: 'inherit' });
+}
+
+export async function onPostBuild({ utils, constants }) {
+  if (disabled()) return;
+  const publishDir = path.resolve(constants.PUBLISH_DIR);
+  // Saved whole, records with the output: a cache holding one without the other would be a cold build.
+  if (await utils.cache.save(cachedPaths(publishDir))) console.log('build cache: output and records saved');
+}

@@ -1,0 +1,78 @@
+/**
+ * The Netlify build plugin (netlify/plugins/build-cache) called as Netlify calls it: its hooks get `utils.cache`
+ * from Netlify's own cache utilities, bound to a cache folder. A deploy after a cached one starts from the
+ * previous output: nothing changed is seen as such, an edit writes what it changed, and the output is a
+ * clean build's. An empty cache means a cold build.
+ */
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { bindOpts } from '@netlify/cache-utils';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BUILD_ENV, readTree, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
+import { VALID_FIXTURE } from '../helpers/fixture.ts';
+
+afterAll(removeBuildDirs);
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+interface Plugin {
+  onPreBuild(options: unknown): Promise<void>;
+  onPostBuild(options: unknown): Promise<void>;
+}
+
+async function runBuild(content: string, out: string): Promise<string> {
+  const args = ['generator/launch.mjs', 'pipeline/cli.ts', 'build', '--content', content, '--out', out];
+  const { stdout } = await promisify(execFile)(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...BUILD_ENV } });
+  return stdout.split('\n')[0]!;
+}
+
+/** A fresh checkout of the repository as Netlify makes one: the content anew, no output, no records. */
+function freshCheckout(source: string, content: string, out: string): void {
+  rmSync(content, { recursive: true, force: true });
+  cpSync(source, content, { recursive: true });
+  for (const file of [out, `${out}.digests.json`, `${out}.build.json`]) rmSync(file, { recursive: true, force: true });
+}
+
+describe('the Netlify build cache plugin', () => {
+  it('restores the last output and its records, so the next deploy builds only what changed', async () => {
+    const pluginFile = '../../netlify/plugins/build-cache/index.js';
+    const plugin = (await import(pluginFile)) as Plugin;
+    const root = tempDir('netlify-cache');
+    const [content, out, cacheDir] = ['content', 'dist', 'cache'].map((name) => path.join(root, name)) as [string, string, string];
+    const hooks = { utils: { cache: bindOpts({ cacheDir }) }, constants: { PUBLISH_DIR: out } };
+    const logs: string[] = [];
+    const log = console.log;
+    console.log = (...args: unknown[]) => logs.push(args.join(' '));
+    try {
+      // First deploy: an empty cache, a cold build, the output saved.
+      freshCheckout(VALID_FIXTURE, content, out);
+      await plugin.onPreBuild(hooks);
+      expect(logs.at(-1)).toBe('build cache: empty; the build is cold');
+      expect(await runBuild(content, out)).toMatch(/: \d+ files, \d+ written/);
+      await plugin.onPostBuild(hooks);
+      // Second deploy of the same commit: nothing changed.
+      freshCheckout(VALID_FIXTURE, content, out);
+      await plugin.onPreBuild(hooks);
+      expect(existsSync(path.join(out, '_api/manifest.json'))).toBe(true);
+      expect(await runBuild(content, out)).toMatch(/nothing changed since the last build/);
+      await plugin.onPostBuild(hooks);
+      // Third deploy: one article edited.
+      freshCheckout(VALID_FIXTURE, content, out);
+      const article = path.join(content, 'intelligence', 'rag-evaluation.md');
+      writeFileSync(article, `${readFileSync(article, 'utf8')}\nOne more sentence.\n`);
+      await plugin.onPreBuild(hooks);
+      const line = await runBuild(content, out);
+      const [, files, written] = /: (\d+) files, (\d+) written/.exec(line)!.map(Number);
+      expect(written).toBeLessThan(files! / 2);
+      const clean = path.join(tempDir('netlify-clean'), 'dist');
+      await runBuild(content, clean);
+      const [left, right] = [readTree(out), readTree(clean)];
+      expect([...left.keys()]).toEqual([...right.keys()]);
+      for (const [file, bytes] of left) expect(bytes.equals(right.get(file)!), file).toBe(true);
+    } finally {
+      console.log = log;
+    }
+  }, 180_000);
+});
