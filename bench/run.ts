@@ -3,6 +3,7 @@
  * machine; each section states its goals beside its figures.
  */
 import { benchBuild } from './build.ts';
+import { benchBuildScale } from './build-scale.ts';
 import { benchEditing } from './editing.ts';
 import { benchEditorsAtScale } from './editors-at-scale.ts';
 import { benchHandler } from './handler.ts';
@@ -11,6 +12,7 @@ import { benchSearch } from './search.ts';
 
 console.log(`# Benchmarks (Node ${process.version}, ${(await import('node:os')).cpus().length} cores)`);
 await benchBuild();
+await benchBuildScale();
 await benchEditing();
 await benchEditorsAtScale();
 await benchHandler();
