@@ -88,7 +88,10 @@ describe('a build of 40 pages of articles', () => {
   });
 
   it('keeps every HTML page under 50 KB and links every list page from the one before', () => {
-    const pages = listFiles(out).filter((file) => file.endsWith('.html'));
+    // Every page that grows with the content: the collections' record and list pages, and the resources'.
+    // (The API reference, docs/index.html, is the same size whatever the number of records.)
+    const pages = listFiles(out).filter((file) => file.endsWith('.html') && !file.startsWith('docs/'));
+    expect(pages.length).toBeGreaterThan(800);
     for (const page of pages) expect(statSync(path.join(out, page)).size, page).toBeLessThan(50 * 1024);
     for (let page = 2; page <= 40; page++) {
       const before = readFileSync(path.join(out, 'intelligence', page === 2 ? '' : `page/${page - 1}`, 'index.html'), 'utf8');
