@@ -115,7 +115,7 @@ describe('emitFiles atomicity', () => {
 
   it('swaps in exactly the new files when it succeeds', async () => {
     const result = await emitFiles([{ path: 'only/file.json', body: '{}' }], out);
-    expect(result).toEqual({ files: 1, written: 1, bytes: 2 });
+    expect(result).toEqual({ files: 1, written: 1, bytes: 2, identity: expect.stringMatching(/^\d+:\d+$/) });
     expect(listFiles(out)).toEqual(['only/file.json']);
     expectNoStaging();
   });
