@@ -10,7 +10,15 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { OutputFile } from '../outputs/output-file.ts';
 import { recoverFromKilledBuilds, REPLACED_MARK, STAGING_MARK } from './leftovers.ts';
-import { type FileRecord, identityOf, isIntact, type PreviousOutput, readPreviousOutput, recordOutput, witness } from './previous-output.ts';
+import {
+  type FileRecord,
+  identityOf,
+  isIntact,
+  type PreviousOutput,
+  readPreviousOutput,
+  recordOutput,
+  witness,
+} from './previous-output.ts';
 import { lockOutput } from './output-lock.ts';
 
 /** The digest once recorded for a copied file (outputs of older builds may hold it): never equal to a file's digest. */
