@@ -48,7 +48,7 @@ export const fanOut = (key: string, digits: number) => (spread(key) % 16 ** digi
 /** Folders record files are spread over under each get route: 4,096 (16^3), 10,000 files each at 40 million. */
 const RECORD_FAN_OUT = 3;
 /** Folders record pages are spread over in each collection: 256 (16^2), 10,000 pages each at 2.5 million. */
-const PAGE_FAN_OUT = 2;
+export const PAGE_FAN_OUT = 2;
 
 /** `id` must already be validated (CONTRACT: letters, digits, `.`, `_`, `-`) and lowercased. */
 export const recordPath = (route: string, id: string) => `${DATA_ROOT}/${route}/${fanOut(id, RECORD_FAN_OUT)}/${id}.json`;

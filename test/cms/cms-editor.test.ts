@@ -4,6 +4,7 @@
  * accepts and the API serves after the rebuild; an edit to a service's summary is served; an article with a
  * required field empty is refused and writes nothing. Set UPDATE_SCREENSHOTS=1 to rewrite docs/cms-editor.png.
  */
+import { recordPage } from '../helpers/build-output.ts';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -135,8 +136,7 @@ describe('the content manager', () => {
     const page = await openEditor('/collections/services/entries/conversion-rate-optimisation-programme');
     // "View Live" (shown while nothing is unsaved) opens the record's page on this dev server, not the production site.
     const live = await page.locator('a', { hasText: 'View Live' }).getAttribute('href', { timeout: 20_000 });
-    expect(live).toBe(`${base}/services/conversion-rate-optimisation-programme/`);
-    expect((await fetch(live!)).status).toBe(200);
+    expect(live).toBe(`${base}/admin/live/?page=services/conversion-rate-optimisation-programme`);
     await page.getByLabel('Title', { exact: true }).fill('A title typed into the form');
     const preview = page.frameLocator('iframe').first();
     await expect(preview.locator('article.entry h1').first().textContent()).resolves.toBe('A title typed into the form');
@@ -153,6 +153,10 @@ describe('the content manager', () => {
     expect(config).toMatch(/^publish_mode: editorial_workflow$/m);
     await expect(page.getByRole('button', { name: 'Publish', exact: true }).isVisible()).resolves.toBe(true);
     await expect(page.getByRole('link', { name: /workflow/i }).count()).resolves.toBe(0);
+    // The live page moves on to the record's page, in its fan-out folder.
+    await page.goto(live!);
+    await page.waitForURL(`${base}${recordPage('services', 'conversion-rate-optimisation-programme')}`);
+    await expect(page.locator('h1').first().textContent()).resolves.toBe('Conversion Rate Optimisation Programme');
     await page.close();
   }, 60_000);
 

@@ -211,5 +211,5 @@ describe('npm run build with nothing changed', () => {
     rmSync(out, { recursive: true });
     expect(await runBuild(content, out, '--drafts')).toMatch(/: \d+ files, \d+ written/);
     expect(existsSync(path.join(out, '_api', 'manifest.json'))).toBe(true);
-  }, 60_000);
+  }, 180_000);
 });

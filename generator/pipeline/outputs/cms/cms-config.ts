@@ -74,7 +74,8 @@ function folderCollection(context: ConfigContext, key: string): Record<string, u
     // "View Live" and "View Preview" (a deploy preview of the entry's pull request) open the record's page.
     // Pages are at the record's slug, its file name; a resource's page is at its id, which is its file name too
     // unless its front matter gives another.
-    preview_path: `${collection.page.path}/{{slug}}/`,
+    // Records the API serves have their page in a fan-out folder Decap cannot compute: the live page does.
+    preview_path: collection.api ? `admin/live/?page=${collection.page.path}/{{slug}}` : `${collection.page.path}/{{slug}}/`,
     fields: [...fields, { name: 'body', label: 'Body', widget: 'markdown' }],
   };
 }

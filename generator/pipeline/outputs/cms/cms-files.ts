@@ -2,6 +2,7 @@
  * `/admin/`: Decap CMS from its npm package (the prebuilt bundle and the chunks it loads, copied as they are;
  * nothing is loaded from another site) and its generated `config.yml`.
  */
+import { buildLivePage } from './live-page.ts';
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -87,6 +88,7 @@ export function buildCmsFiles(catalogue: Catalogue, backend: CmsBackend): Output
     { path: `${ADMIN_DIR}/index.html`, body: renderAdminPage(catalogue) },
     { path: `${ADMIN_DIR}/config.yml`, body: `# Generated from the content schemas by the build; do not edit.\n${config}` },
     { path: `${ADMIN_DIR}/preview.js`, body: renderPreviewScript(catalogue) },
+    ...buildLivePage(catalogue.site.language),
     ...bundle,
     ...precompressedCopies(bundle),
   ];
