@@ -1,5 +1,5 @@
 /**
- * Who a request comes from, for the rate limit (CONTRACT "Rate limit"), the same for every adapter: behind
+ * Who a request comes from, for the rate limit (docs/api.md "Rate limit"), the same for every adapter: behind
  * trusted proxies the address the nearest one appended to X-Forwarded-For (the entries before it are the
  * client's own words), and one key per client: an IPv4 address, or the /64 an IPv6 host is given (a host
  * can use any address in it), an IPv4-mapped IPv6 address counting as its IPv4 address.

@@ -1,5 +1,5 @@
 /**
- * The rate limit (CONTRACT "Rate limit") behind a small interface, so a deployment that needs one global
+ * The rate limit (docs/api.md "Rate limit") behind a small interface, so a deployment that needs one global
  * count can plug in a shared store. The default is an exact sliding window in memory: one server, or one
  * edge isolate.
  */

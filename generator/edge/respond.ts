@@ -1,4 +1,4 @@
-/** Builds every response of the API: the headers CONTRACT.md asks for, success envelopes and errors. */
+/** Builds every response of the API: the headers docs/api.md asks for, success envelopes and errors. */
 import type { ApiError, ErrorBody } from '../shared/errors.ts';
 import { CACHE_CONTROL } from '../shared/policy.ts';
 import type { RateLimitDecision } from './limiter.ts';

@@ -14,7 +14,7 @@ export interface BuildSettings {
   /**
    * The site's address, no trailing slash: the command's own (`--site-url`), else SITE_URL, else Netlify's
    * URL (production) or DEPLOY_PRIME_URL (previews and branch deploys), else the address a local command
-   * serves on (`servedAt`); null leaves it to `site_url` in site.yaml (CONTRACT "Addresses").
+   * serves on (`servedAt`); null leaves it to `site_url` in site.yaml (docs/api.md "Addresses").
    */
   siteUrl: string | null;
   /** SOURCE_DATE_EPOCH in seconds: the build time, fixed; null when the build takes the clock's. */

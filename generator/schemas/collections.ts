@@ -1,5 +1,5 @@
 /**
- * The collections table: every collection of CONTENT-MODEL.md declared once, as data. Where it lives under
+ * The collections table: every collection of docs/content.md declared once, as data. Where it lives under
  * the content folder, the schema that validates it, which of its fields name records of other collections,
  * how it is ordered, where its pages are, and, for the collections the API serves, its routes, list filters,
  * relations and search fields. Loading, validation, the catalogue, every output, the route table the handler

@@ -49,7 +49,7 @@ export const imagePath = z
     error: 'must be a site-relative image path like "/images/resources/guide.svg"',
   });
 
-/** Fields every Markdown record shares (CONTENT-MODEL: "Every Markdown record"). */
+/** Fields every Markdown record shares (docs/content.md "Fields every Markdown record has"). */
 export const recordFields = {
   id: id.optional().describe('Defaults to the file name (the slug). Lowercase letters, digits and single hyphens.'),
   order: order.describe('Position in lists: lower comes first.'),

@@ -1,6 +1,6 @@
 /** Closed lists of values that the content model fixes, each said once for the front matter and the API. */
 
-/** The three technology categories (CONTENT-MODEL: `technology/categories.yaml` holds exactly these). */
+/** The three technology categories (docs/content.md: `technology/categories.yaml` holds exactly these). */
 export const TECHNOLOGY_CATEGORY_IDS = ['protocols', 'infrastructure', 'agents'] as const;
 
 /** A technology's `status`. */

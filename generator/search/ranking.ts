@@ -22,7 +22,7 @@ export const SEARCH_FIELDS = ['title', 'tags', 'terms', 'summary', 'body'] as co
 export type SearchField = (typeof SEARCH_FIELDS)[number];
 
 export const RANKING = {
-  /** CONTRACT "Search": title above tags above summary above body; `terms` are category and industry names. */
+  /** docs/api.md "Search": title above tags above summary above body; `terms` are category and industry names. */
   boosts: { title: 4, tags: 2.5, terms: 1.5, summary: 1.5, body: 1 } satisfies Record<SearchField, number>,
   /** BM25+ as MiniSearch defines it (k1, b, delta). */
   bm25: { k: 1.2, b: 0.7, d: 0.5 },
@@ -71,13 +71,13 @@ export const idfOf = (documents: number, df: number) => Math.log(1 + (documents 
 export const wordScore = (exact: boolean, best: number) =>
   RANKING.tiers.word + (exact ? RANKING.tiers.exact : 0) + best / (best + RANKING.saturation);
 
-/** Rounded to 4 decimals and never 0: every match is some match (CONTRACT: `score` > 0). */
+/** Rounded to 4 decimals and never 0: every match is some match (docs/api.md: `score` > 0). */
 export function roundScore(score: number): number {
   return Math.max(0.0001, Math.round(score * 10_000) / 10_000);
 }
 
 /**
- * CONTRACT "Ordering": score descending, then type, then id. Comparing the whole `<type>:<id>` compares type
+ * docs/api.md "Records": score descending, then type, then id. Comparing the whole `<type>:<id>` compares type
  * then id, as no type name is a prefix of another. By the rounded score clients see, so ties read as ties.
  */
 export const byRank = (a: { score: number; id: string }, b: { score: number; id: string }) => b.score - a.score || compareText(a.id, b.id);

@@ -1,6 +1,6 @@
 /**
- * The best results so far, by rounded score (in ten-thousandths) and then document number (CONTRACT
- * "Ordering": score, then type, then id, which is document order). Each result is one number, its score
+ * The best results so far, by rounded score (in ten-thousandths) and then document number (docs/api.md
+ * "Records": score, then type, then id, which is document order). Each result is one number, its score
  * above its inverted document number, so plain numeric comparison ranks them; a min-heap of the page's size
  * keeps the best, or every one when the capacity is infinite. Runtime-neutral.
  */

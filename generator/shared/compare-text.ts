@@ -1,5 +1,5 @@
 /**
- * Orders strings by UTF-16 code unit, never by locale, so every machine and runtime sorts alike (CONTRACT:
+ * Orders strings by UTF-16 code unit, never by locale, so every machine and runtime sorts alike (docs/api.md:
  * "same content in, same bytes out").
  */
 export function compareText(a: string, b: string): number {

@@ -50,7 +50,7 @@ const RECORD_FAN_OUT = 3;
 /** Folders record pages are spread over in each collection: 256 (16^2), 10,000 pages each at 2.5 million. */
 export const PAGE_FAN_OUT = 2;
 
-/** `id` must already be validated (CONTRACT: letters, digits, `.`, `_`, `-`) and lowercased. */
+/** `id` must already be validated (docs/api.md: letters, digits, `.`, `_`, `-`) and lowercased. */
 export const recordPath = (route: string, id: string) => `${DATA_ROOT}/${route}/${fanOut(id, RECORD_FAN_OUT)}/${id}.json`;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The route table of CONTRACT.md: which operations exist, their parameters in documented order, and what
+ * The route table of docs/api.md: which operations exist, their parameters in documented order, and what
  * kind of answer each gives. The build derives it from the collections table (`createOperations`) and
  * writes it to OPERATIONS_PATH; the handler serves what that file says, and the OpenAPI document
  * describes the same table. Runtime-neutral and free of zod: the handler imports it.
@@ -9,7 +9,7 @@
 export const MAX_OFFSET = 9007199254740991;
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
-/** CONTRACT "Parameters": `q` is 1 to 200 characters after trimming. */
+/** docs/api.md "Parameters": `q` is 1 to 200 characters after trimming. */
 export const MAX_QUERY_LENGTH = 200;
 
 export type Param =

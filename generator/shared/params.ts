@@ -1,12 +1,12 @@
 /**
- * CONTRACT "Parameters": reads an operation's query parameters in documented order and reports the first
+ * docs/api.md "Parameters": reads an operation's query parameters in documented order and reports the first
  * wrong one. Shared so the handler and the OpenAPI document describe the same rules.
  */
 import { apiErrors } from './errors.ts';
 import type { Manifest } from './manifest.ts';
 import type { Operation, Param } from './operations.ts';
 
-/** CONTRACT: a request's `id` is ASCII letters, digits, `.`, `_` and `-`, at most 128 (content ids are stricter). */
+/** docs/api.md: a request's `id` is ASCII letters, digits, `.`, `_` and `-`, at most 128 (content ids are stricter). */
 export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
 export const INTEGER_PATTERN = /^[0-9]+$/;
 
@@ -16,7 +16,7 @@ export type ParsedParams = Record<string, string | number | undefined>;
 function readOne(params: URLSearchParams, name: string): string | undefined {
   const values = params.getAll(name);
   if (values.length > 1) throw apiErrors.repeatedParameter(name, values.length);
-  // An empty value counts as absent (CONTRACT).
+  // An empty value counts as absent (docs/api.md).
   return values[0] === '' ? undefined : values[0];
 }
 

@@ -1,5 +1,5 @@
 /**
- * Reading time (CONTENT-MODEL "Derived"): `<n> min read` from the body's words at 230 words a minute, at
+ * Reading time (docs/content.md "Fields every Markdown record has"): `<n> min read` from the body's words at 230 words a minute, at
  * least 1. The front matter's override, the API's description and the generator all use this one rule.
  */
 

@@ -1,5 +1,5 @@
 /**
- * CONTRACT.md, line by line, against the edge handler: in memory and, unchanged, behind the local Node
+ * docs/api.md, line by line, against the edge handler: in memory and, unchanged, behind the local Node
  * server over real HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

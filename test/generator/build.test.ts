@@ -1,5 +1,5 @@
 /**
- * `buildSite` on the valid fixture, file by file against CONTRACT.md: every `/v1/` data file is a complete
+ * `buildSite` on the valid fixture, file by file against docs/api.md: every `/v1/` data file is a complete
  * success envelope, the health data and the manifest say what the files hold, and the site address comes
  * from SITE_URL, then Netlify's variables, then site.yaml.
  */
@@ -179,7 +179,7 @@ describe('buildSite manifest', () => {
     expect(manifest.totals['expertise/list']!.all).toBe(data.records.expertise);
     expect(manifest.totals['technology/list']!.all).toBe(data.records.technology);
     expect(manifest.totals['intelligence/list']!.all).toBe(data.records.intelligence);
-    // Search covers services, expertise and articles (CONTRACT "Search").
+    // Search covers services, expertise and articles (docs/api.md "Search").
     expect(manifest.search_documents).toBe(2 + 2 + 2);
   });
 });

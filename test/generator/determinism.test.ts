@@ -1,5 +1,5 @@
 /**
- * CONTRACT "Ordering and determinism": the same content gives byte-identical output, and the build time
+ * Determinism (docs/architecture.md): the same content gives byte-identical output, and the build time
  * (SOURCE_DATE_EPOCH) shows only in the fields that record it.
  */
 import { execFile } from 'node:child_process';

@@ -78,7 +78,7 @@ const LISTS: ListSpec[] = [
       {
         name: 'topic',
         values: (root) => [...new Set([...termIds('intelligence/topics.json')(root), ...termIds('services/categories.json')(root)])],
-        // CONTRACT "Parameters": `topic` matches an article's topics or its category.
+        // docs/api.md "Parameters": `topic` matches an article's topics or its category.
         matches: (item, value) => item.topics!.includes(value) || item.category === value,
       },
     ],

@@ -1,4 +1,4 @@
-/** The search engine's rules (CONTRACT "Search", "Ordering"), over small hand-made indexes. */
+/** The search engine's rules (docs/api.md "Search", "Records"), over small hand-made indexes. */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

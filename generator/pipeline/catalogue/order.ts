@@ -1,6 +1,6 @@
 /**
- * CONTRACT "Ordering and determinism". Comparisons are by code unit, never locale, so every machine
- * sorts the same way.
+ * The orders of docs/api.md "Records". Comparisons are by code unit, never locale, so every machine sorts
+ * the same way.
  */
 import type { AnyEntry, MarkdownCollection } from '../../schemas/collections.ts';
 import { compareText } from '../../shared/compare-text.ts';

@@ -30,7 +30,7 @@ function serveCollections(catalogue: Catalogue): ServedCollection[] {
   });
 }
 
-/** A filter's allowed values: its taxonomies' ids in order, each once (CONTRACT: `topic` is a topic or a category). */
+/** A filter's allowed values: its taxonomies' ids in order, each once (docs/api.md: `topic` is a topic or a category). */
 function filterValues(filter: ApiSpec['filters'][number], catalogue: Catalogue): string[] {
   return [...new Set(filter.taxonomies.flatMap((taxonomy) => (catalogue.terms[taxonomy] ?? []).map((term) => term.id)))];
 }

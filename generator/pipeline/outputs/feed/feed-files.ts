@@ -1,6 +1,6 @@
 /**
  * The static resource feed (`api/resources.json`) and the JSON Schema of one entry
- * (`api/resources-entry.schema.json`), both addressed on the site URL (CONTRACT "Addresses").
+ * (`api/resources-entry.schema.json`), both addressed on the site URL (docs/api.md "Addresses").
  */
 import { z } from 'zod';
 import { feedEntrySchema, type Feed, type FeedEntry } from '../../../schemas/feed.ts';

@@ -43,7 +43,7 @@ export interface OpenApiDocument {
 }
 
 /**
- * One of `values` in any case, spaces around it allowed: what the handler accepts (CONTRACT "Parameters").
+ * One of `values` in any case, spaces around it allowed: what the handler accepts (docs/api.md "Parameters").
  * A JSON Schema `enum` would be case-sensitive and refuse `?category=SEO`, which the server answers, so the
  * values are spelled out as a pattern and listed as examples.
  */
@@ -55,7 +55,7 @@ function anyCaseOf(values: readonly string[]): Record<string, unknown> {
   return { type: 'string', pattern: `^\\s*(?:${values.map(letters).join('|')})?\\s*$`, examples: [...values] };
 }
 
-/** The schema of one query parameter: CONTRACT "Parameters", with filter values taken from the content. */
+/** The schema of one query parameter: docs/api.md "Parameters", with filter values taken from the content. */
 function describeSchema(param: Param, filters: Manifest['filters']): Record<string, unknown> {
   switch (param.kind) {
     case 'integer':
@@ -149,7 +149,7 @@ export function buildOpenApi(catalogue: Pick<Catalogue, 'site' | 'siteUrl' | 'co
       name,
       description: tagDescriptions.get(name) ?? name,
     })),
-    // Public and read-only: no operation needs a credential (CONTRACT "Authentication").
+    // Public and read-only: no operation needs a credential (docs/api.md).
     security: [],
     paths,
     components: {

@@ -1,5 +1,5 @@
 /**
- * The responses every operation shares: CONTRACT's headers, 304, and the error responses with their
+ * The responses every operation shares: docs/api.md's headers, 304, and the error responses with their
  * examples. Which error can come from which operation is decided per error code, so a new code in
  * shared/errors.ts does not compile until it is placed here.
  */
@@ -15,7 +15,7 @@ type Json = Record<string, unknown>;
 
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
-/** CONTRACT "Headers on every /v1/ response", each documented once and referenced where it is sent. */
+/** docs/api.md "Headers, caching and methods", each documented once and referenced where it is sent. */
 export function buildHeaderComponents(): Record<string, Json> {
   const text = (description: string, example?: string) => ({
     description,
@@ -70,7 +70,7 @@ const errorHeaders = (status: number): Json => ({
 
 const isRequired = (param: Param) => 'required' in param && param.required;
 
-/** Which operations can answer each code (CONTRACT "Parameters" and "Methods"). */
+/** Which operations can answer each code (docs/api.md "Parameters" and "Headers, caching and methods"). */
 const RAISED_BY: Record<ErrorCode, (operation: Operation) => boolean> = {
   MISSING_PARAMETER: (operation) => operation.params.some(isRequired),
   INVALID_PARAMETER: (operation) => operation.params.length > 0,

@@ -47,7 +47,7 @@ const openApiDocument = z
   })
   .meta({ description: 'An OpenAPI 3.1 document (this one).' });
 
-/** CONTRACT "Error envelope": `error.parameter` is sent with these codes and only these. */
+/** docs/api.md "Errors": `error.parameter` is sent with these codes and only these. */
 const PARAMETER_CODES: readonly ErrorCode[] = ['MISSING_PARAMETER', 'INVALID_PARAMETER'];
 
 function createErrorEnvelope(codes: readonly ErrorCode[], parameter: 'required' | 'optional' | 'absent') {
@@ -97,7 +97,7 @@ function routeDataSchema(operation: Operation, collections: CollectionTable): z.
   return z.array(taxonomy.item);
 }
 
-/** CONTRACT: `meta.pagination` appears on exactly the operations with `limit` and `offset`. */
+/** docs/api.md: `meta.pagination` appears on exactly the operations with `limit` and `offset`. */
 export function isPaginated(operation: Operation): boolean {
   const names = operation.params.map((param) => param.name);
   return names.includes('limit') && names.includes('offset');
