@@ -9,10 +9,9 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
 import { loadContent } from '../../generator/pipeline/load/load-content.ts';
-import { ContentError, type Problem } from '../../generator/pipeline/problems.ts';
-import { validateContent } from '../../generator/pipeline/validate/validate-content.ts';
-import { collections } from '../../generator/schemas/collections.ts';
+import { ContentError } from '../../generator/pipeline/problems.ts';
 import { BUILD_ENV, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
+import { problemsOf } from '../helpers/content-problems.ts';
 import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
 
 const outside: string[] = [];
@@ -27,17 +26,6 @@ function outsideDir(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'outside-'));
   outside.push(dir);
   return dir;
-}
-
-/** The problems `check` reports for a content folder (with the given limits), or [] when it is accepted. */
-async function problemsOf(contentDir: string, limits?: { textBytes: number; imageBytes: number }): Promise<Problem[]> {
-  try {
-    validateContent(await loadContent(contentDir, collections, limits));
-    return [];
-  } catch (error) {
-    if (error instanceof ContentError) return error.problems;
-    throw error;
-  }
 }
 
 const ARTICLE = (front: string, body = 'Body text.') => `${front}\n---\n${body}\n`;

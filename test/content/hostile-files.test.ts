@@ -13,9 +13,9 @@ import { loadContent } from '../../generator/pipeline/load/load-content.ts';
 import { FileChangedError, readApproved } from '../../generator/pipeline/load/read-approved.ts';
 import { scanContent, DEFAULT_LIMITS } from '../../generator/pipeline/load/scan-content.ts';
 import { checkSvg } from '../../generator/pipeline/load/svg-check.ts';
-import { ContentError, type Problem } from '../../generator/pipeline/problems.ts';
-import { validateContent } from '../../generator/pipeline/validate/validate-content.ts';
+import { ContentError } from '../../generator/pipeline/problems.ts';
 import { BUILD_ENV, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
+import { problemsOf } from '../helpers/content-problems.ts';
 import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
 
 afterAll(() => {
@@ -25,16 +25,6 @@ afterAll(() => {
 
 const SVG = (inner: string, attributes = '') => `<svg xmlns="http://www.w3.org/2000/svg"${attributes}>${inner}</svg>`;
 const IMAGE = 'images/resources/rag-evaluation-guide.svg';
-
-async function problemsOf(contentDir: string): Promise<Problem[]> {
-  try {
-    validateContent(await loadContent(contentDir));
-    return [];
-  } catch (error) {
-    if (error instanceof ContentError) return error.problems;
-    throw error;
-  }
-}
 
 describe('SVGs are parsed as XML and only drawing is kept', () => {
   it.each([

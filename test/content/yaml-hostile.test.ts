@@ -7,21 +7,10 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadContent } from '../../generator/pipeline/load/load-content.ts';
-import { ContentError, type Problem } from '../../generator/pipeline/problems.ts';
-import { validateContent } from '../../generator/pipeline/validate/validate-content.ts';
+import { problemsOf } from '../helpers/content-problems.ts';
 import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
 
 afterAll(removeFixtureDirs);
-
-async function problemsOf(contentDir: string): Promise<Problem[]> {
-  try {
-    validateContent(await loadContent(contentDir));
-    return [];
-  } catch (error) {
-    if (error instanceof ContentError) return error.problems;
-    throw error;
-  }
-}
 
 const FIELDS = ['title: Planted', 'summary: A planted article.', 'date: 2026-01-05', 'author: Someone', 'topics: [agentic-commerce]'];
 const article = (lines: string[]) => `---\n${lines.join('\n')}\n---\nBody.\n`;

@@ -10,7 +10,7 @@ import { createMemoryAssets } from '../../generator/edge/assets.ts';
 import { createHandler } from '../../generator/edge/handler.ts';
 import { createMemoryLimiter } from '../../generator/edge/limiter.ts';
 import { loadContent } from '../../generator/pipeline/load/load-content.ts';
-import { ContentError, type Problem } from '../../generator/pipeline/problems.ts';
+import type { Problem } from '../../generator/pipeline/problems.ts';
 import { validateContent } from '../../generator/pipeline/validate/validate-content.ts';
 import { SEARCH_SYNONYMS_PATH, type SearchDocument } from '../../generator/search/index-format.ts';
 import { writeSearchIndex } from '../../generator/search/index-writer.ts';
@@ -18,6 +18,7 @@ import { createSearch, type SearchQuery } from '../../generator/search/search.ts
 import { createSynonymTable, type SynonymsFile } from '../../generator/search/synonyms.ts';
 import { readDistFiles } from '../helpers/api-runtimes.ts';
 import { buildInto, removeBuildDirs } from '../helpers/build-output.ts';
+import { refusedProblemsOf } from '../helpers/content-problems.ts';
 import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
 
 afterAll(() => {
@@ -32,15 +33,7 @@ function withSynonyms(yaml: string): string {
   return dir;
 }
 
-async function problemsOf(yaml: string): Promise<Problem[]> {
-  try {
-    validateContent(await loadContent(withSynonyms(yaml)));
-  } catch (error) {
-    if (error instanceof ContentError) return error.problems;
-    throw error;
-  }
-  throw new Error('the synonyms were accepted');
-}
+const problemsOf = (yaml: string): Promise<Problem[]> => refusedProblemsOf(withSynonyms(yaml), 'the synonyms');
 
 describe('synonyms.yaml', () => {
   it('is optional, and read when present', async () => {
