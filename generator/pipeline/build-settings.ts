@@ -40,6 +40,10 @@ export interface CommandSettings {
   cmsBackend?: CmsBackend;
 }
 
+/**
+ * Default budget for the whole search index. A query reads only its own parts, so this bounds what a deploy
+ * uploads and stores, not what a search costs: about 40 MB per 10,000 articles of 400 words.
+ */
 export const DEFAULT_SEARCH_INDEX_BUDGET_MB = 500;
 
 /** An absolute http(s) address without its trailing slashes; `name` says where it came from. */

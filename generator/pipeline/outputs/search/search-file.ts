@@ -10,24 +10,9 @@ import { createSynonymTable, type SynonymTable } from '../../../search/synonyms.
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { OutputFile } from '../output-file.ts';
 import type { BuildHelper } from '../helper/build-helper.ts';
+import { DEFAULT_SEARCH_INDEX_BUDGET_MB } from '../../build-settings.ts';
 
-/**
- * Default budget for the whole index. A query reads only its own parts, so this bounds what a deploy
- * uploads and stores, not what a search costs: about 40 MB per 10,000 articles of 400 words.
- */
-export const DEFAULT_SEARCH_INDEX_BUDGET_MB = 500;
 const MB = 1024 * 1024;
-
-/** SEARCH_INDEX_BUDGET_MB, a positive number of megabytes; the default when unset. */
-export function resolveSearchIndexBudget(env: Record<string, string | undefined>): number {
-  const value = env.SEARCH_INDEX_BUDGET_MB;
-  if (value === undefined || value === '') return DEFAULT_SEARCH_INDEX_BUDGET_MB;
-  const budget = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value) || !(budget > 0)) {
-    throw new Error(`SEARCH_INDEX_BUDGET_MB must be a positive number of megabytes, not "${value}"`);
-  }
-  return budget;
-}
 
 /**
  * Markdown to the words a reader sees: link and image targets, HTML tags and bare addresses go, so that
