@@ -5,6 +5,8 @@
  *   deno run --allow-read bench/search-deno.ts warm DIST QUERIES ROUNDS  QUERIES: a JSON file of strings
  *   deno run --allow-read bench/search-deno.ts plain DIST QUERY        the same with a whole MiniSearch index
  *   deno run --allow-read bench/search-deno.ts rank DIST QUERIES       QUERIES: JSON `[{ q, type }]`; prints each one's top 10 ids
+ *   deno run --allow-read bench/search-deno.ts exact DIST QUERIES      QUERIES: a JSON file of strings; how many skipping answers
+ *                                                                      equal scoring every block (total, ids, order, scores)
  *
  * Prints one JSON line: CPU (user + system, from the process) and wall time around the search itself, the
  * bytes of index it read, and the isolate's memory.
@@ -70,6 +72,16 @@ if (mode === 'first') {
   for (const { q, type } of queries)
     ids.push((await search.search({ q, type, limit: 10, offset: 0 })).items.map((item) => `${item.type}:${item.id}`));
   console.log(JSON.stringify({ ids }));
+} else if (mode === 'exact') {
+  // Quality beside speed: the skipping search must give what scoring every block gives, query for query.
+  const queries: string[] = JSON.parse(await Deno.readTextFile(arg!));
+  const search = createSearch(assets);
+  const describe = ({ total, items }: { total: number; items: { type: string; id: string; score: number; raw: number }[] }) =>
+    JSON.stringify([total, items.map(({ type, id, score, raw }) => [type, id, score, raw])]);
+  let equal = 0;
+  for (const q of queries)
+    if (describe(await search.rank(query(q))) === describe(await search.rank(query(q), { exhaustive: true }))) equal++;
+  console.log(JSON.stringify({ equal, queries: queries.length }));
 } else if (mode === 'warm') {
   const queries: string[] = JSON.parse(await Deno.readTextFile(arg!));
   const search = createSearch(assets);

@@ -120,6 +120,8 @@ interface Row {
   crafted?: { typical: number; times: Record<string, number> };
   memory?: { heapMb: number; rssMb: number };
   relevance: Relevance;
+  /** The bench's own queries (first, warm and crafted) whose skipping answer equals scoring every block. */
+  exact: { equal: number; queries: number };
 }
 
 function measureSize(docs: number, root: string): Row {
@@ -130,7 +132,10 @@ function measureSize(docs: number, root: string): Row {
     writeFileSync(file, JSON.stringify(queries));
     return (runDeno(['rank', dir, file]) as unknown as { ids: string[][] }).ids;
   };
-  const row: Row = { docs, build, first: firstSearches('first', dir), relevance: measureClasses(dir, rank) };
+  const exactFile = path.join(root, 'exact-queries.json');
+  writeFileSync(exactFile, JSON.stringify([...FIRST_QUERIES, ...createQueries(WARM_QUERIES), ...Object.values(CRAFTED_QUERIES)]));
+  const exact = runDeno(['exact', dir, exactFile]) as unknown as Row['exact'];
+  const row: Row = { docs, build, first: firstSearches('first', dir), relevance: measureClasses(dir, rank), exact };
   if (docs <= PLAIN_UP_TO) row.plain = firstSearches('plain', dir);
   if (docs >= 10_000) {
     const queriesFile = path.join(root, 'queries.json');
@@ -158,9 +163,9 @@ const fixed = (value: number, digits = 1) => value.toFixed(digits);
 function printReport(rows: Row[]): void {
   const base = rows.find((row) => row.docs === 100) ?? rows[0]!;
   console.log(
-    '| documents | index build | build peak RSS | index files | index MB | first search CPU, median (max) | vs first row | bytes read, median (max) | plain MiniSearch first search CPU | sharded / plain | warm p50 / p99 | isolate after 1,000 queries (garbage collected) |',
+    '| documents | index build | build peak RSS | index files | index MB | first search CPU, median (max) | vs first row | bytes read, median (max) | plain MiniSearch first search CPU | sharded / plain | warm p50 / p99 | isolate after 1,000 queries (garbage collected) | skipping = scoring every block | judged MRR@10 |',
   );
-  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const row of rows) {
     const cpu = median(row.first.cpuMs);
     const plain = row.plain ? median(row.plain.cpuMs) : undefined;
@@ -169,7 +174,8 @@ function printReport(rows: Row[]): void {
         `${fixed(cpu)} ms (${fixed(Math.max(...row.first.cpuMs))}) | ${fixed(cpu / median(base.first.cpuMs), 2)}x | ` +
         `${fixed(median(row.first.bytesRead) / 1024)} KB (${fixed(Math.max(...row.first.bytesRead) / 1024)} KB) | ` +
         `${plain === undefined ? 'n/a' : `${fixed(plain)} ms (index ${fixed(row.build.plainMb)} MB)`} | ${plain === undefined ? 'n/a' : `${fixed(cpu / plain, 2)}x`} | ` +
-        `${row.warm ? `${fixed(row.warm.p50, 2)} / ${fixed(row.warm.p99, 2)} ms` : 'n/a'} | ${row.memory ? `${fixed(row.memory.heapMb, 0)} MB heap, ${fixed(row.memory.rssMb, 0)} MB RSS` : 'n/a'} |`,
+        `${row.warm ? `${fixed(row.warm.p50, 2)} / ${fixed(row.warm.p99, 2)} ms` : 'n/a'} | ${row.memory ? `${fixed(row.memory.heapMb, 0)} MB heap, ${fixed(row.memory.rssMb, 0)} MB RSS` : 'n/a'} | ` +
+        `${row.exact.equal} of ${row.exact.queries} | ${fixed(row.relevance.judged.mrr, 3)} |`,
     );
   }
   console.log(

@@ -58,8 +58,13 @@ export function scoreBlockInto(record: TermRecord, i: number, form: FormScoring,
     if (slot < 0 || slot >= size) throw new Error(CORRUPT);
     docs[i] = slot;
   }
+  if (at !== table.dataStart[i]) throw new Error(CORRUPT);
+  // The mask bytes follow the doc gaps; the (tf, length) pairs follow the masks.
+  const masks = at;
+  at += count;
   for (let i = 0; i < count; i++) {
-    const mask = varint();
+    const mask = bytes[masks + i]!;
+    if (mask === 0 || mask > 31) throw new Error(CORRUPT);
     let sum = 0;
     for (let field = 0; field < 5; field++) {
       if (!(mask & (1 << field))) continue;

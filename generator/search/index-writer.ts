@@ -24,8 +24,8 @@ import { phrasesOf, phraseTerms, type SynonymTable } from './synonyms.ts';
 import { processTerm, tokenize } from './text-analysis.ts';
 import { typoFiles } from './typo-dictionary.ts';
 
-/** Dictionary terms per block: a block is about 30 KB of JSON, and the top-level table one term per block. */
-export const TERMS_PER_BLOCK = 1024;
+/** Dictionary terms per block: a block is about 15 KB of JSON (what a word's look-up reads), and the top-level table one term per block. */
+export const TERMS_PER_BLOCK = 512;
 /** Postings bytes a shard is filled to (a larger record gets a shard of its own): what a rare term's read costs. */
 export const SHARD_BYTES = 16 * 1024;
 /** Result cards per file: a page of results reads at most `limit` of them, in parallel. */

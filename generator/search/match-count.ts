@@ -1,42 +1,73 @@
 /**
- * `total` without scoring: one bit per document, set from each form's documents (a dense term's bitset is
- * OR-ed whole, other terms give their documents block by block from the doc gaps alone), then counted in
- * the range of the types searched. Runtime-neutral.
+ * Which documents each query word is found in, from document numbers alone (no score computed): per word a
+ * bitset of the documents some form of it matches and one of those its own term matches. A dense term's
+ * bitset is copied whole; other terms give their documents block by block from the doc gaps (and, for a
+ * form limited to some fields, the mask bytes). `total` is the union's count in the range of the types
+ * searched, exact; the per-word sets also bound each block's best document (block-bounds.ts). Runtime-neutral.
  */
 import type { PreparedForm } from './prepared-form.ts';
 import { ALL_FIELDS } from './postings-codec.ts';
 import { RANKING } from './ranking.ts';
 import { readBlockDocs } from './record-reader.ts';
 
-/** Documents in `range` that any form of any word matches, counted from their document numbers only. */
-export function countMatches(units: PreparedForm[][], documents: number, [first, end]: readonly [number, number]): number {
-  const bits = new Uint8Array(Math.ceil(documents / 8));
-  const set = (document: number) => {
-    bits[document >> 3]! |= 1 << (document & 7);
-  };
-  const docs = new Int32Array(RANKING.blockSize);
-  for (const prepared of units.flat()) {
-    const { record, fields } = prepared.form;
-    if (record.dense && fields === ALL_FIELDS) {
-      for (let i = 0; i < bits.length; i++) bits[i]! |= record.dense[i]!;
-    } else if (!record.blocks || fields !== ALL_FIELDS) {
-      // Kind 0 (scored already), or a form limited to some fields: only postings in those fields count.
-      prepared.blocks.forEach((block, i) => {
-        if ((block + 1) * RANKING.blockSize <= first || block * RANKING.blockSize >= end) return;
-        const { docs: found, scores } = prepared.postingsAt(i);
-        found.forEach((document, j) => {
-          if (scores[j]! > 0) set(document);
-        });
-      });
+export interface WordBits {
+  /** Per word, one bit per document: some form of the word is in it. Byte length a multiple of 4. */
+  found: Uint8Array[];
+  /** Per word: the word's own term is in the document. */
+  exact: Uint8Array[];
+  /** Documents in the range searched that any word is found in. */
+  total: number;
+}
+
+/** Sets the bits of `prepared`'s documents (in `range`'s blocks) in `bits`; `empty`: no bit is set yet. */
+function addForm(
+  bits: Uint8Array,
+  prepared: PreparedForm,
+  [first, end]: readonly [number, number],
+  docs: Int32Array,
+  empty: boolean,
+): void {
+  const { record, fields } = prepared.form;
+  const size = RANKING.blockSize;
+  if (record.dense && fields === ALL_FIELDS) {
+    if (bits.length < record.dense.length) throw new Error('postings: record is truncated or corrupt');
+    if (empty) bits.set(record.dense);
+    else for (let i = 0; i < record.dense.length; i++) bits[i]! |= record.dense[i]!;
+    return;
+  }
+  const { blocks } = prepared;
+  for (let i = 0; i < blocks.length; i++) {
+    if ((blocks[i]! + 1) * size <= first || blocks[i]! * size >= end) continue;
+    if (record.blocks) {
+      const count = readBlockDocs(record, i, docs, fields);
+      for (let j = 0; j < count; j++) bits[docs[j]! >> 3]! |= 1 << (docs[j]! & 7);
     } else {
-      record.blocks.block.forEach((block, i) => {
-        if ((block + 1) * RANKING.blockSize <= first || block * RANKING.blockSize >= end) return;
-        const count = readBlockDocs(record, i, docs);
-        for (let j = 0; j < count; j++) set(docs[j]!);
-      });
+      // A rare term, scored already: a posting outside the form's fields has score 0.
+      const { docs: found, scores } = prepared.postingsAt(i);
+      for (let j = 0; j < found.length; j++) if (scores[j]! > 0) bits[found[j]! >> 3]! |= 1 << (found[j]! & 7);
     }
   }
-  return countBits(bits, first, end);
+}
+
+/** Each word's found and exact documents, and the exact number of documents in `range` that any word is in. */
+export function wordBits(units: PreparedForm[][], documents: number, range: readonly [number, number]): WordBits {
+  const bytes = Math.ceil(documents / 32) * 4;
+  const docs = new Int32Array(RANKING.blockSize);
+  const found: Uint8Array[] = [];
+  const exact: Uint8Array[] = [];
+  const any = new Int32Array(bytes / 4);
+  for (const forms of units) {
+    const own = new Uint8Array(bytes);
+    const exactForm = forms.find((prepared) => prepared.form.kind === 'exact');
+    if (exactForm) addForm(own, exactForm, range, docs, true);
+    const word = own.slice();
+    for (const prepared of forms) if (prepared !== exactForm) addForm(word, prepared, range, docs, !exactForm && prepared === forms[0]);
+    const words = new Int32Array(word.buffer);
+    for (let i = 0; i < words.length; i++) any[i]! |= words[i]!;
+    found.push(word);
+    exact.push(own);
+  }
+  return { found, exact, total: countBits(new Uint8Array(any.buffer), range[0], range[1]) };
 }
 
 const BITS_IN_BYTE = Uint8Array.from({ length: 256 }, (_, byte) => {

@@ -1,24 +1,26 @@
 /**
  * The bytes of one term's postings record, written by the index writer and read by the reader side by side
- * here. Unsigned LEB128 varints, except each block's bound (a float32, little-endian):
+ * here. Unsigned LEB128 varints, except where a layout says bytes or float32 (little-endian):
  *
  *   record   = fieldCount, (fieldId, df)*, docCount, kind, rest
  *   kind 0   (docCount < blocks: a rare term, read whole)
  *     rest   = posting*                                   docCount of them, documents ascending
  *   kind 1   (a common term, read block by block)
- *     rest   = dense, bitset?, blockCount, entry*, body*
- *     entry  = blockGap, count, docBytes, dataBytes, bound
- *     body   = docGap* (count of them), data* (count of them)
- *   posting  = docGap, data
- *   data     = fieldMask, (tf, length)*                  one pair per field in the mask, ascending
+ *     rest   = dense, bitset?, blockCount, top, entry*, body*
+ *     entry  = blockGap, count, docBytes, dataBytes, level   level: one byte
+ *     body   = docGap* (count of them), mask bytes (count of them), (tf, length)*
+ *   posting  = docGap, fieldMask, (tf, length)*           one pair per field in the mask, ascending
  *
  * Documents are numbered from 0 in `type:id` order; a block is RANKING.blockSize consecutive numbers. `df`
  * is the term's document frequency in a field, `docCount` the documents it occurs in at all, `docGap` the
  * distance from the previous document (the first from the block's first number - 1, or from -1 in kind 0),
- * `tf` the term's frequency in the field and `length` the field's length in the document. `bound` is the
- * largest `blockScore` (below) of the block's documents, rounded up to a float32: what the reader's skipping
- * relies on. `dense` is 1 when the term is in an eighth of the documents or more; then `bitset` follows,
- * one bit per document (ceil(documents / 8) bytes), so counting matches needs no decoding. Runtime-neutral.
+ * `tf` the term's frequency in the field and `length` the field's length in the document. A block body keeps
+ * its field masks as one byte each (there are 5 fields), so the documents a form limited to some fields
+ * matches are read without decoding a single (tf, length) pair. `top` (float32) is the largest
+ * `blockScore` (below) of any document, and each block's bound is `levelBound(top, level)`: a quantized
+ * bound, never below the largest `blockScore` of the block's documents, which the reader's skipping relies
+ * on. `dense` is 1 when the term is in an eighth of the documents or more; then `bitset` follows, one bit
+ * per document (ceil(documents / 8) bytes), so counting matches needs no decoding. Runtime-neutral.
  */
 import { bm25, RANKING, SEARCH_FIELDS } from './ranking.ts';
 
@@ -65,6 +67,20 @@ export function float32Above(value: number): number {
   return single[0]!;
 }
 
+/** Levels a block's bound is quantized to (one byte, 0 unused). */
+export const BOUND_LEVELS = 255;
+
+/** The bound level `level` (1..BOUND_LEVELS) of a record whose best score is `top` stands for: what the reader uses. */
+export const levelBound = (top: number, level: number) => (top * level) / BOUND_LEVELS;
+
+/** The smallest level whose bound is at or above `value` (0 < value <= top): what the writer stores. */
+export function boundLevel(top: number, value: number): number {
+  let level = Math.min(BOUND_LEVELS, Math.max(1, Math.ceil((value / top) * BOUND_LEVELS)));
+  while (level < BOUND_LEVELS && levelBound(top, level) < value) level++;
+  if (levelBound(top, level) < value) throw new Error("postings: a bound above the record's best score");
+  return level;
+}
+
 /** Growable byte buffer for the writer. */
 export class ByteWriter {
   private bytes: Uint8Array;
@@ -89,6 +105,11 @@ export class ByteWriter {
     this.reserve(4);
     new DataView(this.bytes.buffer).setFloat32(this.length, value, true);
     this.length += 4;
+  }
+
+  byte(value: number): void {
+    this.reserve(1);
+    this.bytes[this.length++] = value;
   }
 
   raw(bytes: Uint8Array): void {
@@ -130,6 +151,11 @@ export class ByteReader {
     }
   }
 
+  byte(): number {
+    if (this.position >= this.end) throw new Error(CORRUPT);
+    return this.bytes[this.position++]!;
+  }
+
   float32(): number {
     if (this.position + 4 > this.end) throw new Error(CORRUPT);
     const value = new DataView(this.bytes.buffer, this.bytes.byteOffset).getFloat32(this.position, true);
@@ -146,7 +172,7 @@ export interface DecodedPostings {
   lengths: Uint32Array;
 }
 
-/** Decodes `count` postings of `reader` (gaps from `before`), docs first when `split` (kind 1 bodies). */
+/** Decodes `count` postings of `reader` (gaps from `before`); `split`: a kind-1 body (docs, mask bytes, pairs). */
 export function decodePostings(reader: ByteReader, count: number, before: number, split: boolean): DecodedPostings {
   const out: DecodedPostings = {
     docs: new Int32Array(count),
@@ -155,8 +181,7 @@ export function decodePostings(reader: ByteReader, count: number, before: number
     lengths: new Uint32Array(count * FIELD_COUNT),
   };
   let document = before;
-  const data = (i: number) => {
-    const mask = reader.varint();
+  const pairs = (i: number, mask: number) => {
     if (mask === 0 || mask > ALL_FIELDS) throw new Error(CORRUPT);
     out.masks[i] = mask;
     for (let field = 0; field < FIELD_COUNT; field++) {
@@ -168,9 +193,11 @@ export function decodePostings(reader: ByteReader, count: number, before: number
   for (let i = 0; i < count; i++) {
     document += reader.varint();
     out.docs[i] = document;
-    if (!split) data(i);
+    if (!split) pairs(i, reader.varint());
   }
-  if (split) for (let i = 0; i < count; i++) data(i);
+  if (!split) return out;
+  for (let i = 0; i < count; i++) out.masks[i] = reader.byte();
+  for (let i = 0; i < count; i++) pairs(i, out.masks[i]!);
   return out;
 }
 

@@ -6,6 +6,7 @@
 import {
   blockCount,
   blockScore,
+  boundLevel,
   ByteReader,
   ByteWriter,
   type DecodedPostings,
@@ -89,13 +90,13 @@ function writeDense(out: ByteWriter, docs: Int32Array, documents: number): void 
   out.raw(bits);
 }
 
-/** The block table (with each block's bound) and the block bodies, doc gaps first then data. */
+/** The block table (with each block's bound, quantized) and the block bodies: doc gaps, mask bytes, then pairs. */
 function writeBlocks(out: ByteWriter, postings: DecodedPostings, weights: Float64Array, context: ScoreContext): void {
   const { docs, masks, tf, lengths } = postings;
   const size = RANKING.blockSize;
-  const table = new ByteWriter();
+  const entries: number[][] = [];
+  const bounds: number[] = [];
   const bodies = new ByteWriter(docs.length * 4);
-  let count = 0;
   let previousBlock = -1;
   for (let first = 0; first < docs.length; ) {
     const block = Math.floor(docs[first]! / size);
@@ -105,8 +106,8 @@ function writeBlocks(out: ByteWriter, postings: DecodedPostings, weights: Float6
     let bound = 0;
     for (let i = first, before = block * size - 1; i < end; before = docs[i]!, i++) bodies.varint(docs[i]! - before);
     const dataStart = bodies.length;
+    for (let i = first; i < end; i++) bodies.byte(masks[i]!);
     for (let i = first; i < end; i++) {
-      bodies.varint(masks[i]!);
       for (let field = 0; field < FIELD_COUNT; field++) {
         if (!(masks[i]! & (1 << field))) continue;
         bodies.varint(tf[i * FIELD_COUNT + field]!);
@@ -114,16 +115,17 @@ function writeBlocks(out: ByteWriter, postings: DecodedPostings, weights: Float6
       }
       bound = Math.max(bound, blockScore(weights, context.averageFieldLength, masks[i]!, tf, lengths, i * FIELD_COUNT));
     }
-    table.varint(block - previousBlock);
-    table.varint(end - first);
-    table.varint(dataStart - docStart);
-    table.varint(bodies.length - dataStart);
-    table.float32(float32Above(bound));
+    entries.push([block - previousBlock, end - first, dataStart - docStart, bodies.length - dataStart]);
+    bounds.push(bound);
     previousBlock = block;
-    count++;
     first = end;
   }
-  out.varint(count);
-  out.raw(table.result());
+  const top = float32Above(bounds.reduce((best, bound) => Math.max(best, bound), 0));
+  out.varint(entries.length);
+  out.float32(top);
+  entries.forEach((entry, i) => {
+    for (const value of entry) out.varint(value);
+    out.byte(boundLevel(top, bounds[i]!));
+  });
   out.raw(bodies.result());
 }

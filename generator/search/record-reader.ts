@@ -4,15 +4,19 @@
  * bodies are decoded only for the blocks a query scores or counts. Runtime-neutral.
  */
 import {
+  BOUND_LEVELS,
   blockCount,
   ByteReader,
   type DecodedPostings,
   decodeBlockDocs,
   decodePostings,
   fieldWeights,
+  levelBound,
   type ScoreContext,
 } from './postings-codec.ts';
 import { RANKING, SEARCH_FIELDS } from './ranking.ts';
+
+const CORRUPT = 'postings: record is truncated or corrupt';
 
 /** A term's record, parsed. */
 export interface TermRecord {
@@ -39,13 +43,13 @@ export interface BlockTable {
 /** The record at `bytes[offset, offset + length)`, for an index with `context`'s figures. */
 export function parseRecord(bytes: Uint8Array, offset: number, length: number, context: ScoreContext): TermRecord {
   const end = offset + length;
-  if (end > bytes.length) throw new Error('postings: record is truncated or corrupt');
+  if (end > bytes.length) throw new Error(CORRUPT);
   const reader = new ByteReader(bytes, offset, end);
   const df = new Array<number>(SEARCH_FIELDS.length).fill(0);
   const fields = reader.varint();
   for (let i = 0; i < fields; i++) {
     const fieldId = reader.varint();
-    if (fieldId >= df.length) throw new Error('postings: record is truncated or corrupt');
+    if (fieldId >= df.length) throw new Error(CORRUPT);
     df[fieldId] = reader.varint();
   }
   const docCount = reader.varint();
@@ -56,21 +60,22 @@ export function parseRecord(bytes: Uint8Array, offset: number, length: number, c
   } else if (kind === 1) {
     if (reader.varint() === 1) {
       const size = Math.ceil(context.documents / 8);
-      if (reader.position + size > end) throw new Error('postings: record is truncated or corrupt');
+      if (reader.position + size > end) throw new Error(CORRUPT);
       record.dense = bytes.subarray(reader.position, reader.position + size);
       reader.position += size;
     }
     record.blocks = readTable(reader, context.documents);
   } else {
-    throw new Error('postings: record is truncated or corrupt');
+    throw new Error(CORRUPT);
   }
-  if (reader.position > end) throw new Error('postings: record is truncated or corrupt');
+  if (reader.position > end) throw new Error(CORRUPT);
   return record;
 }
 
 function readTable(reader: ByteReader, documents: number): BlockTable {
   const count = reader.varint();
-  if (count > blockCount(documents)) throw new Error('postings: record is truncated or corrupt');
+  if (count > blockCount(documents)) throw new Error(CORRUPT);
+  const top = reader.float32();
   const table: BlockTable = {
     block: new Int32Array(count),
     count: new Int32Array(count),
@@ -79,25 +84,42 @@ function readTable(reader: ByteReader, documents: number): BlockTable {
     dataEnd: new Int32Array(count),
     bound: new Float64Array(count),
   };
-  const docBytes = new Int32Array(count);
-  const dataBytes = new Int32Array(count);
+  // The hot part of reading a common term (thousands of entries): varints read inline, no call per value.
+  const { bytes } = reader;
+  const end = reader.end;
+  let at = reader.position;
+  const varint = () => {
+    let value = 0;
+    for (let shift = 0; ; shift += 7) {
+      if (at >= end || shift > 28) throw new Error(CORRUPT);
+      const byte = bytes[at++]!;
+      value |= (byte & 0x7f) << shift;
+      if (byte < 0x80) return value >>> 0;
+    }
+  };
   let block = -1;
+  let body = 0;
   for (let i = 0; i < count; i++) {
-    block += reader.varint();
+    block += varint();
     table.block[i] = block;
-    table.count[i] = reader.varint();
-    docBytes[i] = reader.varint();
-    dataBytes[i] = reader.varint();
-    table.bound[i] = reader.float32();
+    table.count[i] = varint();
+    table.docStart[i] = body;
+    body += varint();
+    table.dataStart[i] = body;
+    body += varint();
+    table.dataEnd[i] = body;
+    if (at >= end) throw new Error(CORRUPT);
+    const level = bytes[at++]!;
+    if (level === 0 || level > BOUND_LEVELS) throw new Error(CORRUPT);
+    table.bound[i] = levelBound(top, level);
   }
-  let position = reader.position;
+  if (block >= blockCount(documents) || at + body > end) throw new Error(CORRUPT);
   for (let i = 0; i < count; i++) {
-    table.docStart[i] = position;
-    table.dataStart[i] = position + docBytes[i]!;
-    position = table.dataEnd[i] = table.dataStart[i]! + dataBytes[i]!;
+    table.docStart[i]! += at;
+    table.dataStart[i]! += at;
+    table.dataEnd[i]! += at;
   }
-  if (block >= blockCount(documents) || position > reader.end) throw new Error('postings: record is truncated or corrupt');
-  reader.position = position;
+  reader.position = at + body;
   return table;
 }
 
@@ -106,13 +128,21 @@ export function readBlock(record: TermRecord, i: number): DecodedPostings {
   const table = record.blocks!;
   const reader = new ByteReader(record.bytes, table.docStart[i]!, table.dataEnd[i]!);
   const postings = decodePostings(reader, table.count[i]!, table.block[i]! * RANKING.blockSize - 1, true);
-  if (reader.position !== table.dataEnd[i]) throw new Error('postings: record is truncated or corrupt');
+  if (reader.position !== table.dataEnd[i]) throw new Error(CORRUPT);
   return postings;
 }
 
-/** The documents of block entry `i` of a kind-1 record, into `into` (at least the block's count long). */
-export function readBlockDocs(record: TermRecord, i: number, into: Int32Array): number {
+/**
+ * The documents of block entry `i` of a kind-1 record that have the term in one of `fields` (a bit mask),
+ * into `into` (at least the block's count long); how many. Reads doc gaps and mask bytes, no pairs.
+ */
+export function readBlockDocs(record: TermRecord, i: number, into: Int32Array, fields: number): number {
   const table = record.blocks!;
-  decodeBlockDocs(record.bytes, table.docStart[i]!, table.dataStart[i]!, table.count[i]!, table.block[i]! * RANKING.blockSize - 1, into);
-  return table.count[i]!;
+  const count = table.count[i]!;
+  const masks = table.dataStart[i]!;
+  if (masks + count > table.dataEnd[i]!) throw new Error(CORRUPT);
+  decodeBlockDocs(record.bytes, table.docStart[i]!, masks, count, table.block[i]! * RANKING.blockSize - 1, into);
+  let kept = 0;
+  for (let j = 0; j < count; j++) if (record.bytes[masks + j]! & fields) into[kept++] = into[j]!;
+  return kept;
 }

@@ -14,7 +14,8 @@
  * term's bitset is OR-ed whole), then counted in the type's range.
  */
 import { explainDocument, type WordExplanation } from './explain.ts';
-import { countMatches } from './match-count.ts';
+import { blockBounds, blockOrder, tightBound } from './block-bounds.ts';
+import { wordBits } from './match-count.ts';
 import { findBlock, PreparedForm, type Unit } from './prepared-form.ts';
 import { blockCount, type ScoreContext } from './postings-codec.ts';
 import { RANKING, wordScore } from './ranking.ts';
@@ -43,26 +44,6 @@ export interface RankOptions {
 const HEAP_LIMIT = 4096;
 /** Bounds are compared with this much room, so rounding in their sums can never skip a block that counts. */
 const BOUND_ROOM = 1 + 1e-9;
-
-/** Per block, the bound of the best document it may hold: the sum over words of their bounds there. */
-function blockBounds(units: PreparedForm[][], blocks: number): Float64Array {
-  const bounds = new Float64Array(blocks);
-  const best = new Float64Array(blocks);
-  const exact = new Uint8Array(blocks);
-  for (const forms of units) {
-    best.fill(0);
-    exact.fill(0);
-    for (const prepared of forms) {
-      prepared.blocks.forEach((block, i) => {
-        if (block >= blocks) throw new Error('postings: record is truncated or corrupt');
-        best[block] = Math.max(best[block]!, prepared.bounds[i]!);
-        if (prepared.form.kind === 'exact') exact[block] = 1;
-      });
-    }
-    for (let block = 0; block < blocks; block++) if (best[block]! > 0) bounds[block]! += wordScore(exact[block] === 1, best[block]!);
-  }
-  return bounds;
-}
 
 /** Per word and document slot of a block: the best form's score, and whether the word's own term is there. Reused. */
 let scratch = { best: new Float64Array(0), exact: new Uint8Array(0) };
@@ -100,21 +81,23 @@ export const scoreUnits = (raw: number) => Math.max(1, Math.round(raw * 10_000))
 /** The page `[offset, offset + limit)` of `units`' matches in `range`, and how many there are. */
 export function rank(units: Unit[], context: ScoreContext, options: RankOptions): { total: number; page: Ranked[] } {
   const prepared = units.map(({ forms }) => forms.map((form) => new PreparedForm(form, context)));
-  const total = countMatches(prepared, context.documents, options.range);
+  const bits = wordBits(prepared, context.documents, options.range);
+  const total = bits.total;
   const end = Math.min(total, options.offset + options.limit);
   if (options.offset >= end) return { total, page: [] };
-  const blocks = blockCount(context.documents);
-  const bounds = blockBounds(prepared, blocks);
   const size = RANKING.blockSize;
-  const order: number[] = [];
-  for (let block = 0; block < blocks; block++) {
-    if (bounds[block]! > 0 && block * size < options.range[1] && (block + 1) * size > options.range[0]) order.push(block);
-  }
-  order.sort((a, b) => bounds[b]! - bounds[a]! || a - b);
+  const bounds = blockBounds(prepared, blockCount(context.documents));
+  const { order, starts, bucketBest } = blockOrder(bounds.coarse, Math.floor(options.range[0] / size), Math.ceil(options.range[1] / size));
   const heap = new Heap(options.exhaustive || end > HEAP_LIMIT ? Number.POSITIVE_INFINITY : end, context.documents);
-  for (const block of order) {
-    if (heap.full() && Math.ceil(bounds[block]! * 10_000 * BOUND_ROOM) < heap.lowestUnits()) break;
-    scoreBlock(prepared, block, options.range, heap);
+  const below = (bound: number) => heap.full() && Math.ceil(bound * 10_000 * BOUND_ROOM) < heap.lowestUnits();
+  for (let bucket = 0; bucket < starts.length - 1; bucket++) {
+    if (starts[bucket] === starts[bucket + 1]) continue;
+    if (below(bucketBest[bucket]!)) break;
+    for (let i = starts[bucket]!; i < starts[bucket + 1]!; i++) {
+      const block = order[i]!;
+      if (below(bounds.coarse[block]!) || below(tightBound(bits, bounds, block))) continue;
+      scoreBlock(prepared, block, options.range, heap);
+    }
   }
   const page = heap
     .sorted()

@@ -7,7 +7,7 @@ import { lookupPrefix, lookupTerm } from '../../generator/search/dictionary.ts';
 import { postingsPath, SEARCH_META_PATH, type SearchDocument, type SearchMeta } from '../../generator/search/index-format.ts';
 import { createIndexParts } from '../../generator/search/index-reader.ts';
 import { SHARD_BYTES, TERMS_PER_BLOCK, writeSearchIndex } from '../../generator/search/index-writer.ts';
-import { blockScore } from '../../generator/search/postings-codec.ts';
+import { BOUND_LEVELS, blockScore } from '../../generator/search/postings-codec.ts';
 import { RANKING, TYPO_FIELDS } from '../../generator/search/ranking.ts';
 import { RecordBuilder } from '../../generator/search/record-builder.ts';
 import { parseRecord, readBlock } from '../../generator/search/record-reader.ts';
@@ -61,6 +61,7 @@ describe('postings records', () => {
     const table = record.blocks!;
     expect(table.block.length).toBe(new Set(postings.map(([document]) => Math.floor(document / RANKING.blockSize))).size);
     const decoded = Array.from(table.block, (_, i) => readBlock(record, i));
+    const top = Math.max(...table.bound);
     expect(decoded.flatMap(({ docs }) => Array.from(docs))).toEqual(postings.map(([document]) => document));
     decoded.forEach((block, i) => {
       const best = Math.max(
@@ -68,8 +69,9 @@ describe('postings records', () => {
           blockScore(record.weights, context.averageFieldLength, block.masks[j]!, block.tf, block.lengths, j * 5),
         ),
       );
+      // Quantized to one of BOUND_LEVELS steps of the record's best score, always up.
       expect(table.bound[i]).toBeGreaterThanOrEqual(best);
-      expect(table.bound[i]! - best).toBeLessThan(best * 1e-6);
+      expect(table.bound[i]! - best).toBeLessThanOrEqual(top / BOUND_LEVELS);
     });
     const dense = record.dense!;
     expect(postings.every(([document]) => (dense[document >> 3]! >> (document & 7)) & 1)).toBe(true);

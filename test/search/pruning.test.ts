@@ -7,7 +7,14 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryAssets } from '../../generator/edge/assets.ts';
-import type { SearchDocument } from '../../generator/search/index-format.ts';
+import { blockBounds, tightBound } from '../../generator/search/block-bounds.ts';
+import type { SearchDocument, SearchMeta } from '../../generator/search/index-format.ts';
+import { createIndexParts, type IndexParts } from '../../generator/search/index-reader.ts';
+import { wordBits } from '../../generator/search/match-count.ts';
+import { blockCount } from '../../generator/search/postings-codec.ts';
+import { PreparedForm } from '../../generator/search/prepared-form.ts';
+import { planQuery } from '../../generator/search/query-plan.ts';
+import { rank } from '../../generator/search/scoring.ts';
 import { writeSearchIndex } from '../../generator/search/index-writer.ts';
 import { RANKING } from '../../generator/search/ranking.ts';
 import { createSearch, type RankedResult, type RankingSearch, type SearchQuery } from '../../generator/search/search.ts';
@@ -144,5 +151,57 @@ describe('skipping blocks against scoring every document', () => {
       }
     }
     expect(compared).toBeGreaterThan(100);
+  }, 120_000);
+});
+
+describe('block bounds', () => {
+  let parts: IndexParts;
+  let meta: SearchMeta;
+
+  beforeAll(async () => {
+    parts = createIndexParts(createMemoryAssets(new Map(writeSearchIndex(documents).map(({ path, body }) => [path, body]))));
+    meta = await parts.meta();
+  }, 120_000);
+
+  /** Every document's score (exhaustive), each block's coarse and tight bounds, and each word's sets. */
+  async function boundsOf(q: string) {
+    const units = await planQuery(parts, meta, q);
+    const range: [number, number] = [0, meta.documents];
+    const { page } = rank(units, meta, { range, offset: 0, limit: meta.documents, exhaustive: true });
+    const prepared = units.map(({ forms }) => forms.map((form) => new PreparedForm(form, meta)));
+    const bits = wordBits(prepared, meta.documents, range);
+    const bounds = blockBounds(prepared, blockCount(meta.documents));
+    return { page, bits, bounds, tight: (block: number) => tightBound(bits, bounds, block) };
+  }
+
+  it('are never below a document of the block, and the tight one is below the coarse one where no document holds every word', async () => {
+    let tighter = 0;
+    for (const q of [
+      'agentic commerce checkout',
+      'data privacy measurement attribution',
+      'shopify market retention pricing',
+      'optimisation mar',
+    ]) {
+      const { page, bounds, tight } = await boundsOf(q);
+      for (const { document, raw } of page) {
+        const block = Math.floor(document / RANKING.blockSize);
+        expect(raw).toBeLessThanOrEqual(tight(block) * (1 + 1e-12));
+        expect(tight(block)).toBeLessThanOrEqual(bounds.coarse[block]! * (1 + 1e-12));
+      }
+      for (let block = 0; block < bounds.blocks; block++) if (tight(block) < bounds.coarse[block]! - RANKING.tiers.exact) tighter++;
+      // A block with nothing found has no bound at all.
+      const scored = new Set(page.map(({ document }) => Math.floor(document / RANKING.blockSize)));
+      for (let block = 0; block < bounds.blocks; block++) if (!scored.has(block)) expect(tight(block)).toBe(0);
+    }
+    // Words spread over different documents of a block: the tight bound drops a tier or more.
+    expect(tighter).toBeGreaterThan(100);
+  }, 120_000);
+
+  it('count every match from the words sets, as scoring every document does', async () => {
+    for (const q of ['commerce', 'shopfy checkout', 'mar', 'hipaa business associate agreement']) {
+      const { page, bits } = await boundsOf(q);
+      expect(bits.total).toBe(page.length);
+      for (const { document } of page) expect(bits.found.some((set) => (set[document >> 3]! >> (document & 7)) & 1)).toBe(true);
+    }
   }, 120_000);
 });

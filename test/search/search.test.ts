@@ -211,9 +211,9 @@ describe('result cards', () => {
     const { source } = indexOf(corpus);
     const other = {
       ...source,
-      read: async (file: string) => (file === SEARCH_META_PATH ? '{"format":"search-index/1"}' : source.read(file)),
+      read: async (file: string) => (file === SEARCH_META_PATH ? '{"format":"search-index/3"}' : source.read(file)),
     };
-    await expect(createSearch(other).search(query('widget'))).rejects.toThrow(/format search-index\/3; rebuild the site/);
+    await expect(createSearch(other).search(query('widget'))).rejects.toThrow(/format search-index\/4; rebuild the site/);
   });
 });
 
