@@ -1,5 +1,6 @@
 /**
- * The search side of bench/search.ts, run under Deno as on Netlify Edge; one process is one fresh isolate.
+ * The search side of bench/search.ts, run under Deno as on Netlify Edge, and under Node (through tsx) beside
+ * it: one process is one fresh isolate. Files are read with each runtime's own API.
  *
  *   deno run --allow-read bench/search-deno.ts first DIST QUERY        one search in a fresh isolate
  *   deno run --allow-read bench/search-deno.ts warm DIST QUERIES ROUNDS  QUERIES: a JSON file of strings
@@ -11,17 +12,25 @@
  * Prints one JSON line: CPU (user + system, from the process) and wall time around the search itself, the
  * bytes of index it read, and the isolate's memory.
  */
+import { readFile } from 'node:fs/promises';
 import process from 'node:process';
 import MiniSearch from 'minisearch';
 import { miniSearchOptions } from '../test/helpers/reference-search.ts';
 import { createSearch } from '../generator/search/search.ts';
 import type { SearchDocument } from '../generator/search/index-format.ts';
 
-declare const Deno: {
+interface Runtime {
   args: string[];
   readTextFile(path: string): Promise<string>;
   readFile(path: string): Promise<Uint8Array>;
   memoryUsage(): { rss: number; heapUsed: number };
+}
+const { Deno: deno } = globalThis as { Deno?: Runtime };
+const Deno: Runtime = deno ?? {
+  args: process.argv.slice(2),
+  readTextFile: (path) => readFile(path, 'utf8'),
+  readFile: async (path) => new Uint8Array(await readFile(path)),
+  memoryUsage: () => process.memoryUsage(),
 };
 
 const [mode, dist, arg, rounds] = Deno.args;

@@ -89,15 +89,20 @@ const DENO = createRequire(import.meta.url)
   .replace(/package\.json$/, 'bin.cjs');
 const DENO_SCRIPT = fileURLToPath(new URL('./search-deno.ts', import.meta.url));
 
-function runDeno(args: string[]): Record<string, number> & { medians?: number[] } {
-  const flags = ['--allow-read', '--allow-env', '--no-prompt', '--v8-flags=--expose-gc'];
-  const child = spawnSync(process.execPath, [DENO, 'run', ...flags, DENO_SCRIPT, ...args], {
-    encoding: 'utf8',
-    maxBuffer: 16 << 20,
-  });
-  if (child.status !== 0) throw new Error(`deno ${args[0]} failed: ${child.stderr}`);
+type Runtime = 'deno' | 'node';
+
+/** One fresh isolate of `runtime` running search-deno.ts with `args`; its JSON line. */
+function runIn(runtime: Runtime, args: string[]): Record<string, number> & { medians?: number[] } {
+  const command =
+    runtime === 'deno'
+      ? [DENO, 'run', '--allow-read', '--allow-env', '--no-prompt', '--v8-flags=--expose-gc', DENO_SCRIPT]
+      : ['--expose-gc', '--import', 'tsx', DENO_SCRIPT];
+  const child = spawnSync(process.execPath, [...command, ...args], { encoding: 'utf8', maxBuffer: 16 << 20 });
+  if (child.status !== 0) throw new Error(`${runtime} ${args[0]} failed: ${child.stderr}`);
   return JSON.parse(child.stdout.trim().split('\n').pop()!);
 }
+
+const runDeno = (args: string[]) => runIn('deno', args);
 
 interface FirstFigures {
   cpuMs: number[];
@@ -105,51 +110,77 @@ interface FirstFigures {
 }
 
 /** Per query, the median of COLD_RUNS fresh isolates. */
-function firstSearches(mode: 'first' | 'plain', dir: string): FirstFigures {
-  const runs = FIRST_QUERIES.map((q) => Array.from({ length: COLD_RUNS }, () => runDeno([mode, dir, q])));
+function firstSearches(mode: 'first' | 'plain', dir: string, runtime: Runtime = 'deno'): FirstFigures {
+  const runs = FIRST_QUERIES.map((q) => Array.from({ length: COLD_RUNS }, () => runIn(runtime, [mode, dir, q])));
   return { cpuMs: runs.map((list) => median(list.map((run) => run.cpuMs!))), bytesRead: runs.map((list) => list[0]!.bytesRead!) };
 }
 
-interface Row {
-  docs: number;
-  build: BuildFigures;
+/** The speed figures taken in one runtime. */
+interface Speed {
   first: FirstFigures;
-  plain?: FirstFigures;
   warm?: { p50: number; p99: number };
   /** Warm median of each crafted query, and of the ordinary mix. */
   crafted?: { typical: number; times: Record<string, number> };
+}
+
+interface Row extends Speed {
+  docs: number;
+  build: BuildFigures;
+  plain?: FirstFigures;
+  /** The same figures under Node, and whether Node's answers to the relevance queries equal Deno's. */
+  node: Speed & { sameAnswers: boolean };
   memory?: { heapMb: number; rssMb: number };
   relevance: Relevance;
   /** The bench's own queries (first, warm and crafted) whose skipping answer equals scoring every block. */
   exact: { equal: number; queries: number };
 }
 
+/** First searches, and from 10,000 documents warm queries (and at 100,000 the crafted ones), in `runtime`. */
+function measureSpeed(runtime: Runtime, docs: number, dir: string, root: string): Speed {
+  const speed: Speed = { first: firstSearches('first', dir, runtime) };
+  if (docs < 10_000) return speed;
+  const queriesFile = path.join(root, 'queries.json');
+  writeFileSync(queriesFile, JSON.stringify(createQueries(WARM_QUERIES)));
+  const warm = runIn(runtime, ['warm', dir, queriesFile, '3']).medians!;
+  speed.warm = { p50: percentile(warm, 0.5), p99: percentile(warm, 0.99) };
+  if (docs === 100_000) {
+    writeFileSync(queriesFile, JSON.stringify(Object.values(CRAFTED_QUERIES)));
+    const crafted = runIn(runtime, ['warm', dir, queriesFile, '20']).medians!;
+    speed.crafted = {
+      typical: median(warm),
+      times: Object.fromEntries(Object.keys(CRAFTED_QUERIES).map((name, i) => [name, crafted[i]!])),
+    };
+  }
+  return speed;
+}
+
 function measureSize(docs: number, root: string): Row {
   const dir = path.join(root, String(docs));
   const build = buildIndex(docs, dir);
-  const rank = (queries: { q: string; type: string }[]) => {
+  const answers: Record<Runtime, string[][]> = { deno: [], node: [] };
+  const rankIn = (runtime: Runtime) => (queries: { q: string; type: string }[]) => {
     const file = path.join(root, 'relevance-queries.json');
     writeFileSync(file, JSON.stringify(queries));
-    return (runDeno(['rank', dir, file]) as unknown as { ids: string[][] }).ids;
+    answers[runtime] = (runIn(runtime, ['rank', dir, file]) as unknown as { ids: string[][] }).ids;
+    return answers[runtime];
   };
   const exactFile = path.join(root, 'exact-queries.json');
   writeFileSync(exactFile, JSON.stringify([...FIRST_QUERIES, ...createQueries(WARM_QUERIES), ...Object.values(CRAFTED_QUERIES)]));
   const exact = runDeno(['exact', dir, exactFile]) as unknown as Row['exact'];
-  const row: Row = { docs, build, first: firstSearches('first', dir), relevance: measureClasses(dir, rank), exact };
+  const relevance = measureClasses(dir, rankIn('deno'));
+  measureClasses(dir, rankIn('node'));
+  const sameAnswers = JSON.stringify(answers.deno) === JSON.stringify(answers.node);
+  const row: Row = {
+    docs,
+    build,
+    ...measureSpeed('deno', docs, dir, root),
+    relevance,
+    exact,
+    node: { ...measureSpeed('node', docs, dir, root), sameAnswers },
+  };
   if (docs <= PLAIN_UP_TO) row.plain = firstSearches('plain', dir);
   if (docs >= 10_000) {
     const queriesFile = path.join(root, 'queries.json');
-    writeFileSync(queriesFile, JSON.stringify(createQueries(WARM_QUERIES)));
-    const warm = runDeno(['warm', dir, queriesFile, '3']).medians!;
-    row.warm = { p50: percentile(warm, 0.5), p99: percentile(warm, 0.99) };
-    if (docs === 100_000) {
-      writeFileSync(queriesFile, JSON.stringify(Object.values(CRAFTED_QUERIES)));
-      const crafted = runDeno(['warm', dir, queriesFile, '20']).medians!;
-      row.crafted = {
-        typical: median(warm),
-        times: Object.fromEntries(Object.keys(CRAFTED_QUERIES).map((name, i) => [name, crafted[i]!])),
-      };
-    }
     writeFileSync(queriesFile, JSON.stringify(createQueries(MEMORY_QUERIES)));
     const { heapMb, rssMb } = runDeno(['warm', dir, queriesFile, '1']);
     row.memory = { heapMb: heapMb!, rssMb: rssMb! };
@@ -198,6 +229,10 @@ function printReport(rows: Row[]): void {
       goal('warm p99 at 100,000', at(100_000)?.warm?.p99, 5, ' ms'),
       goal('bytes read by a first query at 100,000 (median)', at(100_000) && median(at(100_000)!.first.bytesRead) / 1024, 512, ' KB'),
       goal('isolate heap after 1,000 queries at 100,000', at(100_000)?.memory?.heapMb, 128, ' MB'),
+      ...rows.map(
+        ({ docs, exact }) =>
+          `skipping equals scoring every block at ${docs.toLocaleString('en')}: ${exact.equal} of ${exact.queries} queries ${exact.equal === exact.queries ? 'ok' : 'MISSED'}`,
+      ),
     ].join('\n'),
   );
 }
@@ -213,6 +248,24 @@ function printCrafted(rows: Row[]): void {
       console.log(`  ${name.padEnd(34)} ${fixed(ms, 3).padStart(8)} ms  ${fixed(ms / crafted.typical, 2)}x`);
     const worst = Math.max(...Object.values(crafted.times)) / crafted.typical;
     console.log(`worst crafted / typical: ${fixed(worst, 2)}x (goal <= 3x) ${worst <= 3 ? 'ok' : 'MISSED'}`);
+  }
+}
+
+/** Deno (the edge) beside Node (the local server) for the same index and queries, with each one's quality. */
+function printRuntimes(rows: Row[]): void {
+  console.log('\nThe same searches under Deno and under Node (each first search a fresh process; warm in one process):\n');
+  console.log(
+    '| documents | first search CPU, Deno median (max) | Node median (max) | warm p50 / p99, Deno | Node | worst crafted / typical, Deno | Node | Node answers = Deno answers | skipping = scoring every block | judged MRR@10 |',
+  );
+  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  const first = ({ cpuMs }: FirstFigures) => `${fixed(median(cpuMs))} ms (${fixed(Math.max(...cpuMs))})`;
+  const warm = (speed: Speed) => (speed.warm ? `${fixed(speed.warm.p50, 2)} / ${fixed(speed.warm.p99, 2)} ms` : 'n/a');
+  const crafted = ({ crafted: c }: Speed) => (c ? `${fixed(Math.max(...Object.values(c.times)) / c.typical, 2)}x` : 'n/a');
+  for (const row of rows) {
+    console.log(
+      `| ${row.docs.toLocaleString('en')} | ${first(row.first)} | ${first(row.node.first)} | ${warm(row)} | ${warm(row.node)} | ${crafted(row)} | ${crafted(row.node)} | ` +
+        `${row.node.sameAnswers ? 'yes' : 'NO'} | ${row.exact.equal} of ${row.exact.queries} | ${fixed(row.relevance.judged.mrr, 3)} |`,
+    );
   }
 }
 
@@ -251,6 +304,7 @@ export async function benchSearch(sizes: number[] = [0, 100, 10_000, 100_000]): 
     const rows = sizes.map((docs) => measureSize(docs, root));
     printReport(rows);
     printCrafted(rows);
+    printRuntimes(rows);
     printRelevance(rows);
     return rows;
   } finally {

@@ -78,7 +78,7 @@ export class PreparedForm {
     this.scratch = { ...empty, offset: 0, isExact: form.kind === 'exact', size: RANKING.blockSize };
     if (record.blocks) {
       this.blocks = record.blocks.block;
-      this.bounds = record.blocks.bound.map((bound) => bound * form.weight);
+      this.bounds = form.weight === 1 ? record.blocks.bound : record.blocks.bound.map((bound) => bound * form.weight);
       return;
     }
     // A rare term: every posting scored now, so its bounds are exact.

@@ -10,7 +10,7 @@ import { type IndexParts, partError } from './index-reader.ts';
 import { ALL_FIELDS } from './postings-codec.ts';
 import { prefixFor, prefixWeight, RANKING, SEARCH_FIELDS, TYPO_FIELDS, typoFor } from './ranking.ts';
 import type { Form, FormKind, Unit } from './prepared-form.ts';
-import { parseRecord } from './record-reader.ts';
+import { readRecord } from './record-reader.ts';
 import { queryUnits } from './synonyms.ts';
 import { findTypos } from './typo-dictionary.ts';
 
@@ -79,7 +79,7 @@ export async function planQuery(parts: IndexParts, meta: SearchMeta, q: string):
     const forms = candidates.map(({ entry, kind, weight, fields }): Form => {
       const [shard, offset, length] = entry.location;
       try {
-        return { term: entry.term, kind, weight, fields, record: parseRecord(bytes.get(shard)!, offset, length, meta) };
+        return { term: entry.term, kind, weight, fields, record: readRecord(bytes.get(shard)!, offset, length, meta) };
       } catch (error) {
         throw partError(postingsPath(shard), (error as Error).message);
       }

@@ -72,6 +72,21 @@ export function parseRecord(bytes: Uint8Array, offset: number, length: number, c
   return record;
 }
 
+/**
+ * Records parsed so far, per shard (the bytes the isolate's cache holds): a warm query does not parse its
+ * terms' block tables again. They go with their shard when the cache lets it go.
+ */
+const parsed = new WeakMap<Uint8Array, Map<number, TermRecord>>();
+
+/** parseRecord, remembered for the shard's life. */
+export function readRecord(bytes: Uint8Array, offset: number, length: number, context: ScoreContext): TermRecord {
+  let records = parsed.get(bytes);
+  if (!records) parsed.set(bytes, (records = new Map()));
+  let record = records.get(offset);
+  if (!record) records.set(offset, (record = parseRecord(bytes, offset, length, context)));
+  return record;
+}
+
 function readTable(reader: ByteReader, documents: number): BlockTable {
   const count = reader.varint();
   if (count > blockCount(documents)) throw new Error(CORRUPT);
@@ -103,6 +118,7 @@ function readTable(reader: ByteReader, documents: number): BlockTable {
     block += varint();
     table.block[i] = block;
     table.count[i] = varint();
+    if (table.count[i] === 0 || table.count[i]! > RANKING.blockSize) throw new Error(CORRUPT);
     table.docStart[i] = body;
     body += varint();
     table.dataStart[i] = body;

@@ -14,8 +14,8 @@
  * term's bitset is OR-ed whole), then counted in the type's range.
  */
 import { explainDocument, type WordExplanation } from './explain.ts';
-import { blockBounds, blockOrder, tightBound } from './block-bounds.ts';
-import { wordBits } from './match-count.ts';
+import { type BlockBounds, blockBounds, blockOrder, lowerSlots, quickBound, tightBound } from './block-bounds.ts';
+import { type WordBits, wordBits } from './match-count.ts';
 import { findBlock, PreparedForm, type Unit } from './prepared-form.ts';
 import { blockCount, type ScoreContext } from './postings-codec.ts';
 import { RANKING, wordScore } from './ranking.ts';
@@ -45,11 +45,25 @@ const HEAP_LIMIT = 4096;
 /** Bounds are compared with this much room, so rounding in their sums can never skip a block that counts. */
 const BOUND_ROOM = 1 + 1e-9;
 
+/** What scoreBlock needs to stop early: the words' sets and bounds, the block's documents' bounds, the page's bar. */
+interface BlockSkip {
+  bits: WordBits;
+  bounds: BlockBounds;
+  slots: Float64Array;
+  below: (bound: number) => boolean;
+  /** The words' indexes, put in the order a block scores them. */
+  words: number[];
+}
+
 /** Per word and document slot of a block: the best form's score, and whether the word's own term is there. Reused. */
 let scratch = { best: new Float64Array(0), exact: new Uint8Array(0) };
 
-/** Scores every document of `block` into `heap` (or `all`), by the words' best forms. */
-function scoreBlock(units: PreparedForm[][], block: number, range: readonly [number, number], heap: Heap) {
+/**
+ * Scores every document of `block` into `heap`, by the words' best forms, word by word: after each word,
+ * the documents' bounds (`slots`, from tightBound) take its real score, and once none can reach the page
+ * (`below`) the block's other words are not decoded.
+ */
+function scoreBlock(units: PreparedForm[][], block: number, range: readonly [number, number], heap: Heap, skip: BlockSkip) {
   const size = RANKING.blockSize;
   const first = block * size;
   if (scratch.best.length < units.length * size)
@@ -57,11 +71,17 @@ function scoreBlock(units: PreparedForm[][], block: number, range: readonly [num
   const { best, exact } = scratch;
   best.fill(0, 0, units.length * size);
   exact.fill(0, 0, units.length * size);
-  for (let u = 0; u < units.length; u++) {
+  // The words whose bound is the widest first: their real scores lower the documents' bounds the most.
+  const words = skip.words.sort(
+    (a, b) => skip.bounds.best[b * skip.bounds.blocks + block]! - skip.bounds.best[a * skip.bounds.blocks + block]! || a - b,
+  );
+  for (let w = 0; w < words.length; w++) {
+    const u = words[w]!;
     for (const prepared of units[u]!) {
       const at = findBlock(prepared.blocks, block);
       if (at >= 0) prepared.scoreInto(at, best, exact, u * size);
     }
+    if (w < words.length - 1 && skip.below(lowerSlots(skip.bits, skip.bounds, block, u, best, u * size, skip.slots))) return;
   }
   for (let slot = 0; slot < size; slot++) {
     const document = first + slot;
@@ -90,13 +110,15 @@ export function rank(units: Unit[], context: ScoreContext, options: RankOptions)
   const { order, starts, bucketBest } = blockOrder(bounds.coarse, Math.floor(options.range[0] / size), Math.ceil(options.range[1] / size));
   const heap = new Heap(options.exhaustive || end > HEAP_LIMIT ? Number.POSITIVE_INFINITY : end, context.documents);
   const below = (bound: number) => heap.full() && Math.ceil(bound * 10_000 * BOUND_ROOM) < heap.lowestUnits();
+  const skip: BlockSkip = { bits, bounds, slots: new Float64Array(size), below, words: units.map((_, u) => u) };
   for (let bucket = 0; bucket < starts.length - 1; bucket++) {
     if (starts[bucket] === starts[bucket + 1]) continue;
     if (below(bucketBest[bucket]!)) break;
     for (let i = starts[bucket]!; i < starts[bucket + 1]!; i++) {
       const block = order[i]!;
-      if (below(bounds.coarse[block]!) || below(tightBound(bits, bounds, block))) continue;
-      scoreBlock(prepared, block, options.range, heap);
+      if (below(bounds.coarse[block]!) || (units.length > 1 && below(quickBound(bits, bounds, block)))) continue;
+      if (below(tightBound(bits, bounds, block, options.range, skip.slots))) continue;
+      scoreBlock(prepared, block, options.range, heap, skip);
     }
   }
   const page = heap

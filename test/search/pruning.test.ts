@@ -7,7 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryAssets } from '../../generator/edge/assets.ts';
-import { blockBounds, tightBound } from '../../generator/search/block-bounds.ts';
+import { blockBounds, quickBound, tightBound } from '../../generator/search/block-bounds.ts';
 import type { SearchDocument, SearchMeta } from '../../generator/search/index-format.ts';
 import { createIndexParts, type IndexParts } from '../../generator/search/index-reader.ts';
 import { wordBits } from '../../generator/search/match-count.ts';
@@ -171,7 +171,8 @@ describe('block bounds', () => {
     const prepared = units.map(({ forms }) => forms.map((form) => new PreparedForm(form, meta)));
     const bits = wordBits(prepared, meta.documents, range);
     const bounds = blockBounds(prepared, blockCount(meta.documents));
-    return { page, bits, bounds, tight: (block: number) => tightBound(bits, bounds, block) };
+    const slots = new Float64Array(RANKING.blockSize);
+    return { page, bits, bounds, tight: (block: number) => tightBound(bits, bounds, block, range, slots) };
   }
 
   it('are never below a document of the block, and the tight one is below the coarse one where no document holds every word', async () => {
@@ -182,13 +183,17 @@ describe('block bounds', () => {
       'shopify market retention pricing',
       'optimisation mar',
     ]) {
-      const { page, bounds, tight } = await boundsOf(q);
+      const { page, bits, bounds, tight } = await boundsOf(q);
       for (const { document, raw } of page) {
         const block = Math.floor(document / RANKING.blockSize);
         expect(raw).toBeLessThanOrEqual(tight(block) * (1 + 1e-12));
         expect(tight(block)).toBeLessThanOrEqual(bounds.coarse[block]! * (1 + 1e-12));
       }
-      for (let block = 0; block < bounds.blocks; block++) if (tight(block) < bounds.coarse[block]! - RANKING.tiers.exact) tighter++;
+      for (let block = 0; block < bounds.blocks; block++) {
+        if (tight(block) < bounds.coarse[block]! - RANKING.tiers.exact) tighter++;
+        // The quick bound (most words in one document times the most one word adds) never undercuts the tight one.
+        expect(quickBound(bits, bounds, block)).toBeGreaterThanOrEqual(tight(block) * (1 - 1e-12));
+      }
       // A block with nothing found has no bound at all.
       const scored = new Set(page.map(({ document }) => Math.floor(document / RANKING.blockSize)));
       for (let block = 0; block < bounds.blocks; block++) if (!scored.has(block)) expect(tight(block)).toBe(0);
