@@ -80,10 +80,10 @@ const parsed = new WeakMap<Uint8Array, Map<number, TermRecord>>();
 
 /** parseRecord, remembered for the shard's life. */
 export function readRecord(bytes: Uint8Array, offset: number, length: number, context: ScoreContext): TermRecord {
-  let records = parsed.get(bytes);
-  if (!records) parsed.set(bytes, (records = new Map()));
-  let record = records.get(offset);
-  if (!record) records.set(offset, (record = parseRecord(bytes, offset, length, context)));
+  const records = parsed.get(bytes) ?? new Map<number, TermRecord>();
+  parsed.set(bytes, records);
+  const record = records.get(offset) ?? parseRecord(bytes, offset, length, context);
+  records.set(offset, record);
   return record;
 }
 
