@@ -7,7 +7,7 @@
 export interface BuildCache {
   /** The value of `table` for `key`: the kept one, or `make()`'s. */
   memo<T>(table: string, key: string, make: () => T): T;
-  /** Forgets what the build that just ended did not use. */
+  /** Forgets what the build that just ended did not use, in the tables it used. */
   endBuild(): void;
 }
 
@@ -36,6 +36,8 @@ export function createBuildCache(): BuildCache {
       return value;
     },
     endBuild() {
+      // A table this build did not use at all (the search index carried over whole) is kept as it was.
+      for (const [table, entries] of kept) if (!used.has(table)) used.set(table, entries);
       kept = used;
       used = new Map();
     },

@@ -35,6 +35,8 @@ interface ContentDigests {
 
 export interface Fingerprint {
   value: string;
+  /** The part without the content: the generator, its dependencies, Node and the settings (output-tracker.ts's scope). */
+  generator: string;
   content: ContentDigests;
   /** Whether any content file had to be read (changed, or touched, since the record was made). */
   reread: boolean;
@@ -102,10 +104,11 @@ export function fingerprintBuild({ contentDir, outDir, settings }: BuildInputs):
   hash.update(JSON.stringify({ node: process.version, out: path.resolve(outDir), settings, day }));
   hash.update(readFileSync(LOCK_FILE));
   hashTree(hash, GENERATOR_DIR);
+  const generator = hash.copy().digest('base64');
   hash.update('\ncontent\n');
   const { digestOf, content, reread } = digestContent(contentDir, readRecord(outDir)?.content);
   hashTree(hash, contentDir, digestOf);
-  return { value: hash.digest('base64'), content, reread: reread() };
+  return { value: hash.digest('base64'), generator, content, reread: reread() };
 }
 
 const recordFile = (outDir: string) => `${path.resolve(outDir)}.build.json`;

@@ -13,7 +13,6 @@ import { buildRecordPages } from './outputs/pages/record-pages.ts';
 import { buildListPages } from './outputs/pages/list-pages.ts';
 import { buildCmsFiles } from './outputs/cms/cms-files.ts';
 import type { CmsBackend } from './outputs/cms/cms-config.ts';
-import { buildSearchIndex, buildSearchIndexInHelper } from './outputs/search/search-file.ts';
 import { type BuildHelper, renderWithHelper, startBuildHelper } from './outputs/helper/build-helper.ts';
 import { buildOpenApi, serializeOpenApi } from './outputs/openapi/openapi-document.ts';
 import { createExampleCollector } from './outputs/openapi/openapi-examples.ts';
@@ -30,6 +29,8 @@ import { renderBody, renderMarkdown } from './outputs/render-markdown.ts';
 import { type Emitted, emitFiles } from './emit/emit-files.ts';
 import { emitSnapshot, type SnapshotEmit } from './emit/emit-snapshot.ts';
 import { type BuildSettings, buildTimeOf, isoSeconds, resolveBuildSettings, siteAddress } from './build-settings.ts';
+import type { OutputTracker, TrackedOutputs } from './output-tracker.ts';
+import { openTracking, type Tracking, trackedSearch, trackerOf } from './build-tracking.ts';
 
 export interface BuildOptions {
   contentDir: string;
@@ -58,6 +59,14 @@ export interface BuildOptions {
   snapshot?: SnapshotEmit;
   /** The caller's own emit step instead (npm run dev keeps the files that changed in memory); `outDir` is then unused. */
   emit?: (files: AsyncIterable<OutputFile>) => Promise<Emitted>;
+  /**
+   * The generator and settings (the command's fingerprint): with it, outputs are tracked (output-tracker.ts) and
+   * the previous build's carried over, from `tracked` (kept by the caller: npm run dev) or the output's record.
+   */
+  scope?: string;
+  tracked?: { outputs?: TrackedOutputs | undefined };
+  /** Makes every carried file anyway and fails when its bytes differ from the recorded ones (tests). */
+  verifyCarried?: boolean;
 }
 
 export interface BuildResult {
@@ -89,6 +98,9 @@ export interface OutputOptions {
   cache?: BuildCache;
   /** When the next scheduled record goes live (YYYY-MM-DD), for the scheduled-publishing job; none in a preview. */
   nextPublication?: string | undefined;
+  /** Tracking (build-tracking.ts), and who is given the tracker, to settle it after the emit step. */
+  tracking?: Tracking;
+  tracker?: (tracker: OutputTracker) => void;
 }
 
 /** The day a page last changed: its record's `updated`, a collection's newest, else the content's newest. */
@@ -142,14 +154,14 @@ export async function* generateOutput(published: Content, options: OutputOptions
     : undefined;
   const render = (record: { body: string; file: string }) =>
     renders.memo('html', record.body, () => rendered?.get(record.body) ?? renderBody(record));
-  const catalogue = createCatalogue(published, collections, { siteUrl: options.siteUrl, builtAt, render, cache });
-
-  const search =
-    options.searchIndex === false
-      ? undefined
-      : options.helper
-        ? buildSearchIndexInHelper(options.helper, catalogue, options.searchIndexBudgetMb)
-        : buildSearchIndex(catalogue, options.searchIndexBudgetMb);
+  const catalogue = createCatalogue(published, collections, {
+    siteUrl: options.siteUrl,
+    builtAt,
+    render,
+    cache,
+    track: options.tracking && trackerOf(options.tracking, options.siteUrl, collections, options.tracker),
+  });
+  const search = options.searchIndex === false ? undefined : trackedSearch(catalogue, options.helper, options.searchIndexBudgetMb);
   const api = buildApiFiles(catalogue, search?.documents ?? 0);
   const examples = createExampleCollector(api.operations);
   for (const file of api.files) {
@@ -206,7 +218,10 @@ async function buildWith(options: BuildOptions, helper: BuildHelper | undefined)
   const buildDate = isoSeconds(builtAt).slice(0, 10);
   const published = selectPublished(content, collections, buildDate, settings.preview);
   const publication = countPublication(content, collections, published, buildDate);
+  const tracking = openTracking({ ...options, ownEmit: !!(options.emit ?? options.snapshot) });
   const files = generateOutput(published, {
+    tracking: tracking.start(raw.digests),
+    tracker: tracking.made,
     nextPublication: settings.preview.future ? undefined : publication.flatMap((count) => count.nextDate ?? []).sort()[0],
     collections,
     contentDir: options.contentDir,
@@ -226,5 +241,7 @@ async function buildWith(options: BuildOptions, helper: BuildHelper | undefined)
       ? await emitSnapshot(files, options.outDir, options.snapshot)
       : await emitFiles(files, options.outDir, { trustPrevious: !options.force });
   options.cache?.endBuild();
-  return { content, publication, ...written };
+  tracking.settle(written);
+  const { digests: _, ...counts } = written;
+  return { content, publication, ...counts };
 }

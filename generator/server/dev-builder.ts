@@ -15,6 +15,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { buildSite } from '../pipeline/build-site.ts';
 import { resolveBuildSettings } from '../pipeline/build-settings.ts';
 import { createBuildCache } from '../pipeline/build-cache.ts';
+import type { TrackedOutputs } from '../pipeline/output-tracker.ts';
 import type { Preview } from '../pipeline/catalogue/publish.ts';
 import { type Emitted, writeAll } from '../pipeline/emit/emit-files.ts';
 import { removeSnapshot } from '../pipeline/emit/emit-snapshot.ts';
@@ -62,6 +63,10 @@ const { contentDir, snapshotRoot, preview, cmsBackend, servedAt } = workerData a
 };
 const settings = resolveBuildSettings(process.env, { preview, cmsBackend, servedAt });
 const cache = createBuildCache();
+/** What the last good build made, by output, so the next carries over what its edit did not touch. */
+const tracked: { outputs?: TrackedOutputs } = {};
+// Every tracked output of this run is made by this generator with these settings: they are the scope.
+const scope = `dev\n${JSON.stringify(settings)}`;
 // Serving comes first: on Linux a thread's priority is its own, so this lowers the builds only.
 try {
   setPriority(BUILD_PRIORITY);
@@ -102,7 +107,8 @@ async function writeBase(files: AsyncIterable<OutputFile>): Promise<Emitted & { 
   base = { dir, digests: written.digests };
   newest = new Map(written.digests);
   overlay = new Map();
-  return { files: written.files, written: written.written, bytes: written.bytes, changed: [], removed: [], rebased: true };
+  const { files: count, written: made, bytes, digests } = written;
+  return { files: count, written: made, bytes, digests, changed: [], removed: [], rebased: true };
 }
 
 /** Compares each file with the newest build's and keeps the ones that changed. */
@@ -114,8 +120,13 @@ async function compare(
   let bytes = 0;
   for await (const file of files) {
     if (digests.has(file.path)) throw new Error(`two outputs claim ${file.path}`);
-    const copy = 'body' in file ? undefined : readCopy(file.copyFrom);
-    const body = 'body' in file ? file.body : copy!.bytes;
+    // Carried over unmade (output-tracker.ts): the server serves the copy it has.
+    if ('carried' in file && newest.get(file.path) === file.carried) {
+      digests.set(file.path, file.carried);
+      continue;
+    }
+    const copy = 'copyFrom' in file ? readCopy(file.copyFrom) : undefined;
+    const body = 'body' in file ? file.body : 'carried' in file ? file.make() : copy!.bytes;
     const digest = copy?.digest ?? digestOf(body);
     digests.set(file.path, digest);
     if (newest.get(file.path) === digest) {
@@ -130,7 +141,7 @@ async function compare(
   const removed = [...newest.keys()].filter((file) => !digests.has(file));
   for (const file of removed) overlay.set(file, 0);
   newest = digests;
-  return { files: digests.size, written: changed.length, bytes, changed, removed, rebased: false };
+  return { files: digests.size, written: changed.length, bytes, changed, removed, rebased: false, digests };
 }
 
 const overlayTooLarge = () => {
@@ -161,7 +172,7 @@ async function build(id: number): Promise<BuildAnswer> {
     return emitted;
   };
   try {
-    const result = await buildSite({ contentDir, outDir: snapshotRoot, settings, cache, emit });
+    const result = await buildSite({ contentDir, outDir: snapshotRoot, settings, cache, emit, scope, tracked });
     const { changed, removed, rebased } = emitted!;
     const lines = formatPublication(result.publication, preview);
     return { id, built: true, written: result.written, files: result.files, lines, base: base!.dir, rebased, changed, removed };

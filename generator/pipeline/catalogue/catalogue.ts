@@ -9,6 +9,7 @@ import type { Content } from '../../schemas/content.ts';
 import { memoize } from '../../shared/memoize.ts';
 import { recordPageFolder } from '../../shared/data-paths.ts';
 import type { BuildCache } from '../build-cache.ts';
+import { type OutputTracker, UNTRACKED } from '../output-tracker.ts';
 import { byOrderThen, sortRecords } from './order.ts';
 
 export interface Catalogue {
@@ -47,6 +48,8 @@ export interface Catalogue {
    * other records too.
    */
   perRecord<T>(table: string, record: AnyEntry, make: () => T): T;
+  /** Outputs made from what they name, carried over from the previous build when that is unchanged (output-tracker.ts). */
+  track: OutputTracker;
 }
 
 function groupBy<T>(items: readonly T[], keys: (item: T) => readonly unknown[]): Map<string, T[]> {
@@ -74,7 +77,14 @@ function newestDate(records: Readonly<Record<string, AnyEntry[]>>): string | und
 export function createCatalogue(
   content: Content,
   collections: CollectionTable,
-  options: { siteUrl: string; builtAt: string; render: (record: { body: string; file: string }) => string; cache: BuildCache },
+  options: {
+    siteUrl: string;
+    builtAt: string;
+    render: (record: { body: string; file: string }) => string;
+    cache: BuildCache;
+    /** The build's tracker, made once the content's newest date is known: every envelope prints it. */
+    track?: (contentTime: string) => OutputTracker;
+  },
 ): Catalogue {
   const all = content as unknown as Record<string, unknown>;
   const records: Record<string, AnyEntry[]> = {};
@@ -102,13 +112,15 @@ export function createCatalogue(
   const names = memoize((joined: string) => new Map(joined.split('\n').flatMap((key) => namesOf(key))));
 
   const perRecord = new Map<string, WeakMap<AnyEntry, unknown>>();
+  const contentTime = newestDate(records) ?? options.builtAt;
   return {
     collections,
     site: content.site,
     synonyms: content.synonyms ?? null,
     siteUrl: options.siteUrl,
     builtAt: options.builtAt,
-    contentTime: newestDate(records) ?? options.builtAt,
+    contentTime,
+    track: options.track?.(contentTime) ?? UNTRACKED,
     records,
     terms,
     names: (keys) => names(keys.join('\n')),

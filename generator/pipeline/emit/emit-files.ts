@@ -49,9 +49,18 @@ export async function writeAll(
       mkdirSync(dir, { recursive: true });
       madeDirs.add(dir);
     }
+    // A file carried over from the previous build (output-tracker.ts) is linked from it unmade, unless that
+    // copy is gone or was changed by hand.
+    const carried = 'carried' in file ? linkUnchanged(previous, file.path, file.carried, target) : undefined;
+    if (carried) {
+      digests.set(file.path, carried[0]);
+      records.set(file.path, carried);
+      bytes += carried[1];
+      continue;
+    }
     // Compared by its bytes like any other file (an image, the editor's scripts): a build after a small
     // edit neither rewrites nor counts the copies that did not change.
-    const body = 'body' in file ? file.body : readFileSync(file.copyFrom);
+    const body = 'body' in file ? file.body : 'carried' in file ? file.make() : readFileSync(file.copyFrom);
     const digest = hash('sha1', body, 'base64');
     digests.set(file.path, digest);
     bytes += typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
@@ -60,8 +69,8 @@ export async function writeAll(
       records.set(file.path, linked);
       continue;
     }
-    if ('body' in file) writeFileSync(target, file.body);
-    else copyFileSync(file.copyFrom, target);
+    if ('copyFrom' in file) copyFileSync(file.copyFrom, target);
+    else writeFileSync(target, body);
     records.set(file.path, witness(digest, target));
     written++;
   }
@@ -99,6 +108,8 @@ export interface Emitted {
   bytes: number;
   /** The identity of the output folder this build put in place (previous-output.ts). */
   identity?: string;
+  /** Every file's digest, when the emit step took them: what the next build carries over by (output-tracker.ts). */
+  digests?: ReadonlyMap<string, string>;
 }
 
 /** `trustPrevious: false` (--force) writes every file, linking nothing from the previous output. */
@@ -146,5 +157,5 @@ async function swapIn(files: Iterable<OutputFile> | AsyncIterable<OutputFile>, t
   }
   if (hadPrevious) await rm(previous, { recursive: true, force: true });
   recordOutput(target, written.records, identity);
-  return { files: written.files, written: written.written, bytes: written.bytes, identity };
+  return { files: written.files, written: written.written, bytes: written.bytes, identity, digests: written.digests };
 }

@@ -1,4 +1,5 @@
 /** Reads every file of every collection into raw records: parsed but not yet validated. */
+import { hash } from 'node:crypto';
 import path from 'node:path';
 import { collections as siteCollections, type CollectionTable } from '../../schemas/collections.ts';
 import { type BuildCache, NO_CACHE } from '../build-cache.ts';
@@ -27,6 +28,8 @@ export interface RawContent {
   readImage(sitePath: string): Uint8Array;
   /** Files that could not be read or parsed at all. */
   problems: Problem[];
+  /** Each file read, by its path: a digest of the path and the bytes, what outputs made from it are tracked by. */
+  digests: Map<string, string>;
 }
 
 /**
@@ -44,12 +47,15 @@ interface ContentSource {
   root: string;
   identities: ReadonlyMap<string, FileIdentity>;
   problems: Problem[];
+  digests: Map<string, string>;
 }
 
 /** `readText`, with text that is not UTF-8 reported as the file's problem (null). */
 function readChecked(source: ContentSource, file: string): string | undefined | null {
   try {
-    return readText(source, file);
+    const text = readText(source, file);
+    if (text !== undefined) source.digests.set(file, hash('sha1', `${file}\n${text}`, 'base64'));
+    return text;
   } catch (error) {
     if (!(error instanceof NotUtf8Error)) throw error;
     source.problems.push({ file, line: error.line, field: '-', message: error.message });
@@ -126,6 +132,28 @@ function loadMarkdownFile(source: ContentSource, file: string, cache: BuildCache
   };
 }
 
+/** Files changed this close to now are read anew: a coarse clock could hide a second edit in the same tick. */
+const RACY_MS = 2000;
+
+/**
+ * One file's records, with its problems and digest: a pure function of its path and bytes, so kept across
+ * builds (npm run dev) by the file's identity, size and times as the scan saw them. An edit reads one file.
+ */
+function loadFile(source: ContentSource, file: string, cache: BuildCache, load: (source: ContentSource) => RawRecord[]): RawRecord[] {
+  const fresh = () => {
+    const own: ContentSource = { ...source, problems: [], digests: new Map() };
+    return { records: load(own), problems: own.problems, digest: own.digests.get(file) };
+  };
+  const identity = source.identities.get(file);
+  const witness = identity?.changedMs !== undefined && identity.changedMs < Date.now() - RACY_MS;
+  const loaded = witness
+    ? cache.memo('content file', `${file}\n${identity.dev}:${identity.ino}:${identity.size}:${identity.changedMs}`, fresh)
+    : fresh();
+  source.problems.push(...loaded.problems);
+  if (loaded.digest !== undefined) source.digests.set(file, loaded.digest);
+  return loaded.records;
+}
+
 /**
  * A collection's file pattern (`folder/*.md`; the collections table's own, not content) as a test of a
  * content path: `*` stands for any name within one folder that does not start with a dot.
@@ -148,7 +176,7 @@ export async function loadContent(
 ): Promise<RawContent> {
   const scan = await scanContent(root, limits);
   const problems: Problem[] = [...scan.problems];
-  const source: ContentSource = { root, identities: scan.identities, problems };
+  const source: ContentSource = { root, identities: scan.identities, problems, digests: new Map() };
   const records: Record<string, RawRecord[]> = {};
   const loads = Object.entries(collections).map(async ([key, collection]) => {
     if (collection.kind === 'markdown') {
@@ -157,10 +185,12 @@ export async function loadContent(
       const loaded = [...scan.readable]
         .filter(matches)
         .sort()
-        .map((file) => loadMarkdownFile(source, file, cache));
-      records[key] = loaded.filter((record): record is RawRecord => record !== undefined);
+        .flatMap((file) => loadFile(source, file, cache, (own) => [loadMarkdownFile(own, file, cache) ?? []].flat()));
+      records[key] = loaded;
     } else if (scan.readable.has(collection.file) || !scan.problems.some((problem) => problem.file === collection.file)) {
-      records[key] = loadYamlFile(source, collection.file, collection.kind, collection.kind === 'document' && collection.optional);
+      const { file, kind } = collection;
+      const optional = kind === 'document' && collection.optional;
+      records[key] = loadFile(source, file, cache, (own) => loadYamlFile(own, file, kind, optional));
     } else {
       records[key] = [];
     }
@@ -173,5 +203,5 @@ export async function loadContent(
     if (!images.has(sitePath) || !identity) throw new Error(`${sitePath} is not an image of the content`);
     return readImage(root, file, identity);
   };
-  return { root, records, images, readImage: readImageAt, problems };
+  return { root, records, images, readImage: readImageAt, problems, digests: source.digests };
 }

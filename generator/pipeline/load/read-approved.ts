@@ -14,6 +14,9 @@ import path from 'node:path';
 export interface FileIdentity {
   dev: number;
   ino: number;
+  /** Its size and its latest modification or change time as the scan saw them: a cached read is trusted by them (load-content.ts). */
+  size?: number;
+  changedMs?: number;
 }
 
 /** A file that is no longer the one the scan approved. */

@@ -106,7 +106,8 @@ export async function scanContent(root: string, limits: ContentLimits): Promise<
       });
       continue;
     }
-    const identity = { dev: entry.stats.dev, ino: entry.stats.ino };
+    const { dev, ino, size, mtimeMs, ctimeMs } = entry.stats;
+    const identity = { dev, ino, size, changedMs: Math.max(mtimeMs, ctimeMs) };
     const svgProblem = isSvg(entry.path) ? svgFileProblem(root, entry.path, identity) : undefined;
     if (svgProblem) problems.push(svgProblem);
     else {

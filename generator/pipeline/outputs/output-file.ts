@@ -1,2 +1,9 @@
-/** A file of the build output: written from a body, or copied from a content file. */
-export type OutputFile = { path: string; body: string | Uint8Array } | { path: string; copyFrom: string };
+/**
+ * A file of the build output: written from a body, copied from a content file, or carried over from the
+ * previous build (output-tracker.ts): made from the same inputs, so the same bytes, whose digest the previous
+ * build recorded. An emit step links or keeps the previous file; only when it cannot does it call `make()`.
+ */
+export type OutputFile =
+  | { path: string; body: string | Uint8Array }
+  | { path: string; copyFrom: string }
+  | { path: string; carried: string; make: () => string | Uint8Array };

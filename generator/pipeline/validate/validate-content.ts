@@ -67,12 +67,27 @@ function checkRecord(record: RawRecord, collection: CollectionTable[string], pro
   return { value: collection.kind === 'markdown' ? addEntryMeta(record, data) : data, raw: record };
 }
 
+/** Checks kept with the raw record they were made from: the same object while its file is unchanged (load-content.ts). */
+const checks = new WeakMap<RawRecord, { collection: CollectionTable[string]; checked: Checked | undefined; problems: Problem[] }>();
+
+/** `checkRecord`, once per raw record and collection. */
+function checkOnce(record: RawRecord, collection: CollectionTable[string], problems: Problem[]): Checked | undefined {
+  let known = checks.get(record);
+  if (known?.collection !== collection) {
+    const own: Problem[] = [];
+    known = { collection, checked: checkRecord(record, collection, own), problems: own };
+    checks.set(record, known);
+  }
+  problems.push(...known.problems);
+  return known.checked;
+}
+
 /** Validates everything; throws `ContentError` with every problem found, grouped later by file. */
 export function validateContent(raw: RawContent, collections: CollectionTable = siteCollections): Content {
   const problems: Problem[] = [...raw.problems];
   const checked: Record<string, Checked[]> = {};
   for (const [key, collection] of Object.entries(collections)) {
-    checked[key] = (raw.records[key] ?? []).flatMap((record) => checkRecord(record, collection, problems) ?? []);
+    checked[key] = (raw.records[key] ?? []).flatMap((record) => checkOnce(record, collection, problems) ?? []);
   }
   const [site] = checked.site ?? [];
   if (site) {

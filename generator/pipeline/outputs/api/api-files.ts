@@ -11,7 +11,7 @@ import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { OutputFile } from '../output-file.ts';
 import { buildListFiles, type ListFilter } from './list-files.ts';
 import { buildRouteFiles, type ServedCollection } from './route-files.ts';
-import { createShaper } from './shape-records.ts';
+import { createShaper, recordInputs } from './shape-records.ts';
 
 export interface ApiFiles {
   /** Made as they are iterated (lists first), so the emit step writes them as they come. */
@@ -26,7 +26,7 @@ function serveCollections(catalogue: Catalogue): ServedCollection[] {
     const shaper = createShaper(key, catalogue);
     const records = catalogue.records[key]!;
     const items = records.map(shaper.item);
-    return { key, collection, shaper, records, items, json: items.map((item) => JSON.stringify(item)) };
+    return { key, collection, shaper, records, items, json: records.map(shaper.itemJson) };
   });
 }
 
@@ -35,12 +35,14 @@ function filterValues(filter: ApiSpec['filters'][number], catalogue: Catalogue):
   return [...new Set(filter.taxonomies.flatMap((taxonomy) => (catalogue.terms[taxonomy] ?? []).map((term) => term.id)))];
 }
 
-/** Every record's envelope, under its id and, when they differ, its slug. */
-function* recordFiles(served: ServedCollection, route: string, meta: MetaFields): Generator<OutputFile> {
+/** Every record's envelope, under its id and, when they differ, its slug; carried over when its inputs are unchanged. */
+function* recordFiles(served: ServedCollection, route: string, meta: MetaFields, catalogue: Catalogue): Generator<OutputFile> {
   for (const [index, record] of served.records.entries()) {
-    const body = serializeEnvelope(JSON.stringify(served.shaper.record(record, served.items[index]!)), meta);
-    yield { path: recordPath(route, record.id), body };
-    if (record.slug !== record.id) yield { path: recordPath(route, record.slug), body };
+    let body: string | undefined;
+    const make = () => (body ??= serializeEnvelope(JSON.stringify(served.shaper.record(record, served.items[index]!)), meta));
+    const inputs = `get\n${recordInputs(record, served.key, catalogue)}`;
+    yield catalogue.track.file(recordPath(route, record.id), inputs, make);
+    if (record.slug !== record.id) yield catalogue.track.file(recordPath(route, record.slug), inputs, make);
   }
 }
 
@@ -71,7 +73,9 @@ export function buildApiFiles(catalogue: Catalogue, searchDocuments = 0): ApiFil
       return { name: filter.param, fields: filter.fields, values: filters[filter.source]! };
     });
     const operation = byPath(operations, `${api.path}/list`);
-    const built = buildListFiles({ operation, items: served.items, json: served.json, filters: listFilters }, meta);
+    const inputs = served.records.map(served.shaper.itemInputs);
+    const source = { operation, items: served.items, json: served.json, inputs, filters: listFilters, track: catalogue.track };
+    const built = buildListFiles(source, meta);
     totals[operation.path] = built.totals;
     return built.files;
   });
@@ -92,7 +96,7 @@ export function buildApiFiles(catalogue: Catalogue, searchDocuments = 0): ApiFil
 
   function* files(): Generator<OutputFile> {
     for (const list of lists) yield* list();
-    for (const served of collections) yield* recordFiles(served, `${served.collection.api.path}/get`, meta);
+    for (const served of collections) yield* recordFiles(served, `${served.collection.api.path}/get`, meta, catalogue);
     yield* small;
   }
   return { files: files(), manifest, operations };

@@ -6,6 +6,7 @@ import { DEFAULT_LIMIT, type Operation } from '../../../shared/operations.ts';
 import { serializeEnvelope, pagination, type MetaFields } from '../../../shared/envelope.ts';
 import { CHUNK_SIZE, chunkPath, filterKey, pagePath, type FilterValues } from '../../../shared/data-paths.ts';
 import type { OutputFile } from '../output-file.ts';
+import type { OutputTracker } from '../../output-tracker.ts';
 
 /** A list filter as the build applies it: its allowed values and the item fields it matches. */
 export interface ListFilter {
@@ -21,8 +22,11 @@ export interface ListSource {
   items: readonly Record<string, unknown>[];
   /** Each item serialized once, in the same order. */
   json: readonly string[];
+  /** What each item is made from, in the same order (output-tracker.ts). */
+  inputs: readonly string[];
   /** In documented order. */
   filters: readonly ListFilter[];
+  track: OutputTracker;
 }
 
 function matches(item: Record<string, unknown>, filter: ListFilter, value: string): boolean {
@@ -64,16 +68,31 @@ export function buildListFiles(source: ListSource, baseMeta: Omit<MetaFields, 'p
     selections.push({ filters, indexes });
   }
 
+  // A window is made from its items and the list's length (the pagination it prints): carried over when those are unchanged.
+  const windowInputs = (indexes: readonly number[], from: number, to: number) =>
+    `${indexes.length}\n${indexes
+      .slice(from, to)
+      .map((index) => source.inputs[index])
+      .join('\n')}`;
   function* files(): Generator<OutputFile> {
     for (const { filters, indexes } of selections) {
-      const selected = indexes.map((index) => source.json[index]!);
-      for (let offset = 0; offset === 0 || offset < selected.length; offset += DEFAULT_LIMIT) {
-        const page = selected.slice(offset, offset + DEFAULT_LIMIT);
-        const meta = { ...baseMeta, pagination: pagination(selected.length, DEFAULT_LIMIT, offset, page.length) };
-        yield { path: pagePath(route, filters, offset), body: serializeEnvelope(`[${page.join(',')}]`, meta) };
+      const total = indexes.length;
+      const json = (from: number, to: number) => indexes.slice(from, to).map((index) => source.json[index]!);
+      for (let offset = 0; offset === 0 || offset < total; offset += DEFAULT_LIMIT) {
+        const make = () => {
+          const page = json(offset, offset + DEFAULT_LIMIT);
+          return serializeEnvelope(`[${page.join(',')}]`, {
+            ...baseMeta,
+            pagination: pagination(total, DEFAULT_LIMIT, offset, page.length),
+          });
+        };
+        yield source.track.file(pagePath(route, filters, offset), `list\n${windowInputs(indexes, offset, offset + DEFAULT_LIMIT)}`, make);
       }
-      for (let chunk = 0; chunk * CHUNK_SIZE < selected.length; chunk++) {
-        yield { path: chunkPath(route, filters, chunk), body: selected.slice(chunk * CHUNK_SIZE, (chunk + 1) * CHUNK_SIZE).join('\n') };
+      for (let chunk = 0; chunk * CHUNK_SIZE < total; chunk++) {
+        const [from, to] = [chunk * CHUNK_SIZE, (chunk + 1) * CHUNK_SIZE];
+        yield source.track.file(chunkPath(route, filters, chunk), `chunk\n${windowInputs(indexes, from, to)}`, () =>
+          json(from, to).join('\n'),
+        );
       }
     }
   }

@@ -18,8 +18,20 @@ const DERIVED: Record<string, (record: AnyEntry, key: string, catalogue: Catalog
   // Site-relative in content, absolute in the API, so a client can fetch it as it is.
   image: (record, _key, catalogue) => (typeof record.image === 'string' ? `${catalogue.siteUrl}${record.image}` : null),
   content_html: (record, _key, catalogue) => catalogue.render(record),
-  related: (record, key, catalogue) => createRelated(record, key, catalogue),
+  related: (record, key, catalogue) => relatedOf(record, key, catalogue),
 };
+
+/** A record's `related` object, made once per build. */
+const relatedOf = (record: AnyEntry, key: string, catalogue: Catalogue) =>
+  catalogue.perRecord(`${key} related`, record, () => createRelated(record, key, catalogue));
+
+/**
+ * What a record's envelope and page are made from (output-tracker.ts): its file, and what they print of
+ * other records and terms (the `related` object: their ids, titles, names and addresses).
+ */
+export function recordInputs(record: AnyEntry, key: string, catalogue: Catalogue): string {
+  return `${key}\n${catalogue.track.digest(record.file)}\n${JSON.stringify(relatedOf(record, key, catalogue))}`;
+}
 
 function fill(keys: readonly string[], record: AnyEntry, key: string, catalogue: Catalogue, into: Json): Json {
   for (const name of keys) {
@@ -35,9 +47,31 @@ export function createShaper(key: string, catalogue: Catalogue) {
   if (!api) throw new Error(`collection "${key}" is not served by the API`);
   const itemKeys = Object.keys(api.item.shape);
   const recordKeys = Object.keys(api.record.shape).filter((name) => !itemKeys.includes(name));
+  // An item is a function of its record's file and the site's address (and of its relations, if it has them):
+  // kept across builds by those (npm run dev), so an edit shapes one item. Never without the file's digest.
+  const keptBy = (record: AnyEntry) => {
+    const digest = catalogue.track.digest(record.file);
+    if (!digest) return undefined;
+    const related = itemKeys.includes('related') ? JSON.stringify(relatedOf(record, key, catalogue)) : '';
+    return `${key}\n${digest}\n${catalogue.siteUrl}\n${related}`;
+  };
+  const shapeItem = (record: AnyEntry): Json => {
+    const kept = keptBy(record);
+    const make = () => fill(itemKeys, record, key, catalogue, {});
+    return kept === undefined ? make() : catalogue.memo('api item', kept, make);
+  };
   // Each record is shaped once per build, whichever output (envelopes, pages) asks first.
   return {
-    item: (record: AnyEntry): Json => catalogue.perRecord(`${key} item`, record, () => fill(itemKeys, record, key, catalogue, {})),
+    item: (record: AnyEntry): Json => catalogue.perRecord(`${key} item`, record, () => shapeItem(record)),
+    /** What the item is made from (output-tracker.ts): '' when the build tracks nothing. */
+    itemInputs: (record: AnyEntry): string => keptBy(record) ?? '',
+    /** The item as JSON, kept as the item is. */
+    itemJson: (record: AnyEntry): string =>
+      catalogue.perRecord(`${key} item json`, record, () => {
+        const kept = keptBy(record);
+        const make = () => JSON.stringify(shapeItem(record));
+        return kept === undefined ? make() : catalogue.memo('api item json', kept, make);
+      }),
     /** `item` is the list item when the caller has it already, so shared fields are shaped once. */
     record: (record: AnyEntry, item: Json): Json =>
       catalogue.perRecord(`${key} record`, record, () => fill(recordKeys, record, key, catalogue, { ...item })),

@@ -44,9 +44,10 @@ export function precompressedCopies(files: readonly OutputFile[]): OutputFile[] 
   const copies: OutputFile[] = [];
   for (const file of files) {
     if (!PRECOMPRESSED_TYPES[path.extname(file.path)]) continue;
-    const size = 'body' in file ? Buffer.byteLength(file.body) : statSync(file.copyFrom).size;
+    const made = 'carried' in file ? file.make() : undefined;
+    const size = 'copyFrom' in file ? statSync(file.copyFrom).size : Buffer.byteLength('body' in file ? file.body : made!);
     if (size < PRECOMPRESS_MIN_BYTES) continue;
-    const body = 'body' in file ? Buffer.from(file.body) : readFileSync(file.copyFrom);
+    const body = 'copyFrom' in file ? readFileSync(file.copyFrom) : Buffer.from('body' in file ? file.body : made!);
     for (const encoding of ['br', 'gzip'] as const) {
       const copy = cachedCopy(body, encoding);
       const target = `${file.path}${PRECOMPRESSED_EXTENSIONS[encoding]}`;

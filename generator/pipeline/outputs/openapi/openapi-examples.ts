@@ -140,10 +140,13 @@ export function createExampleCollector(operations: readonly Operation[]) {
   const bodies = new Map<string, string>();
   return {
     offer(file: OutputFile): void {
-      if (!('body' in file) || typeof file.body !== 'string' || !wanted.has(file.path)) return;
-      bodies.set(file.path, file.body);
+      if (!wanted.has(file.path) || 'copyFrom' in file) return;
+      // A file carried over from the previous build is made again here: the examples print it.
+      const body = 'body' in file ? file.body : file.make();
+      if (typeof body !== 'string') return;
+      bodies.set(file.path, body);
       const getRoute = recordRouteOfPage.get(file.path);
-      const [first] = getRoute ? ((JSON.parse(file.body) as Envelope).data as Item[]) : [];
+      const [first] = getRoute ? ((JSON.parse(body) as Envelope).data as Item[]) : [];
       if (getRoute && first) wanted.add(recordPath(getRoute, first.id));
     },
     /** The examples by operation path, every time in them set to `timestamp`. */

@@ -85,7 +85,17 @@ function renderPager(context: PageContext, spec: ListSpec, page: number, pages: 
   return `<nav class="pager" aria-label="Pages">${prev}<ol>${numbers.join('')}</ol>${next}</nav>`;
 }
 
-function renderListPage(context: PageContext, spec: ListSpec, page: number): OutputFile {
+/**
+ * What a list page is made from (output-tracker.ts): its heading, the list's length, the filter links it
+ * shows (`nav`), and the records on it.
+ */
+function listInputs(context: PageContext, spec: ListSpec, nav: string, page: number): string {
+  const shown = spec.records.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+  const records = shown.map((record) => context.catalogue.track.digest(record.file));
+  return `list page\n${spec.key}\n${spec.heading}\n${spec.records.length}\n${nav}\n${records.join('\n')}`;
+}
+
+function renderListPage(context: PageContext, spec: ListSpec, page: number): string {
   const { catalogue } = context;
   const collection = catalogue.collection(spec.key);
   const pages = Math.max(1, Math.ceil(spec.records.length / PAGE_SIZE));
@@ -108,7 +118,7 @@ ${renderFilterNav(context, spec)}`;
     prev: page > 1 ? at(page - 1) : undefined,
     next: page < pages ? at(page + 1) : undefined,
   });
-  return { path: `${listPath(collection.page.path, spec.filter, page).slice(1)}index.html`, body };
+  return body;
 }
 
 /** The values of a filter that some record has, with their names and records, in the taxonomies' order. */
@@ -146,8 +156,18 @@ export function* buildListPages(catalogue: Catalogue): Generator<OutputFile> {
       ),
     ];
   });
+  const navs = new Map<readonly FilterValues[], string>();
   for (const spec of specs) {
+    if (!navs.has(spec.filters))
+      navs.set(
+        spec.filters,
+        JSON.stringify(spec.filters.map(({ filter, values }) => [filter.param, values.map(([id, name]) => [id, name])])),
+      );
     const pages = Math.max(1, Math.ceil(spec.records.length / PAGE_SIZE));
-    for (let page = 1; page <= pages; page++) yield renderListPage(context, spec, page);
+    const collectionPath = catalogue.collection(spec.key).page.path;
+    for (let page = 1; page <= pages; page++) {
+      const path = `${listPath(collectionPath, spec.filter, page).slice(1)}index.html`;
+      yield catalogue.track.file(path, listInputs(context, spec, navs.get(spec.filters)!, page), () => renderListPage(context, spec, page));
+    }
   }
 }

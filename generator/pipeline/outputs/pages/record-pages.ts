@@ -6,7 +6,7 @@
  */
 import type { AnyEntry, Relation } from '../../../schemas/collections.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
-import { createShaper } from '../api/shape-records.ts';
+import { createShaper, recordInputs } from '../api/shape-records.ts';
 import { humanize } from '../labels.ts';
 import type { OutputFile } from '../output-file.ts';
 import { escapeHtml } from '../render-markdown.ts';
@@ -123,15 +123,30 @@ export const pagedCollections = (catalogue: Catalogue) =>
     (key) => catalogue.collections[key]?.kind === 'markdown' && catalogue.collection(key).page.schema && catalogue.collection(key).api,
   );
 
+/**
+ * What a record's page is made from (output-tracker.ts): what its envelope is made from, and where each term
+ * it names links (a technology's page exists only while that record is published).
+ */
+function pageInputs(context: PageContext, key: string, record: AnyEntry): string {
+  const links = Object.entries(context.catalogue.collection(key).api?.relations ?? {}).flatMap(([name, relation]) => {
+    if (relation.kind !== 'term' && relation.kind !== 'terms') return [];
+    const value = record[relation.field];
+    const ids = (Array.isArray(value) ? value : [value]).filter((id): id is string => typeof id === 'string');
+    return ids.map((id) => `${name}:${id}:${termLink(context.catalogue, key, relation, id) ?? ''}`);
+  });
+  return `page\n${recordInputs(record, key, context.catalogue)}\n${links.join('\n')}`;
+}
+
 /** One page per published record of every paged collection, made one at a time as the emit step writes them. */
 export function* buildRecordPages(catalogue: Catalogue): Generator<OutputFile> {
   const context = createContext(catalogue);
   for (const key of pagedCollections(catalogue)) {
     const shaper = createShaper(key, catalogue);
     for (const record of catalogue.records[key]!) {
-      const shaped = shaper.record(record, shaper.item(record));
       const path = `${sitePath(catalogue, catalogue.recordUrl(key, record)).slice(1)}index.html`;
-      yield { path, body: renderRecordPage(context, key, record, shaped) };
+      yield catalogue.track.file(path, pageInputs(context, key, record), () =>
+        renderRecordPage(context, key, record, shaper.record(record, shaper.item(record))),
+      );
     }
   }
 }

@@ -1,0 +1,86 @@
+/**
+ * How a build tracks its outputs (output-tracker.ts): the tracker's scope, and the search index carried
+ * over whole while its documents are unchanged.
+ */
+import type { CollectionTable } from '../schemas/collections.ts';
+import type { Catalogue } from './catalogue/catalogue.ts';
+import { createOutputTracker, type OutputTracker, type TrackedOutputs } from './output-tracker.ts';
+import type { BuildHelper } from './outputs/helper/build-helper.ts';
+import type { Emitted } from './emit/emit-files.ts';
+import { readTrackedOutputs, recordTrackedOutputs } from './emit/tracked-outputs.ts';
+import type { OutputFile } from './outputs/output-file.ts';
+import { buildSearchIndex, buildSearchIndexInHelper } from './outputs/search/search-file.ts';
+import { searchInputs } from './outputs/search/search-inputs.ts';
+
+/** What a tracked build starts from: its scope, the content files' digests, and what the previous build made. */
+export interface Tracking {
+  scope: string;
+  digests: ReadonlyMap<string, string>;
+  previous: TrackedOutputs | undefined;
+  verify?: boolean | undefined;
+}
+
+/**
+ * The build's tracker, once the content's newest date is known. Its scope is what every tracked output may
+ * print besides its own inputs: the generator and settings, the site's address, the content's newest date,
+ * and every file that is not a Markdown record (the site's settings, the taxonomies, the synonyms).
+ */
+export function trackerOf(tracking: Tracking, siteUrl: string, collections: CollectionTable, made?: (tracker: OutputTracker) => void) {
+  return (contentTime: string) => {
+    const files = Object.values(collections).flatMap((collection) => (collection.kind === 'markdown' ? [] : [collection.file]));
+    const shared = files.map((file) => `${file}:${tracking.digests.get(file) ?? ''}`);
+    const scope = [tracking.scope, siteUrl, contentTime, Object.keys(collections).join(','), ...shared].join('\n');
+    const tracker = createOutputTracker({ previous: tracking.previous, scope, digests: tracking.digests, verify: tracking.verify });
+    made?.(tracker);
+    return tracker;
+  };
+}
+
+/** The search index: carried over whole when its documents are the same as the previous build's, else made. */
+export function trackedSearch(
+  catalogue: Catalogue,
+  helper: BuildHelper | undefined,
+  budgetMb: number | undefined,
+): { files: Promise<OutputFile[]> | OutputFile[]; documents: number } {
+  const inputs = searchInputs(catalogue, budgetMb);
+  const make = () => buildSearchIndex(catalogue, budgetMb).files;
+  const carried = catalogue.track.carriedGroup('search index', inputs.key, make);
+  if (carried) return { files: carried, documents: inputs.documents };
+  const search = helper ? buildSearchIndexInHelper(helper, catalogue, budgetMb) : buildSearchIndex(catalogue, budgetMb);
+  const files = Promise.resolve(search.files).then((made) => {
+    catalogue.track.madeGroup('search index', inputs.key, made);
+    return made;
+  });
+  return { files, documents: search.documents };
+}
+
+/**
+ * Where a build's previous tracked outputs come from and where its own go: the caller's `tracked` (npm run dev
+ * keeps them in memory), else the record beside the output folder (npm run build), never trusted with `force`.
+ * Without a scope, nothing is tracked. A build with its own emit step and no `tracked` keeps nothing.
+ */
+export function openTracking(options: {
+  scope?: string | undefined;
+  tracked?: { outputs?: TrackedOutputs | undefined } | undefined;
+  force?: boolean | undefined;
+  verifyCarried?: boolean | undefined;
+  outDir: string;
+  ownEmit: boolean;
+}) {
+  const { scope, outDir } = options;
+  const onDisk = scope !== undefined && !options.ownEmit && !options.tracked;
+  const tracked = options.tracked ?? { outputs: onDisk && !options.force ? readTrackedOutputs(outDir) : undefined };
+  let tracker: OutputTracker | undefined;
+  return {
+    start: (digests: ReadonlyMap<string, string>): Tracking | undefined =>
+      scope === undefined ? undefined : { scope, digests, previous: tracked.outputs, verify: options.verifyCarried },
+    made: (made: OutputTracker) => {
+      tracker = made;
+    },
+    /** After the emit step: what it put in place is what the next build may carry over, and only that. */
+    settle(written: Emitted) {
+      tracked.outputs = tracker?.settle(written.digests);
+      if (onDisk) recordTrackedOutputs(outDir, tracked.outputs, written.identity);
+    },
+  };
+}

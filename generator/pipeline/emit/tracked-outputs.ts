@@ -1,0 +1,51 @@
+/**
+ * What the last `npm run build` made, per tracked output (output-tracker.ts): each file's input key and
+ * digest, kept beside the output (`<out>.inputs.json`, safe to delete) with the identity of the folder it
+ * describes. Trusted only while that folder is the one in place: a build cut short before it recorded its own
+ * leaves the previous record, which names a folder no longer there. A carried file is still linked only when
+ * the output's own record (previous-output.ts) has the same digest and the file is intact.
+ */
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { TrackedOutputs } from '../output-tracker.ts';
+import { identityOf } from './previous-output.ts';
+
+const inputsFile = (outDir: string) => `${path.resolve(outDir)}.inputs.json`;
+
+const isPair = (value: unknown): value is [string, string] =>
+  Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string';
+
+/** The record of the output in place, or undefined when there is none to trust. */
+export function readTrackedOutputs(outDir: string): TrackedOutputs | undefined {
+  try {
+    const recorded = JSON.parse(readFileSync(inputsFile(outDir), 'utf8')) as {
+      identity: unknown;
+      files: Record<string, unknown>;
+      groups: Record<string, { key: unknown; files: unknown }>;
+    };
+    if (typeof recorded.identity !== 'string' || recorded.identity !== identityOf(path.resolve(outDir))) return undefined;
+    // A file anyone can edit: an entry of any other shape is no record.
+    const files = new Map(Object.entries(recorded.files).filter((entry): entry is [string, [string, string]] => isPair(entry[1])));
+    const groups = new Map<string, { key: string; files: string[] }>();
+    for (const [name, group] of Object.entries(recorded.groups ?? {})) {
+      if (typeof group?.key === 'string' && Array.isArray(group.files) && group.files.every((file) => typeof file === 'string'))
+        groups.set(name, { key: group.key, files: group.files as string[] });
+    }
+    return { files, groups };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Records what the build just put in place (`identity`); with nothing to record, removes the old record. */
+export function recordTrackedOutputs(outDir: string, outputs: TrackedOutputs | undefined, identity: string | undefined): void {
+  const file = inputsFile(outDir);
+  if (!outputs || !identity) {
+    rmSync(file, { force: true });
+    return;
+  }
+  const record = { identity, files: Object.fromEntries(outputs.files), groups: Object.fromEntries(outputs.groups) };
+  // Written whole, then renamed over the old one: a build killed while writing leaves no half record.
+  writeFileSync(`${file}.${process.pid}`, JSON.stringify(record));
+  renameSync(`${file}.${process.pid}`, file);
+}

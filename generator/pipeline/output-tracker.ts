@@ -1,0 +1,107 @@
+/**
+ * Outputs tracked by what they are made from. A producer names, for each file, its inputs: the digests of
+ * the records it shows and the facts about others it prints (a related record's title and address, a list
+ * window's records and the list's length). The tracker joins them with the build's scope (the generator, the
+ * settings and the facts every page prints: the site's address, its settings and taxonomies, the content's
+ * newest date) into one key. When the previous build made the same path from the same key, the file is carried
+ * over with the digest that build recorded, and `make()` (render, shape, serialize) is never called, unless
+ * the emit step cannot use the previous file. Keys and digests are kept by `npm run dev` in memory and beside
+ * the output by `npm run build` (`<out>.inputs.json`, trusted only for the folder it describes).
+ */
+import { hash } from 'node:crypto';
+import type { OutputFile } from './outputs/output-file.ts';
+
+/** What one build made: each tracked file's key and digest, and each group's key and files. */
+export interface TrackedOutputs {
+  files: ReadonlyMap<string, [key: string, digest: string]>;
+  groups: ReadonlyMap<string, { key: string; files: string[] }>;
+}
+
+export interface OutputTracker {
+  /** A content file's digest (its path and bytes); '' for a file the build did not load. */
+  digest(file: string): string;
+  /** The file at `path`, made by `make()` from `inputs`: carried over when the previous build made it from the same. */
+  file(path: string, inputs: string, make: () => string | Uint8Array): OutputFile;
+  /**
+   * The files of a group made together (the search index), carried over whole when its inputs are the same as
+   * before; undefined when the group must be made (then `madeGroup` says which files it made).
+   */
+  carriedGroup(name: string, inputs: string, make: () => readonly OutputFile[]): OutputFile[] | undefined;
+  madeGroup(name: string, inputs: string, files: readonly OutputFile[]): void;
+  /** What this build made, given the digests the emit step took of every file; undefined when it has none. */
+  settle(digests: ReadonlyMap<string, string> | undefined): TrackedOutputs | undefined;
+}
+
+const keyOf = (scope: string, inputs: string) => hash('sha1', `${scope}\n${inputs}`, 'base64');
+
+/**
+ * `previous` is what the build before made (undefined for a cold build); `scope` is what every tracked output
+ * depends on. With `verify`, every carried file is made anyway and must have the recorded digest (tests).
+ */
+export function createOutputTracker(options: {
+  previous: TrackedOutputs | undefined;
+  scope: string;
+  digests: ReadonlyMap<string, string>;
+  verify?: boolean;
+}): OutputTracker {
+  const { previous, scope, digests, verify } = options;
+  const made = new Map<string, string>();
+  const groups = new Map<string, { key: string; files: string[] }>();
+  const carry = (path: string, key: string, make: () => string | Uint8Array): OutputFile | undefined => {
+    const before = previous?.files.get(path);
+    if (before?.[0] !== key) return undefined;
+    if (verify) {
+      const body = make();
+      if (hash('sha1', body, 'base64') !== before[1]) throw new Error(`${path} would be carried over, but its inputs missed a change`);
+      return { path, body };
+    }
+    return { path, carried: before[1], make };
+  };
+  return {
+    digest: (file) => digests.get(file) ?? '',
+    file(path, inputs, make) {
+      const key = keyOf(scope, inputs);
+      made.set(path, key);
+      return carry(path, key, make) ?? { path, body: make() };
+    },
+    carriedGroup(name, inputs, make) {
+      const key = keyOf(scope, inputs);
+      const before = previous?.groups.get(name);
+      if (before?.key !== key || before.files.some((file) => previous?.files.get(file)?.[0] !== key)) return undefined;
+      let bodies: Map<string, string | Uint8Array> | undefined;
+      const bodyOf = (file: string) => {
+        bodies ??= new Map(make().map((made) => [made.path, 'body' in made ? made.body : '']));
+        return bodies.get(file) ?? '';
+      };
+      groups.set(name, { key, files: before.files });
+      const files = before.files.map((file) => {
+        made.set(file, key);
+        return carry(file, key, () => bodyOf(file))!;
+      });
+      return files;
+    },
+    madeGroup(name, inputs, files) {
+      const key = keyOf(scope, inputs);
+      groups.set(name, { key, files: files.map((file) => file.path) });
+      for (const file of files) made.set(file.path, key);
+    },
+    settle(emitted) {
+      if (!emitted) return undefined;
+      const files = new Map<string, [string, string]>();
+      for (const [path, key] of made) {
+        const digest = emitted.get(path);
+        if (digest !== undefined) files.set(path, [key, digest]);
+      }
+      return { files, groups };
+    },
+  };
+}
+
+/** A tracker that carries nothing over and records nothing: every file is made. */
+export const UNTRACKED: OutputTracker = {
+  digest: () => '',
+  file: (path, _inputs, make) => ({ path, body: make() }),
+  carriedGroup: () => undefined,
+  madeGroup: () => {},
+  settle: () => undefined,
+};
