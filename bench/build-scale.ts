@@ -14,7 +14,13 @@ import path from 'node:path';
 import { writeSyntheticContent } from '../test/helpers/synthetic-content.ts';
 import { createHugoSite, findHugo, runBuildCommand, timeHugo } from './editing.ts';
 
-const sizesFrom = (value: string | undefined, fallback: number[]) => (value ? value.split(',').map(Number) : fallback);
+const sizesFrom = (value: string | undefined, fallback: number[]) =>
+  value
+    ? value
+        .split(',')
+        .map(Number)
+        .filter((n) => n > 0)
+    : fallback;
 
 /** Files, bytes, the folder with the most entries and the largest HTML page of a tree. */
 function surveyTree(root: string) {

@@ -147,3 +147,26 @@ export async function benchDevLoop(
     await dev.stop();
   }
 }
+
+/** `npx tsx bench/dev-loop.ts [articles]`: the dev figures alone, on synthetic content of that size (4,000 by default). */
+async function main(articles: number): Promise<void> {
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const os = await import('node:os');
+  const { writeSyntheticContent } = await import('../test/helpers/synthetic-content.ts');
+  const root = mkdtempSync(path.join(os.tmpdir(), 'bench-dev-'));
+  try {
+    const content = path.join(root, 'content');
+    await writeSyntheticContent(content, { articles });
+    const goal = articles > 20_000 ? { p50: 1000 } : { p50: 300, max: 600 };
+    await benchDevLoop(content, path.join(root, 'dev'), {
+      articles,
+      edits: articles > 20_000 ? 5 : 20,
+      goal,
+      throughput: articles <= 20_000,
+    });
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main(Number(process.argv[2] ?? 4000));

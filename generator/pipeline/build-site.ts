@@ -77,6 +77,8 @@ export interface BuildResult {
   files: number;
   /** Files written; the others were unchanged since the previous build and are linked from it. */
   written: number;
+  /** Of the unchanged files, those carried over without being made again (tracked builds only). */
+  carried?: number | undefined;
   bytes: number;
   /** The identity of the output folder this build put in place. */
   identity?: string;
@@ -241,7 +243,7 @@ async function buildWith(options: BuildOptions, helper: BuildHelper | undefined)
       ? await emitSnapshot(files, options.outDir, options.snapshot)
       : await emitFiles(files, options.outDir, { trustPrevious: !options.force });
   options.cache?.endBuild();
-  tracking.settle(written);
+  const carried = tracking.settle(written);
   const { digests: _, ...counts } = written;
-  return { content, publication, ...counts };
+  return { content, publication, ...counts, carried };
 }

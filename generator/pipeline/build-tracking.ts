@@ -78,9 +78,10 @@ export function openTracking(options: {
       tracker = made;
     },
     /** After the emit step: what it put in place is what the next build may carry over, and only that. */
-    settle(written: Emitted) {
+    settle(written: Emitted): number | undefined {
       tracked.outputs = tracker?.settle(written.digests);
       if (onDisk) recordTrackedOutputs(outDir, tracked.outputs, written.identity);
+      return tracker?.carried();
     },
   };
 }

@@ -72,6 +72,8 @@ async function adopt(outDir: string): Promise<number> {
       return 0;
     }
     const fingerprint = adoptRestoredBuild(outDir);
+    const { adoptTrackedOutputs } = await import('./emit/tracked-outputs.ts');
+    adoptTrackedOutputs(outDir);
     console.log(`${outDir}: adopted ${files} files of the restored build${fingerprint ? '' : ' (no build record: the next build runs)'}`);
     return 0;
   } finally {
@@ -134,7 +136,7 @@ async function buildLocked(contentDir: string, outDir: string, settings: BuildSe
   recordBuild<BuildSummary>(outDir, fingerprint, summary, result.identity);
   const ms = Math.round(performance.now() - started);
   console.log(
-    `${contentDir} -> ${outDir}: ${result.files} files, ${result.written} written (the rest unchanged), ${formatSize(result.bytes)} in ${ms} ms`,
+    `${contentDir} -> ${outDir}: ${result.files} files, ${result.written} written (the rest unchanged; ${result.carried ?? 0} carried over unmade), ${formatSize(result.bytes)} in ${ms} ms`,
   );
   for (const line of formatPublication(result.publication, preview)) console.log(line);
   return 0;

@@ -28,6 +28,8 @@ export interface OutputTracker {
    */
   carriedGroup(name: string, inputs: string, make: () => readonly OutputFile[]): OutputFile[] | undefined;
   madeGroup(name: string, inputs: string, files: readonly OutputFile[]): void;
+  /** How many files were carried over unmade so far. */
+  carried(): number;
   /** What this build made, given the digests the emit step took of every file; undefined when it has none. */
   settle(digests: ReadonlyMap<string, string> | undefined): TrackedOutputs | undefined;
 }
@@ -46,6 +48,7 @@ export function createOutputTracker(options: {
 }): OutputTracker {
   const { previous, scope, digests, verify } = options;
   const made = new Map<string, string>();
+  let carried = 0;
   const groups = new Map<string, { key: string; files: string[] }>();
   const carry = (path: string, key: string, make: () => string | Uint8Array): OutputFile | undefined => {
     const before = previous?.files.get(path);
@@ -55,9 +58,11 @@ export function createOutputTracker(options: {
       if (hash('sha1', body, 'base64') !== before[1]) throw new Error(`${path} would be carried over, but its inputs missed a change`);
       return { path, body };
     }
+    carried++;
     return { path, carried: before[1], make };
   };
   return {
+    carried: () => carried,
     digest: (file) => digests.get(file) ?? '',
     file(path, inputs, make) {
       const key = keyOf(scope, inputs);
@@ -99,6 +104,7 @@ export function createOutputTracker(options: {
 
 /** A tracker that carries nothing over and records nothing: every file is made. */
 export const UNTRACKED: OutputTracker = {
+  carried: () => 0,
   digest: () => '',
   file: (path, _inputs, make) => ({ path, body: make() }),
   carriedGroup: () => undefined,

@@ -115,7 +115,13 @@ describe('emitFiles atomicity', () => {
 
   it('swaps in exactly the new files when it succeeds', async () => {
     const result = await emitFiles([{ path: 'only/file.json', body: '{}' }], out);
-    expect(result).toEqual({ files: 1, written: 1, bytes: 2, identity: expect.stringMatching(/^\d+:\d+$/) });
+    expect(result).toEqual({
+      files: 1,
+      written: 1,
+      bytes: 2,
+      identity: expect.stringMatching(/^\d+:\d+$/),
+      digests: new Map([['only/file.json', expect.any(String)]]),
+    });
     expect(listFiles(out)).toEqual(['only/file.json']);
     expectNoStaging();
   });

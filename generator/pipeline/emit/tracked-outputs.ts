@@ -49,3 +49,22 @@ export function recordTrackedOutputs(outDir: string, outputs: TrackedOutputs | u
   writeFileSync(`${file}.${process.pid}`, JSON.stringify(record));
   renameSync(`${file}.${process.pid}`, file);
 }
+
+/**
+ * Takes the record of an output restored from a cache (the Netlify plugin) as the restored folder's, as
+ * previous-output.ts does for the digests: a carried file is still linked only while the output's own
+ * record, stamped anew, has its digest.
+ */
+export function adoptTrackedOutputs(outDir: string): void {
+  const file = inputsFile(outDir);
+  let recorded: Record<string, unknown>;
+  try {
+    recorded = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return;
+  }
+  const identity = identityOf(path.resolve(outDir));
+  if (!identity) return;
+  writeFileSync(`${file}.${process.pid}`, JSON.stringify({ ...recorded, identity }));
+  renameSync(`${file}.${process.pid}`, file);
+}

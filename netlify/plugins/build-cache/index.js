@@ -8,8 +8,8 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 
-/** The output folder and the two records kept beside it (generator/pipeline/emit, build-fingerprint.ts). */
-const cachedPaths = (publishDir) => [publishDir, `${publishDir}.digests.json`, `${publishDir}.build.json`];
+/** The output folder and the three records kept beside it (generator/pipeline/emit, build-fingerprint.ts). */
+const cachedPaths = (publishDir) => [publishDir, `${publishDir}.digests.json`, `${publishDir}.build.json`, `${publishDir}.inputs.json`];
 
 const disabled = () => process.env.BUILD_CACHE === 'off';
 
