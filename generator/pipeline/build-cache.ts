@@ -7,6 +7,8 @@
 export interface BuildCache {
   /** The value of `table` for `key`: the kept one, or `make()`'s. */
   memo<T>(table: string, key: string, make: () => T): T;
+  /** Keeps `key`'s value, if there is one, as if this build had used it (a body whose page was carried over). */
+  keep(table: string, key: string): void;
   /** Forgets what the build that just ended did not use, in the tables it used. */
   endBuild(): void;
 }
@@ -35,6 +37,10 @@ export function createBuildCache(): BuildCache {
       now.set(key, value);
       return value;
     },
+    keep(table: string, key: string) {
+      const before = kept.get(table);
+      if (before?.has(key)) tableOf(used, table).set(key, before.get(key));
+    },
     endBuild() {
       // A table this build did not use at all (the search index carried over whole) is kept as it was.
       for (const [table, entries] of kept) if (!used.has(table)) used.set(table, entries);
@@ -45,4 +51,4 @@ export function createBuildCache(): BuildCache {
 }
 
 /** A build that keeps nothing: every value is made anew. */
-export const NO_CACHE: BuildCache = { memo: (_table, _key, make) => make(), endBuild: () => {} };
+export const NO_CACHE: BuildCache = { memo: (_table, _key, make) => make(), keep: () => {}, endBuild: () => {} };

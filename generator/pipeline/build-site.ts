@@ -59,10 +59,7 @@ export interface BuildOptions {
   snapshot?: SnapshotEmit;
   /** The caller's own emit step instead (npm run dev keeps the files that changed in memory); `outDir` is then unused. */
   emit?: (files: AsyncIterable<OutputFile>) => Promise<Emitted>;
-  /**
-   * The generator and settings (the command's fingerprint): with it, outputs are tracked (output-tracker.ts) and
-   * the previous build's carried over, from `tracked` (kept by the caller: npm run dev) or the output's record.
-   */
+  /** The generator's and settings' digest: with it, outputs are tracked and carried over (build-tracking.ts). */
   scope?: string;
   tracked?: { outputs?: TrackedOutputs | undefined };
   /** Makes every carried file anyway and fails when its bytes differ from the recorded ones (tests). */
@@ -151,9 +148,13 @@ export async function* generateOutput(published: Content, options: OutputOptions
   // Without a cache kept across builds, rendered bodies are still kept for this build: the API and the pages
   // both use each one. Nothing else is: what else a cold build computes from text is used once.
   const renders = options.cache ?? createBuildCache();
-  const rendered = options.helper
-    ? await renderWithHelper(options.helper, markdownBodies(published, collections), renderMarkdown)
-    : undefined;
+  // Every body is rendered in the helper for a cold build only: after an edit, most pages are carried over. Every
+  // published body's kept rendering stays kept, used or not: a page carried over now may be made after the next edit.
+  const rendered =
+    options.helper && !options.tracking?.previous
+      ? await renderWithHelper(options.helper, markdownBodies(published, collections), renderMarkdown)
+      : undefined;
+  if (options.cache) for (const body of markdownBodies(published, collections)) options.cache.keep('html', body);
   const render = (record: { body: string; file: string }) =>
     renders.memo('html', record.body, () => rendered?.get(record.body) ?? renderBody(record));
   const catalogue = createCatalogue(published, collections, {
