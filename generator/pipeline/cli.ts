@@ -136,7 +136,7 @@ async function buildLocked(contentDir: string, outDir: string, settings: BuildSe
   recordBuild<BuildSummary>(outDir, fingerprint, summary, result.identity);
   const ms = Math.round(performance.now() - started);
   console.log(
-    `${contentDir} -> ${outDir}: ${result.files} files, ${result.written} written (the rest unchanged; ${result.carried ?? 0} carried over unmade), ${formatSize(result.bytes)} in ${ms} ms`,
+    `${contentDir} -> ${outDir}: ${result.files} files, ${result.written} written (the rest unchanged), ${result.carried ?? 0} carried over unmade, ${formatSize(result.bytes)} in ${ms} ms`,
   );
   for (const line of formatPublication(result.publication, preview)) console.log(line);
   return 0;
