@@ -26,26 +26,40 @@ export interface BlockBounds {
   blocks: number;
 }
 
-/** Each word's bound per block, and their sum, the coarse bound. */
+/**
+ * Each word's bound per block, and their sum, the coarse bound. Only the blocks a word's forms have are
+ * visited (a first search runs this before the engine has optimized it, so passes over every block count).
+ */
 export function blockBounds(units: PreparedForm[][], blocks: number): BlockBounds {
   const coarse = new Float64Array(blocks);
   const all = new Float64Array(units.length * blocks);
   const exact = new Uint8Array(blocks);
-  units.forEach((forms, u) => {
-    const best = all.subarray(u * blocks, (u + 1) * blocks);
-    exact.fill(0);
-    for (const prepared of forms) {
+  const touched = new Int32Array(blocks);
+  for (let u = 0; u < units.length; u++) {
+    const base = u * blocks;
+    let count = 0;
+    for (const prepared of units[u]!) {
       const { blocks: list, bounds } = prepared;
       const isExact = prepared.form.kind === 'exact';
       for (let i = 0; i < list.length; i++) {
         const block = list[i]!;
-        if (block >= blocks || block < 0) throw new Error(CORRUPT);
-        if (bounds[i]! > best[block]!) best[block] = bounds[i]!;
+        const bound = bounds[i]!;
+        if (!(block >= 0 && block < blocks)) throw new Error(CORRUPT);
+        // A form limited to some fields may have a block with no posting in them: bound 0, nothing found.
+        if (bound === 0) continue;
+        if (all[base + block] === 0) {
+          touched[count++] = block;
+          exact[block] = 0;
+        }
+        if (bound > all[base + block]!) all[base + block] = bound;
         if (isExact) exact[block] = 1;
       }
     }
-    for (let block = 0; block < blocks; block++) if (best[block]! > 0) coarse[block]! += wordScore(exact[block] === 1, best[block]!);
-  });
+    for (let i = 0; i < count; i++) {
+      const block = touched[i]!;
+      coarse[block]! += wordScore(exact[block] === 1, all[base + block]!);
+    }
+  }
   return { best: all, coarse, blocks };
 }
 
@@ -61,18 +75,23 @@ export function blockOrder(coarse: Float64Array, firstBlock: number, endBlock: n
   }
   const scale = high > low ? (BUCKETS - 1) / (high - low) : 0;
   const starts = new Int32Array(BUCKETS + 1);
-  const bucketOf = (bound: number) => BUCKETS - 1 - Math.floor((bound - low) * scale);
-  for (let block = firstBlock; block < endBlock; block++) if (coarse[block]! > 0) starts[bucketOf(coarse[block]!) + 1]!++;
+  const bucketOf = new Int32Array(Math.max(0, endBlock - firstBlock)).fill(-1);
+  for (let block = firstBlock; block < endBlock; block++) {
+    const bound = coarse[block]!;
+    if (bound === 0) continue;
+    const bucket = BUCKETS - 1 - Math.floor((bound - low) * scale);
+    bucketOf[block - firstBlock] = bucket;
+    starts[bucket + 1]!++;
+  }
   for (let b = 0; b < BUCKETS; b++) starts[b + 1]! += starts[b]!;
   const order = new Int32Array(starts[BUCKETS]!);
   const next = starts.slice(0, BUCKETS);
   const bucketBest = new Float64Array(BUCKETS);
   for (let block = firstBlock; block < endBlock; block++) {
-    const bound = coarse[block]!;
-    if (bound === 0) continue;
-    const bucket = bucketOf(bound);
+    const bucket = bucketOf[block - firstBlock]!;
+    if (bucket < 0) continue;
     order[next[bucket]!++] = block;
-    if (bound > bucketBest[bucket]!) bucketBest[bucket] = bound;
+    if (coarse[block]! > bucketBest[bucket]!) bucketBest[bucket] = coarse[block]!;
   }
   return { order, starts, bucketBest };
 }

@@ -67,21 +67,21 @@ export function wordBits(units: PreparedForm[][], documents: number, range: read
     found.push(word);
     exact.push(own);
   }
-  return { found, exact, total: countBits(new Uint8Array(any.buffer), range[0], range[1]) };
+  return { found, exact, total: countBits(any, range[0], range[1]) };
 }
 
-const BITS_IN_BYTE = Uint8Array.from({ length: 256 }, (_, byte) => {
-  let count = 0;
-  for (let rest = byte; rest; rest &= rest - 1) count++;
-  return count;
-});
-
-/** Set bits of `bits` in `[first, end)`. */
-function countBits(bits: Uint8Array, first: number, end: number): number {
+/** Set bits of `words` (32 documents each, little-endian as every runtime here) in `[first, end)`, 32 at a time. */
+function countBits(words: Int32Array, first: number, end: number): number {
+  const bit = (document: number) => (words[document >> 5]! >>> (document & 31)) & 1;
   let count = 0;
   let document = first;
-  while (document < end && document & 7) count += (bits[document >> 3]! >> (document++ & 7)) & 1;
-  for (; document + 8 <= end; document += 8) count += BITS_IN_BYTE[bits[document >> 3]!]!;
-  while (document < end) count += (bits[document >> 3]! >> (document++ & 7)) & 1;
+  for (; document < end && document & 31; document++) count += bit(document);
+  for (; document + 32 <= end; document += 32) {
+    let v = words[document >> 5]!;
+    v -= (v >>> 1) & 0x55555555;
+    v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+    count += Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+  }
+  for (; document < end; document++) count += bit(document);
   return count;
 }

@@ -99,35 +99,43 @@ function readTable(reader: ByteReader, documents: number): BlockTable {
     dataEnd: new Int32Array(count),
     bound: new Float64Array(count),
   };
-  // The hot part of reading a common term (thousands of entries): varints read inline, no call per value.
+  // The hot part of reading a common term (thousands of entries, often before the engine has optimized
+  // anything): one-byte varints read inline, longer ones by a call; each level's bound computed once.
   const { bytes } = reader;
   const end = reader.end;
   let at = reader.position;
-  const varint = () => {
-    let value = 0;
-    for (let shift = 0; ; shift += 7) {
+  const long = (first: number) => {
+    let value = first & 0x7f;
+    for (let shift = 7; ; shift += 7) {
       if (at >= end || shift > 28) throw new Error(CORRUPT);
       const byte = bytes[at++]!;
       value |= (byte & 0x7f) << shift;
       if (byte < 0x80) return value >>> 0;
     }
   };
+  const levels = Float64Array.from({ length: BOUND_LEVELS + 1 }, (_, level) => levelBound(top, level));
   let block = -1;
   let body = 0;
   for (let i = 0; i < count; i++) {
-    block += varint();
+    if (at + 5 > end) throw new Error(CORRUPT);
+    let value = bytes[at++]!;
+    block += value < 0x80 ? value : long(value);
     table.block[i] = block;
-    table.count[i] = varint();
-    if (table.count[i] === 0 || table.count[i]! > RANKING.blockSize) throw new Error(CORRUPT);
+    value = bytes[at++]!;
+    table.count[i] = value;
+    if (value === 0 || value > RANKING.blockSize) throw new Error(CORRUPT);
     table.docStart[i] = body;
-    body += varint();
+    value = bytes[at++]!;
+    body += value < 0x80 ? value : long(value);
     table.dataStart[i] = body;
-    body += varint();
+    if (at >= end) throw new Error(CORRUPT);
+    value = bytes[at++]!;
+    body += value < 0x80 ? value : long(value);
     table.dataEnd[i] = body;
     if (at >= end) throw new Error(CORRUPT);
     const level = bytes[at++]!;
     if (level === 0 || level > BOUND_LEVELS) throw new Error(CORRUPT);
-    table.bound[i] = levelBound(top, level);
+    table.bound[i] = levels[level]!;
   }
   if (block >= blockCount(documents) || at + body > end) throw new Error(CORRUPT);
   for (let i = 0; i < count; i++) {
