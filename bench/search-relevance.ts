@@ -1,7 +1,8 @@
 /**
- * Relevance beside speed in the search benchmark: the judged questions on content/, the "words only its
- * body has" probe and the synonym class, answered under Deno by the same index the speed figures use (the
- * content's documents plus N synthetic distractors, with the site's synonyms), as MRR@10 and recall@10.
+ * Relevance beside speed in the search benchmark: the judged questions on content/, the second, independent
+ * set of questions asked in natural language, the "words only its body has" probe and the synonym class,
+ * answered under Deno by the same index the speed figures use (the content's documents plus N synthetic
+ * distractors, with the site's synonyms), as MRR@10 and recall@10, and the goals at 100,000 distractors.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,6 +11,7 @@ import { synonymsSchema } from '../generator/schemas/synonyms.ts';
 import type { SearchDocument } from '../generator/search/index-format.ts';
 import { createSynonymTable, type SynonymTable } from '../generator/search/synonyms.ts';
 import { bodyWordsProbe, type Judgement, judgements, scoreRanking, synonymJudgements } from '../test/helpers/relevance-judgements.ts';
+import { questionJudgements } from '../test/helpers/relevance-questions.ts';
 import { loadSearchDocuments } from '../test/helpers/search-documents.ts';
 
 const PROBE_FILE = 'probe.json';
@@ -28,6 +30,7 @@ export async function withContent(contentDir: string, synthetic: SearchDocument[
 
 export interface Relevance {
   judged: { mrr: number; recall: number };
+  questions: { mrr: number; recall: number };
   probe: { mrr: number; recall: number; queries: number };
   synonyms: { mrr: number; recall: number };
 }
@@ -35,9 +38,42 @@ export interface Relevance {
 /** Every class's queries answered by `rank` (ids in order per query), scored. */
 export function measureClasses(dir: string, rank: (queries: { q: string; type: string }[]) => string[][]): Relevance {
   const probe: Judgement[] = JSON.parse(readFileSync(path.join(dir, PROBE_FILE), 'utf8'));
-  const classes = [judgements, probe, synonymJudgements];
+  const classes = [judgements, questionJudgements, probe, synonymJudgements];
   const answers = rank(classes.flat().map(({ q, type }) => ({ q, type: type ?? 'all' })));
   const starts = classes.map((_, i) => classes.slice(0, i).reduce((sum, list) => sum + list.length, 0));
-  const [judged, probed, synonyms] = classes.map((list, i) => scoreRanking(list, answers.slice(starts[i], starts[i]! + list.length)));
-  return { judged: judged!, probe: { ...probed!, queries: probe.length }, synonyms: synonyms! };
+  const [judged, questions, probed, synonyms] = classes.map((list, i) =>
+    scoreRanking(list, answers.slice(starts[i], starts[i]! + list.length)),
+  );
+  return { judged: judged!, questions: questions!, probe: { ...probed!, queries: probe.length }, synonyms: synonyms! };
+}
+
+const fixed = (value: number, digits = 3) => value.toFixed(digits);
+const pair = ({ mrr, recall }: { mrr: number; recall: number }) => `${fixed(mrr)} / ${fixed(recall)}`;
+
+/** The relevance table, one row per size, and the goals at 100,000 distractors against the row with none. */
+export function printRelevance(rows: { docs: number; relevance: Relevance }[]): void {
+  console.log(
+    '\nRelevance at each size, answered under Deno by the same index (content/ plus the synthetic documents, with content/synonyms.yaml):\n',
+  );
+  console.log(
+    `| distractors | judged questions (${judgements.length}) MRR@10 / recall@10 | natural-language questions (${questionJudgements.length}) MRR@10 / recall@10 | body-words probe in top 10 (MRR@10) | synonym class MRR@10 / recall@10 |`,
+  );
+  console.log('|---:|---:|---:|---:|---:|');
+  for (const { docs, relevance: r } of rows) {
+    const probe = r.probe.queries ? `${fixed(r.probe.recall * 100, 0)}% of ${r.probe.queries} (${fixed(r.probe.mrr)})` : 'n/a';
+    console.log(`| ${docs.toLocaleString('en')} | ${pair(r.judged)} | ${pair(r.questions)} | ${probe} | ${pair(r.synonyms)} |`);
+  }
+  const none = rows.find((row) => row.docs === 0)?.relevance;
+  const big = rows.find((row) => row.docs === 100_000)?.relevance;
+  if (!none || !big) return;
+  const verdict = (ok: boolean) => (ok ? 'ok' : 'MISSED');
+  const lines = (['judged', 'questions'] as const).map((suite) => {
+    const drop = none[suite].mrr - big[suite].mrr;
+    return `${suite} MRR@10 at 100,000 is ${fixed(drop)} below no distractors (goal <= 0.02) ${verdict(drop <= 0.02)}`;
+  });
+  lines.push(
+    `body-words probe at 100,000: ${fixed(big.probe.recall * 100, 0)}% (goal >= 95%) ${verdict(big.probe.recall >= 0.95)}`,
+    `synonym class at 100,000: MRR@10 ${fixed(big.synonyms.mrr)} (goal >= 0.9) ${verdict(big.synonyms.mrr >= 0.9)}`,
+  );
+  console.log(lines.join('\n'));
 }

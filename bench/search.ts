@@ -19,7 +19,7 @@ import { writeSearchIndex } from '../generator/search/index-writer.ts';
 import { miniSearchOptions } from '../test/helpers/reference-search.ts';
 import { CRAFTED_QUERIES } from '../test/helpers/crafted-queries.ts';
 import { createDocuments, createQueries } from '../test/helpers/synthetic-articles.ts';
-import { measureClasses, type Relevance, siteSynonyms, withContent } from './search-relevance.ts';
+import { measureClasses, printRelevance, type Relevance, siteSynonyms, withContent } from './search-relevance.ts';
 
 const CONTENT_DIR = fileURLToPath(new URL('../content', import.meta.url));
 /** Fresh isolates per first-search figure (the median is printed). */
@@ -267,34 +267,6 @@ function printRuntimes(rows: Row[]): void {
         `${row.node.sameAnswers ? 'yes' : 'NO'} | ${row.exact.equal} of ${row.exact.queries} | ${fixed(row.relevance.judged.mrr, 3)} |`,
     );
   }
-}
-
-/** Relevance per size beside its speed (the issue's goals at 100,000 against the row with no distractors). */
-function printRelevance(rows: Row[]): void {
-  console.log(
-    '\nRelevance at each size, answered under Deno by the same index (content/ plus the synthetic documents, with content/synonyms.yaml):\n',
-  );
-  console.log(
-    '| distractors | judged questions MRR@10 / recall@10 | body-words probe in top 10 (MRR@10) | synonym class MRR@10 / recall@10 | first search CPU, median |',
-  );
-  console.log('|---:|---:|---:|---:|---:|');
-  for (const { docs, relevance: r, first } of rows) {
-    const probe = r.probe.queries ? `${fixed(r.probe.recall * 100, 0)}% of ${r.probe.queries} (${fixed(r.probe.mrr, 3)})` : 'n/a';
-    console.log(
-      `| ${docs.toLocaleString('en')} | ${fixed(r.judged.mrr, 3)} / ${fixed(r.judged.recall, 3)} | ${probe} | ${fixed(r.synonyms.mrr, 3)} / ${fixed(r.synonyms.recall, 3)} | ${fixed(median(first.cpuMs))} ms |`,
-    );
-  }
-  const none = rows.find((row) => row.docs === 0)?.relevance;
-  const big = rows.find((row) => row.docs === 100_000)?.relevance;
-  if (!none || !big) return;
-  const drop = none.judged.mrr - big.judged.mrr;
-  console.log(
-    [
-      `judged MRR@10 at 100,000 is ${fixed(drop, 3)} below no distractors (goal <= 0.02) ${drop <= 0.02 ? 'ok' : 'MISSED'}`,
-      `body-words probe at 100,000: ${fixed(big.probe.recall * 100, 0)}% (goal >= 95%) ${big.probe.recall >= 0.95 ? 'ok' : 'MISSED'}`,
-      `synonym class at 100,000: MRR@10 ${fixed(big.synonyms.mrr, 3)} (goal >= 0.9) ${big.synonyms.mrr >= 0.9 ? 'ok' : 'MISSED'}`,
-    ].join('\n'),
-  );
 }
 
 export async function benchSearch(sizes: number[] = [0, 100, 10_000, 100_000]): Promise<Row[]> {

@@ -57,7 +57,7 @@ export function blockBounds(units: PreparedForm[][], blocks: number): BlockBound
     }
     for (let i = 0; i < count; i++) {
       const block = touched[i]!;
-      coarse[block]! += wordScore(exact[block] === 1, all[base + block]!);
+      coarse[block]! += wordScore(units.length, exact[block] === 1, all[base + block]!);
     }
   }
   return { best: all, coarse, blocks };
@@ -122,7 +122,7 @@ export function quickBound(bits: WordBits, bounds: BlockBounds, block: number): 
     const carry4 = four & carry2;
     four ^= carry2;
     eight |= carry4;
-    const best = wordScore(true, bounds.best[u * bounds.blocks + block]!);
+    const best = wordScore(found.length, true, bounds.best[u * bounds.blocks + block]!);
     if (best > most) most = best;
   }
   // The largest count, plane by plane from the highest: keep the documents that have each bit, if any do.
@@ -158,7 +158,7 @@ export function tightBound(
     let sum = 0;
     for (let u = 0; u < found.length; u++) {
       if (!(found[u]![byte]! & bit)) continue;
-      sum += wordScore((exact[u]![byte]! & bit) !== 0, bounds.best[u * bounds.blocks + block]!);
+      sum += wordScore(found.length, (exact[u]![byte]! & bit) !== 0, bounds.best[u * bounds.blocks + block]!);
     }
     slots[slot] = document >= range[0] && document < range[1] ? sum : 0;
     if (slots[slot]! > best) best = slots[slot]!;
@@ -187,7 +187,7 @@ export function lowerSlots(
     const bit = 1 << (document & 7);
     if (slots[slot]! > 0 && bits.found[u]![document >> 3]! & bit) {
       const isExact = (bits.exact[u]![document >> 3]! & bit) !== 0;
-      slots[slot]! += wordScore(isExact, scores[offset + slot]!) - wordScore(isExact, bound);
+      slots[slot]! += wordScore(bits.found.length, isExact, scores[offset + slot]!) - wordScore(bits.found.length, isExact, bound);
     }
     if (slots[slot]! > best) best = slots[slot]!;
   }

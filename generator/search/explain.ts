@@ -14,7 +14,7 @@ export interface WordExplanation {
   exact: boolean;
   /** The best form's weight * Σ boost * BM25+ over its fields. */
   bm25: number;
-  /** What the word adds: RANKING.tiers.word, RANKING.tiers.exact if exact, bm25 / (bm25 + saturation). */
+  /** What the word adds (ranking.ts wordScore): bm25 / (bm25 + saturation), and under the words rule its tiers. */
   score: number;
 }
 
@@ -38,6 +38,6 @@ export function explainDocument(units: { word: string; forms: PreparedForm[] }[]
         form = { term: prepared.form.term, kind: prepared.form.kind };
       }
     }
-    return { word, form, exact, bm25: best, score: best > 0 ? wordScore(exact, best) : 0 };
+    return { word, form, exact, bm25: best, score: best > 0 ? wordScore(units.length, exact, best) : 0 };
   });
 }

@@ -5,16 +5,21 @@
  * index's top-level file, and the reader refuses another set). docs/search.md gives the figures that chose
  * each value. Runtime-neutral.
  *
- * A document's score is a sum over the query's words (a synonym phrase of the query counts as one word):
+ * A document's score is a sum over the query's words (a synonym phrase of the query counts as one word; a
+ * word the index does not hold is left out). Each word the document holds in some form (exact, prefix,
+ * typo, synonym) adds its BM25 part saturated, s / (s + saturation), below 1, with s = the best form's
+ * weight * sum over fields of field boost * BM25+ (MiniSearch's formula). A query of at most
+ * RANKING.wordsRule.upTo words (typed keywords, each one deliberate) adds the words rule's tiers on top:
  *
- *   word found in any form (exact, prefix, typo, synonym)    RANKING.tiers.word    (100)
- *   word found exactly (its own term, in any field)          RANKING.tiers.exact   (10)
- *   how well it is found: s / (s + saturation), below 1       s = the best form's weight * sum over fields of
- *                                                             field boost * BM25+ (MiniSearch's formula)
+ *   word found in any form                                   RANKING.wordsRule.word    (100)
+ *   word found exactly (its own term, in any field)          RANKING.wordsRule.exact   (10)
  *
- * With at most 8 words, the exact tier never adds up to a word and the last part never adds up to an exact
- * match, so the order is: more words found; then more of them exactly; then field weights and BM25. The
- * score explains itself: 312.4567 is three words found, one of them exactly.
+ * so the order is: more words found; then more of them exactly; then field weights and BM25, and the score
+ * explains itself (312.4567 is three words found, one of them exactly). A longer query (a question in
+ * natural language) is ranked by the saturated parts alone, BM25-weighted word coverage: a record that holds
+ * a question's decisive words strongly ranks above one that holds every word, common ones included, in
+ * passing. At 100,000 documents the words rule on long questions let such records outrank the one asked
+ * about (docs/search.md has the figures).
  */
 import { compareText } from '../shared/compare-text.ts';
 
@@ -26,10 +31,13 @@ export const RANKING = {
   boosts: { title: 4, tags: 2.5, terms: 1.5, summary: 1.5, body: 1 } satisfies Record<SearchField, number>,
   /** BM25+ as MiniSearch defines it (k1, b, delta). */
   bm25: { k: 1.2, b: 0.7, d: 0.5 },
-  /** See the module comment: a word found, then found exactly, each outweighs everything below it. */
-  tiers: { word: 100, exact: 10 },
-  /** A word's BM25 part s is counted as s / (s + saturation): one word cannot outweigh another found as well. */
-  saturation: 8,
+  /**
+   * The words rule, for queries of at most `upTo` words (see the module comment): a word found, then found
+   * exactly, each outweighs everything below it. Longer queries are ranked by BM25-weighted coverage alone.
+   */
+  wordsRule: { upTo: 3, word: 100, exact: 10 },
+  /** A word's BM25 part s is counted as s / (s + saturation): one word found strongly is worth less than two. */
+  saturation: 6,
   /** Weights of a word's neighbours against its own term (1), inside the word's BM25 part. */
   weights: { prefix: 0.5, typo: 0.45, synonym: 0.8 },
   /** Typo tolerance: one edit, words of this length or more, in every field but bodies. */
@@ -67,9 +75,16 @@ export function bm25(idf: number, tf: number, length: number, averageLength: num
 /** BM25's inverse document frequency, as MiniSearch computes it. */
 export const idfOf = (documents: number, df: number) => Math.log(1 + (documents - df + 0.5) / (df + 0.5));
 
-/** One word's contribution: found (always), found exactly or not, and its best form's BM25 part. */
-export const wordScore = (exact: boolean, best: number) =>
-  RANKING.tiers.word + (exact ? RANKING.tiers.exact : 0) + best / (best + RANKING.saturation);
+/** Whether a query of `words` words (those the index holds) is ranked by the words rule's tiers. */
+export const wordsRuleFor = (words: number) => words <= RANKING.wordsRule.upTo;
+
+/**
+ * One word's contribution to a document that holds it in some form, in a query of `words` words: its best
+ * form's BM25 part `best`, saturated, and under the words rule its tiers (found; found exactly or not).
+ * Monotone in `exact` and `best`, so a bound on them bounds the score (what skipping relies on).
+ */
+export const wordScore = (words: number, exact: boolean, best: number) =>
+  (wordsRuleFor(words) ? RANKING.wordsRule.word + (exact ? RANKING.wordsRule.exact : 0) : 0) + best / (best + RANKING.saturation);
 
 /** Rounded to 4 decimals and never 0: every match is some match (docs/api.md: `score` > 0). */
 export function roundScore(score: number): number {

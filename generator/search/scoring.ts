@@ -3,9 +3,9 @@
  * from postings records (record-reader.ts) with the rules of ranking.ts. Runtime-neutral.
  *
  * Documents are cut into blocks of RANKING.blockSize consecutive numbers. For each block, each query word
- * has an upper bound on what it can add to a document there: its tiers when some form of it (exact, prefix,
- * typo, synonym) has a posting in the block, and the saturated BM25 part of the best bound among those forms
- * (the writer stores each block's best score per term). Blocks are scored whole, best bound first, into a
+ * has an upper bound on what it can add to a document there: ranking.ts `wordScore` of the best bound among
+ * its forms (the writer stores each block's best score per term) and of whether its own term is there, when
+ * some form of it (exact, prefix, typo, synonym) has a posting in the block. Blocks are scored whole, best bound first, into a
  * heap the size of the page; once a block's bound rounds below the heap's lowest score, no later block can
  * change the page, and scoring stops (MaxScore over aligned blocks). So every word always counts, and the
  * page is the one scoring every document would give (test/search/pruning.test.ts compares both).
@@ -89,7 +89,7 @@ function scoreBlock(units: PreparedForm[][], block: number, range: readonly [num
     let raw = 0;
     for (let u = 0; u < units.length; u++) {
       const score = best[u * size + slot]!;
-      if (score > 0) raw += wordScore(exact[u * size + slot] === 1, score);
+      if (score > 0) raw += wordScore(units.length, exact[u * size + slot] === 1, score);
     }
     if (raw > 0) heap.push(scoreUnits(raw), document, raw);
   }

@@ -103,6 +103,8 @@ export function createReferenceSearch(documents: readonly SearchDocument[], syno
       const synonymForms = bySynonym.map((term) => ({ term, weight: RANKING.weights.synonym, fields: allFields, exact: false }));
       return [...own, ...[...synonymForms, ...neighbours].slice(0, RANKING.maxExpansions)];
     });
+    // The words the index holds (a word no term answers is left out, as the engine leaves it out).
+    const words = plans.filter((forms) => forms.length > 0).length;
     const ranked = order.flatMap((index, number) => {
       const id = documents[index]!.id;
       if (type !== 'all' && !id.startsWith(`${type}:`)) return [];
@@ -115,7 +117,7 @@ export function createReferenceSearch(documents: readonly SearchDocument[], syno
           if (score > best) best = score;
           if (score > 0 && form.exact) exact = true;
         }
-        if (best > 0) raw += wordScore(exact, best);
+        if (best > 0) raw += wordScore(words, exact, best);
       }
       return raw > 0 ? [{ id, number, raw, score: roundScore(raw), stored: documents[index]!.stored }] : [];
     });

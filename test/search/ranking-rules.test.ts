@@ -1,7 +1,10 @@
 /**
- * The contract's ranking rules as properties, over many random cases: a record holding every word of the
- * query ranks above every record holding fewer, however strongly those hold theirs (in titles, repeated);
- * an exact match of a word ranks above a typo, prefix or synonym match of it; and the expansion cap keeps
+ * The contract's ranking rules as properties, over many random cases. For a query of up to
+ * RANKING.wordsRule.upTo words, the words rule: a record holding every word of the query ranks above every
+ * record holding fewer, however strongly those hold theirs (in titles, repeated), and an exact match of a
+ * word ranks above a typo, prefix or synonym match of it. For a longer question, BM25-weighted coverage: with
+ * the words held alike, more words rank higher, and a record holding all but one of its words strongly ranks
+ * above one holding every word in passing. The expansion cap keeps
  * the commonest neighbours of a word, counted in `total` exactly.
  */
 import { describe, expect, it } from 'vitest';
@@ -30,11 +33,13 @@ const searchOf = (documents: SearchDocument[], synonyms: Parameters<typeof creat
     ),
   );
 
+const { upTo } = RANKING.wordsRule;
+
 describe('the ranking rules', () => {
-  it('ranks a record with every word above records with fewer, and an exact match above a typo, prefix or synonym of it', async () => {
+  it(`ranks a record with every word above records with fewer, and an exact match above a typo, prefix or synonym of it (queries of up to ${upTo} words)`, async () => {
     const random = createRandom(17);
     for (let trial = 0; trial < 40; trial++) {
-      const words = Array.from({ length: 2 + (trial % 3) }, () => wordOf(random, 6 + Math.floor(random() * 3)));
+      const words = Array.from({ length: 2 + (trial % (upTo - 1)) }, () => wordOf(random, 6 + Math.floor(random() * 3)));
       const filler = Array.from({ length: 300 }, () => wordOf(random, 4)).join(' ');
       const last = words.length - 1;
       const typo = `${words[0]!.slice(0, 2)}x${words[0]!.slice(3)}`;
@@ -72,6 +77,42 @@ describe('the ranking rules', () => {
       expect(typoed).toMatchObject({ form: { kind: 'typo' }, exact: false });
       expect(explained.items.find((item) => item.id === 'synonym')!.explanation![0]!.form?.kind).toBe('synonym');
       expect(explained.items[0]!.explanation!.every((part) => part.exact && part.form?.kind === 'exact')).toBe(true);
+    }
+  }, 60_000);
+});
+
+describe(`the ranking of questions of more than ${upTo} words`, () => {
+  it('ranks more words above fewer when held alike, and the words held strongly above every word held in passing', async () => {
+    const random = createRandom(29);
+    for (let trial = 0; trial < 30; trial++) {
+      const words = Array.from({ length: upTo + 1 + (trial % 4) }, () => wordOf(random, 6 + Math.floor(random() * 3)));
+      const filler = Array.from({ length: 300 }, () => wordOf(random, 4)).join(' ');
+      const spare = wordOf(random, 6);
+      // Held alike: the same summary length and the same body; only which words the summary holds differs.
+      const alike = (id: string, held: string[]) => documentOf(id, 'Notes', filler, held.join(' '));
+      const documents = [
+        alike('intelligence:all', words),
+        ...words.map((_, skip) =>
+          alike(
+            `services:fewer-${skip}`,
+            words.map((word, i) => (i === skip ? spare : word)),
+          ),
+        ),
+        // All but the first word in the title, tags and summary; every word once, deep in a long body.
+        documentOf('intelligence:strong', words.slice(1).join(' '), words.slice(1).join(' '), words.slice(1).join(' ')),
+        documentOf('intelligence:passing', 'Notes', `${filler} ${words.join(' ')}`),
+      ];
+      const search = searchOf(documents);
+      const q = words.join(' ');
+      const { items } = await search.rank({ q, type: 'all', limit: 20, offset: 0 }, { explain: true });
+      const rank = (id: string) => items.findIndex((item) => `${item.type}:${item.id}` === id);
+      for (let skip = 0; skip < words.length; skip++) expect(rank('intelligence:all'), q).toBeLessThan(rank(`services:fewer-${skip}`));
+      expect(rank('intelligence:strong'), q).toBeLessThan(rank('intelligence:passing'));
+      // No tiers: each word adds its saturated BM25 part only, below 1; the explanation gives the parts.
+      for (const item of items) {
+        expect(item.raw).toBeLessThan(words.length);
+        expect(item.explanation!.reduce((sum, part) => sum + part.score, 0)).toBe(item.raw);
+      }
     }
   }, 60_000);
 });

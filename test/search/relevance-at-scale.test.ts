@@ -1,6 +1,6 @@
 /**
- * Relevance among distractors, at a size `npm test` can afford: the judged questions on content/, with and
- * without 3,000 synthetic 400-word articles (test/helpers/synthetic-articles.ts, the benchmark's), the
+ * Relevance among distractors, at a size `npm test` can afford: the judged questions on content/ and the
+ * second set of natural-language questions, with and without 3,000 synthetic 400-word articles (test/helpers/synthetic-articles.ts, the benchmark's), the
  * "words only its body has" probe on a sample of the synthetic documents, and the synonym
  * class with the site's synonyms. The benchmark runs the same suite at 10,000 and 100,000 documents.
  */
@@ -14,6 +14,7 @@ import { writeSearchIndex } from '../../generator/search/index-writer.ts';
 import { createSearch, type Search } from '../../generator/search/search.ts';
 import { createSynonymTable, type SynonymTable } from '../../generator/search/synonyms.ts';
 import { bodyWordsProbe, judgements, measureRelevance, synonymJudgements } from '../helpers/relevance-judgements.ts';
+import { questionJudgements } from '../helpers/relevance-questions.ts';
 import { loadSearchDocuments } from '../helpers/search-documents.ts';
 import { createDocuments } from '../helpers/synthetic-articles.ts';
 
@@ -37,10 +38,23 @@ beforeAll(async () => {
 }, 120_000);
 
 describe(`relevance among ${DISTRACTORS.toLocaleString('en')} distractors`, () => {
-  // The goal is MRR@10 within 0.02 of the suite with no distractors; it is not reached (0.805 against 0.950, recall@10 0.886
-  // when this was written: single words such as "mcp" or "HIPAA" are outranked by synthetic articles that
-  // repeat the word in every field). This guards the level reached, and recall.
-  it('keeps MRR@10 of the judged questions among distractors at the level reached, and recall@10 whole', async () => {
+  it('keeps MRR@10 of the natural-language questions within 0.02 of no distractors, and recall@10 whole', async () => {
+    const before = await measureRelevance(alone, questionJudgements);
+    const after = await measureRelevance(among, questionJudgements);
+    console.log(
+      `natural-language questions: MRR@10 ${before.mrr.toFixed(3)} alone, ${after.mrr.toFixed(3)} among ${DISTRACTORS} distractors\n${after.misranked.join('\n')}`,
+    );
+    expect(questionJudgements.length).toBeGreaterThanOrEqual(30);
+    expect(before.mrr).toBeGreaterThanOrEqual(0.97);
+    expect(after.mrr).toBeGreaterThanOrEqual(before.mrr - 0.02);
+    expect(after.recall).toBeGreaterThanOrEqual(0.97);
+  });
+
+  // The goal is MRR@10 within 0.02 of the suite with no distractors; for the judged questions it is not reached
+  // (THRESHOLDS): their one- and two-word queries ("mcp", "HIPAA") and body details ("Walmart Connect") are
+  // outranked by synthetic articles that hold the same words more often and in more fields. This guards the
+  // level reached, and recall.
+  it('keeps MRR@10 of the judged questions among distractors at the level reached, and recall@10', async () => {
     const before = await measureRelevance(alone);
     const after = await measureRelevance(among);
     console.log(
@@ -48,7 +62,7 @@ describe(`relevance among ${DISTRACTORS.toLocaleString('en')} distractors`, () =
     );
     expect(judgements.length).toBeGreaterThanOrEqual(50);
     expect(before.mrr).toBeGreaterThanOrEqual(0.95);
-    expect(after.mrr).toBeGreaterThanOrEqual(0.78);
+    expect(after.mrr).toBeGreaterThanOrEqual(0.82);
     expect(after.recall).toBeGreaterThanOrEqual(0.85);
   });
 
