@@ -14,11 +14,12 @@
 import type { WordBits } from './match-count.ts';
 import type { PreparedForm } from './prepared-form.ts';
 import { RANKING, wordScore } from './ranking.ts';
+import { scratchBytes, scratchFloats, scratchInts } from './scratch-space.ts';
 
 const CORRUPT = 'postings: record is truncated or corrupt';
 const BUCKETS = 4096;
 
-/** Per word and block, the best form's bound; per block the coarse bound. */
+/** Per word and block, the best form's bound; per block the coarse bound. Valid until the next search (scratch space). */
 export interface BlockBounds {
   /** `words * blocks`: word `u`'s best form's bound in `block` at `u * blocks + block` (0: no form there). */
   best: Float64Array;
@@ -31,10 +32,10 @@ export interface BlockBounds {
  * visited (a first search runs this before the engine has optimized it, so passes over every block count).
  */
 export function blockBounds(units: PreparedForm[][], blocks: number): BlockBounds {
-  const coarse = new Float64Array(blocks);
-  const all = new Float64Array(units.length * blocks);
-  const exact = new Uint8Array(blocks);
-  const touched = new Int32Array(blocks);
+  const coarse = scratchFloats('coarse', blocks);
+  const all = scratchFloats('word-bounds', units.length * blocks);
+  const exact = scratchBytes('exact-blocks', blocks);
+  const touched = scratchInts('touched-blocks', blocks);
   for (let u = 0; u < units.length; u++) {
     const base = u * blocks;
     let count = 0;
@@ -74,8 +75,8 @@ export function blockOrder(coarse: Float64Array, firstBlock: number, endBlock: n
     if (bound > high) high = bound;
   }
   const scale = high > low ? (BUCKETS - 1) / (high - low) : 0;
-  const starts = new Int32Array(BUCKETS + 1);
-  const bucketOf = new Int32Array(Math.max(0, endBlock - firstBlock)).fill(-1);
+  const starts = scratchInts('bucket-starts', BUCKETS + 1);
+  const bucketOf = scratchInts('block-buckets', Math.max(0, endBlock - firstBlock)).fill(-1);
   for (let block = firstBlock; block < endBlock; block++) {
     const bound = coarse[block]!;
     if (bound === 0) continue;
@@ -84,9 +85,10 @@ export function blockOrder(coarse: Float64Array, firstBlock: number, endBlock: n
     starts[bucket + 1]!++;
   }
   for (let b = 0; b < BUCKETS; b++) starts[b + 1]! += starts[b]!;
-  const order = new Int32Array(starts[BUCKETS]!);
-  const next = starts.slice(0, BUCKETS);
-  const bucketBest = new Float64Array(BUCKETS);
+  const order = scratchInts('block-order', starts[BUCKETS]!);
+  const next = scratchInts('bucket-next', BUCKETS);
+  next.set(starts.subarray(0, BUCKETS));
+  const bucketBest = scratchFloats('bucket-best', BUCKETS);
   for (let block = firstBlock; block < endBlock; block++) {
     const bucket = bucketOf[block - firstBlock]!;
     if (bucket < 0) continue;

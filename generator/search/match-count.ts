@@ -9,7 +9,9 @@ import type { PreparedForm } from './prepared-form.ts';
 import { ALL_FIELDS } from './postings-codec.ts';
 import { RANKING } from './ranking.ts';
 import { readBlockDocs } from './record-reader.ts';
+import { scratchBytes } from './scratch-space.ts';
 
+/** Valid until the next search (the sets live in reused scratch space). */
 export interface WordBits {
   /** Per word, one bit per document: some form of the word is in it. Byte length a multiple of 4. */
   found: Uint8Array[];
@@ -55,18 +57,21 @@ export function wordBits(units: PreparedForm[][], documents: number, range: read
   const docs = new Int32Array(RANKING.blockSize);
   const found: Uint8Array[] = [];
   const exact: Uint8Array[] = [];
-  const any = new Int32Array(bytes / 4);
-  for (const forms of units) {
-    const own = new Uint8Array(bytes);
+  // One scratch buffer for every set: [any, then per word found and exact], each `bytes` long.
+  const all = scratchBytes('word-bits', bytes * (1 + 2 * units.length));
+  const any = new Int32Array(all.buffer, 0, bytes / 4);
+  units.forEach((forms, u) => {
+    const own = all.subarray(bytes * (2 + 2 * u), bytes * (3 + 2 * u));
     const exactForm = forms.find((prepared) => prepared.form.kind === 'exact');
     if (exactForm) addForm(own, exactForm, range, docs, true);
-    const word = own.slice();
+    const word = all.subarray(bytes * (1 + 2 * u), bytes * (2 + 2 * u));
+    word.set(own);
     for (const prepared of forms) if (prepared !== exactForm) addForm(word, prepared, range, docs, !exactForm && prepared === forms[0]);
-    const words = new Int32Array(word.buffer);
+    const words = new Int32Array(all.buffer, word.byteOffset, bytes / 4);
     for (let i = 0; i < words.length; i++) any[i]! |= words[i]!;
     found.push(word);
     exact.push(own);
-  }
+  });
   return { found, exact, total: countBits(any, range[0], range[1]) };
 }
 
