@@ -3,6 +3,7 @@
  * collection's `item` schema and a get route's record those of its `record` schema, in the schemas' order.
  * A key is a field of the record unless it is derived (below); an absent optional field is `null`.
  */
+import { hash } from 'node:crypto';
 import type { AnyEntry } from '../../../schemas/collections.ts';
 import { readingTime } from '../../../shared/reading-time.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
@@ -30,7 +31,11 @@ const relatedOf = (record: AnyEntry, key: string, catalogue: Catalogue) =>
  * other records and terms (the `related` object: their ids, titles, names and addresses).
  */
 export function recordInputs(record: AnyEntry, key: string, catalogue: Catalogue): string {
-  return `${key}\n${catalogue.track.digest(record.file)}\n${JSON.stringify(relatedOf(record, key, catalogue))}`;
+  // Once per record and build (its envelope and its page both name it), as one short digest.
+  return catalogue.perRecord(`${key} inputs`, record, () => {
+    const inputs = `${key}\n${catalogue.track.digest(record.file)}\n${JSON.stringify(relatedOf(record, key, catalogue))}`;
+    return hash('sha1', inputs, 'base64');
+  });
 }
 
 function fill(keys: readonly string[], record: AnyEntry, key: string, catalogue: Catalogue, into: Json): Json {
