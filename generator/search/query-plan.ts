@@ -8,7 +8,7 @@ import { lookupPrefix, lookupTerm } from './dictionary.ts';
 import { postingsPath, type SearchMeta, type TermEntry } from './index-format.ts';
 import { type IndexParts, partError } from './index-reader.ts';
 import { ALL_FIELDS } from './postings-codec.ts';
-import { prefixFor, prefixWeight, RANKING, SEARCH_FIELDS, TYPO_FIELDS, typoFor } from './ranking.ts';
+import { neighbourFieldWeight, prefixFor, prefixWeight, RANKING, SEARCH_FIELDS, TYPO_FIELDS, typoFor } from './ranking.ts';
 import type { Form, FormKind, Unit } from './prepared-form.ts';
 import { readRecord } from './record-reader.ts';
 import { queryUnits } from './synonyms.ts';
@@ -84,6 +84,20 @@ export async function planQuery(parts: IndexParts, meta: SearchMeta, q: string):
         throw partError(postingsPath(shard), (error as Error).message);
       }
     });
-    return [{ word: words[index]!.word, forms }];
+    return [{ word: words[index]!.word, forms: weighNeighbours(forms, meta.documents) }];
+  });
+}
+
+/** The forms with each neighbour's field weights capped at its word's (ranking.ts neighbourFieldWeight). */
+function weighNeighbours(forms: Form[], documents: number): Form[] {
+  const own = forms.find((form) => form.kind === 'exact');
+  if (!own) return forms;
+  return forms.map((form) => {
+    if (form === own) return form;
+    const weights = form.record.weights.map((weight, field) =>
+      neighbourFieldWeight(weight, SEARCH_FIELDS[field]!, documents, own.record.docCount),
+    );
+    // A copy: the parsed record may be shared, and its own weights serve its own term elsewhere.
+    return { ...form, record: { ...form.record, weights } };
   });
 }

@@ -75,6 +75,15 @@ export function bm25(idf: number, tf: number, length: number, averageLength: num
 /** BM25's inverse document frequency, as MiniSearch computes it. */
 export const idfOf = (documents: number, df: number) => Math.log(1 + (documents - df + 0.5) / (df + 0.5));
 
+/**
+ * A neighbour (prefix, typo or synonym term) stands in for its word, so it never counts as rarer than the word:
+ * a field's weight (boost * idf) is capped at the field's boost times the idf of the word's own term, over all
+ * fields (in `ownDocuments` of `documents`). A neighbour held as the word's own term is held then adds less
+ * (a rare misspelling in a title no longer outweighs the word itself).
+ */
+export const neighbourFieldWeight = (weight: number, field: SearchField, documents: number, ownDocuments: number) =>
+  Math.min(weight, RANKING.boosts[field] * idfOf(documents, ownDocuments));
+
 /** Whether a query of `words` words (those the index holds) is ranked by the words rule's tiers. */
 export const wordsRuleFor = (words: number) => words <= RANKING.wordsRule.upTo;
 

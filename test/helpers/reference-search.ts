@@ -11,6 +11,7 @@ import {
   bm25,
   byRank,
   idfOf,
+  neighbourFieldWeight,
   prefixFor,
   prefixWeight,
   RANKING,
@@ -65,14 +66,20 @@ export function createReferenceSearch(documents: readonly SearchDocument[], syno
   const df = (term: string, fieldId: number) => [...postings.get(term)!.values()].filter((fields) => fields.has(fieldId)).length;
   const typoFieldIds = TYPO_FIELDS.map((field) => SEARCH_FIELDS.indexOf(field));
 
-  /** One form's score in document `index` over `fieldIds`, fields ascending (0: not there). */
-  const formScore = (term: string, index: number, fieldIds: readonly number[]) => {
+  /**
+   * One form's score in document `index` over `fieldIds`, fields ascending (0: not there); a neighbour's field
+   * weights capped at those of `word`, its word, when the index holds it.
+   */
+  const formScore = (term: string, index: number, fieldIds: readonly number[], word?: string) => {
     const fields = postings.get(term)?.get(index);
     let sum = 0;
     for (const fieldId of fieldIds) {
       const posting = fields?.get(fieldId);
       if (!posting) continue;
-      const weight = RANKING.boosts[SEARCH_FIELDS[fieldId]!] * idfOf(documents.length, df(term, fieldId));
+      const field = SEARCH_FIELDS[fieldId]!;
+      const own = RANKING.boosts[field] * idfOf(documents.length, df(term, fieldId));
+      const capped = word !== undefined && word !== term && postings.has(word);
+      const weight = capped ? neighbourFieldWeight(own, field, documents.length, postings.get(word)!.size) : own;
       sum += bm25(weight, posting.tf, posting.length, averages[fieldId]!);
     }
     return sum;
@@ -109,11 +116,11 @@ export function createReferenceSearch(documents: readonly SearchDocument[], syno
       const id = documents[index]!.id;
       if (type !== 'all' && !id.startsWith(`${type}:`)) return [];
       let raw = 0;
-      for (const forms of plans) {
+      for (const [u, forms] of plans.entries()) {
         let best = 0;
         let exact = false;
         for (const form of forms) {
-          const score = form.weight * formScore(form.term, index, form.fields);
+          const score = form.weight * formScore(form.term, index, form.fields, form.exact ? undefined : units[u]!.word);
           if (score > best) best = score;
           if (score > 0 && form.exact) exact = true;
         }

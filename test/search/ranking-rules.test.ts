@@ -3,8 +3,9 @@
  * RANKING.wordsRule.upTo words, the words rule: a record holding every word of the query ranks above every
  * record holding fewer, however strongly those hold theirs (in titles, repeated), and an exact match of a
  * word ranks above a typo, prefix or synonym match of it. For a longer question, BM25-weighted coverage: with
- * the words held alike, more words rank higher, and a record holding all but one of its words strongly ranks
- * above one holding every word in passing. The expansion cap keeps
+ * the words held alike, more words rank higher and an exact match above its neighbours (a neighbour never
+ * counts as rarer than its word), and a record holding all but one of its words strongly ranks above one
+ * holding every word in passing. The expansion cap keeps
  * the commonest neighbours of a word, counted in `total` exactly.
  */
 import { describe, expect, it } from 'vitest';
@@ -82,13 +83,15 @@ describe('the ranking rules', () => {
 });
 
 describe(`the ranking of questions of more than ${upTo} words`, () => {
-  it('ranks more words above fewer when held alike, and the words held strongly above every word held in passing', async () => {
+  it('ranks more words above fewer and an exact match above a typo, prefix or synonym of it when held alike, and the words held strongly above every word held in passing', async () => {
     const random = createRandom(29);
     for (let trial = 0; trial < 30; trial++) {
       const words = Array.from({ length: upTo + 1 + (trial % 4) }, () => wordOf(random, 6 + Math.floor(random() * 3)));
       const filler = Array.from({ length: 300 }, () => wordOf(random, 4)).join(' ');
       const spare = wordOf(random, 6);
-      // Held alike: the same summary length and the same body; only which words the summary holds differs.
+      const last = words.length - 1;
+      const synonym = wordOf(random, 7);
+      // Held alike: the same tags' length and the same body; only which words the tags hold differs.
       const alike = (id: string, held: string[]) => documentOf(id, 'Notes', filler, held.join(' '));
       const documents = [
         alike('intelligence:all', words),
@@ -98,15 +101,21 @@ describe(`the ranking of questions of more than ${upTo} words`, () => {
             words.map((word, i) => (i === skip ? spare : word)),
           ),
         ),
+        alike('expertise:typo', [`${words[0]!.slice(0, 2)}x${words[0]!.slice(3)}`, ...words.slice(1)]),
+        alike('expertise:prefix', [...words.slice(0, last), `${words[last]}x`]),
+        alike('expertise:synonym', [synonym, ...words.slice(1)]),
         // All but the first word in the title, tags and summary; every word once, deep in a long body.
         documentOf('intelligence:strong', words.slice(1).join(' '), words.slice(1).join(' '), words.slice(1).join(' ')),
         documentOf('intelligence:passing', 'Notes', `${filler} ${words.join(' ')}`),
       ];
-      const search = searchOf(documents);
+      const search = searchOf(documents, { groups: [{ words: [words[0]!, synonym] }] });
       const q = words.join(' ');
       const { items } = await search.rank({ q, type: 'all', limit: 20, offset: 0 }, { explain: true });
       const rank = (id: string) => items.findIndex((item) => `${item.type}:${item.id}` === id);
       for (let skip = 0; skip < words.length; skip++) expect(rank('intelligence:all'), q).toBeLessThan(rank(`services:fewer-${skip}`));
+      for (const neighbour of ['expertise:typo', 'expertise:prefix', 'expertise:synonym']) {
+        expect(rank(neighbour), `${neighbour} for ${q}`).toBeGreaterThan(rank('intelligence:all'));
+      }
       expect(rank('intelligence:strong'), q).toBeLessThan(rank('intelligence:passing'));
       // No tiers: each word adds its saturated BM25 part only, below 1; the explanation gives the parts.
       for (const item of items) {
