@@ -5,7 +5,7 @@
  * what a first search costs depends on the query, not on the number of documents. docs/search.md describes
  * every part and how a query walks them.
  */
-import { DATA_DIR } from '../shared/data-paths.ts';
+import { DATA_DIR, partPath } from '../shared/data-paths.ts';
 
 /** What a result shows besides its type and id: the fields `/v1/search` answers with. */
 export type StoredResult = [slug: string, title: string, summary: string, url: string];
@@ -22,15 +22,16 @@ export interface SearchDocument {
 }
 
 /** Changes whenever a part's layout does; the reader refuses any other. */
-export const SEARCH_INDEX_FORMAT = 'search-index/4';
+export const SEARCH_INDEX_FORMAT = 'search-index/5';
 
 export const SEARCH_DIR = `${DATA_DIR}/search`;
 export const SEARCH_META_PATH = `${SEARCH_DIR}/meta.json`;
-export const dictionaryPath = (block: number) => `${SEARCH_DIR}/terms/${block}.json`;
+export const dictionaryPath = (block: number) => `${SEARCH_DIR}/terms/${partPath(block)}.json`;
 /** A typo dictionary (typo-dictionary.ts), keyed by a term length and a UTF-16 code unit. */
 export const typoPath = (key: string) => `${SEARCH_DIR}/typos/${key}.json`;
-export const postingsPath = (shard: number) => `${SEARCH_DIR}/postings/${shard}.bin`;
-export const cardsPath = (chunk: number) => `${SEARCH_DIR}/cards/${chunk}.json`;
+// Numbered parts sit in folders of a thousand (partPath), so that no folder grows past 10,000 entries.
+export const postingsPath = (shard: number) => `${SEARCH_DIR}/postings/${partPath(shard)}.bin`;
+export const cardsPath = (chunk: number) => `${SEARCH_DIR}/cards/${partPath(chunk)}.json`;
 /** The editors' synonyms, analysed (synonyms.ts `SynonymTable`); written only when there are some. */
 export const SEARCH_SYNONYMS_PATH = `${SEARCH_DIR}/synonyms.json`;
 

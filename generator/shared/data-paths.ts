@@ -28,8 +28,14 @@ export function filterKey(filters: FilterValues): string {
 export const pagePath = (route: string, filters: FilterValues, offset: number) =>
   `${DATA_ROOT}/${route}/${filterKey(filters)}/page-${offset}.json`;
 
+/** Numbered parts (list chunks, the search index's parts) a folder holds: 1,000, so 10,000 folders at 10 million parts. */
+export const PARTS_PER_FOLDER = 1000;
+
+/** Part `n` of a numbered series, under a folder of its thousand: `0/7`, `12/12345`. No client asks for one by its path. */
+export const partPath = (n: number) => `${Math.floor(n / PARTS_PER_FOLDER)}/${n}`;
+
 export const chunkPath = (route: string, filters: FilterValues, chunk: number) =>
-  `${DATA_ROOT}/${route}/${filterKey(filters)}/chunk-${chunk}.ndjson`;
+  `${DATA_ROOT}/${route}/${filterKey(filters)}/chunk/${partPath(chunk)}.ndjson`;
 
 /**
  * A stable, evenly spread number for `key` (FNV-1a over its UTF-16 units): records are spread over folders

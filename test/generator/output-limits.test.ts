@@ -8,9 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pagerWindow } from '../../generator/pipeline/outputs/pages/list-pages.ts';
-import { PAGE_SIZE } from '../../generator/pipeline/outputs/pages/page-links.ts';
+import { listPath, PAGE_SIZE } from '../../generator/pipeline/outputs/pages/page-links.ts';
+import { cardsPath, dictionaryPath, postingsPath } from '../../generator/search/index-format.ts';
 import { buildSitemap } from '../../generator/pipeline/outputs/pages/sitemap.ts';
-import { recordPageFolder, recordPath } from '../../generator/shared/data-paths.ts';
+import { chunkPath, recordPageFolder, recordPath } from '../../generator/shared/data-paths.ts';
 import { buildLivePage } from '../../generator/pipeline/outputs/cms/live-page.ts';
 import { buildInto, listFiles, removeBuildDirs, SITE_URL } from '../helpers/build-output.ts';
 import { writeSyntheticContent } from '../helpers/synthetic-content.ts';
@@ -66,6 +67,65 @@ describe('fan-out folders', () => {
     // Stable: the folder depends on the slug alone.
     expect(recordPageFolder('intelligence', 'rag-evaluation')).toBe(recordPageFolder('intelligence', 'rag-evaluation'));
   }, 120_000);
+});
+
+/** The most entries (files and folders) any folder holds, were every path of `paths` written. */
+function mostEntries(paths: Iterable<string>): { folder: string; entries: number } {
+  const children = new Map<string, Set<string>>();
+  for (const file of paths) {
+    let end = file.lastIndexOf('/');
+    let child = file;
+    while (end > 0) {
+      const folder = child.slice(0, end);
+      const held = children.get(folder) ?? new Set<string>();
+      children.set(folder, held);
+      const size = held.size;
+      held.add(child.slice(end + 1));
+      // A folder already known from this child on up: its ancestors hold it already.
+      if (held.size === size) break;
+      child = folder;
+      end = child.lastIndexOf('/');
+    }
+  }
+  let most = { folder: '', entries: 0 };
+  for (const [folder, held] of children) if (held.size > most.entries) most = { folder, entries: held.size };
+  return most;
+}
+
+describe('numbered parts and list pages', () => {
+  // 300,000 of each, far past 10,000: a list of 30 million records' chunks, a search index of 2.4 million
+  // documents' cards, 4.8 GB of postings, 300 million terms; the list pages of six million records. The
+  // folders of a thousand then number 300, so the largest folder is one of them, whatever the size.
+  const PARTS = 300_000;
+  const numbers = (count: number, from = 0) => Array.from({ length: count }, (_, index) => from + index);
+
+  it.each([
+    ['list chunks', (n: number) => chunkPath('intelligence/list', [['topic', 'ai-search']], n)],
+    ['search result cards', cardsPath],
+    ['search postings', postingsPath],
+    ['search dictionary blocks', dictionaryPath],
+  ])(
+    '%s keep every folder to 1,000 entries at 300,000 parts',
+    (_, pathOf) => {
+      const most = mostEntries(numbers(PARTS).map(pathOf));
+      expect(most.entries, most.folder).toBe(1_000);
+      // The same rule at a small size: a handful of parts share one folder.
+      expect(mostEntries(numbers(12).map(pathOf)).entries).toBe(12);
+    },
+    60_000,
+  );
+
+  it('keep every folder of list pages to about 1,000 entries at 300,000 pages, the first thousand at /page/<n>/', () => {
+    const pages = numbers(PARTS, 2).map((page) => `${listPath('intelligence', { param: 'topic', value: 'ai-search' }, page)}index.html`);
+    const most = mostEntries(pages);
+    // page/ holds pages 2 to 999 and one folder per thousand.
+    expect(most.entries, most.folder).toBe(998 + 300);
+    expect(new Set(pages).size).toBe(pages.length);
+    expect(listPath('intelligence', undefined, 1)).toBe('/intelligence/');
+    expect(listPath('intelligence', undefined, 999)).toBe('/intelligence/page/999/');
+    expect(listPath('intelligence', undefined, 1000)).toBe('/intelligence/page/1k/1000/');
+    expect(listPath('intelligence', undefined, 12_345)).toBe('/intelligence/page/12k/12345/');
+  }, 60_000);
 });
 
 describe("the content manager's live page", () => {

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
 import type { Manifest } from '../../generator/shared/manifest.ts';
-import { recordPageFolder, recordPath } from '../../generator/shared/data-paths.ts';
+import { PARTS_PER_FOLDER, recordPageFolder, recordPath } from '../../generator/shared/data-paths.ts';
 import type { MetaFields } from '../../generator/shared/envelope.ts';
 
 /** The build environment of every suite: a fixed build time and a site address of our own. */
@@ -105,16 +105,16 @@ export function readListFolders(root: string, route: string): Map<string, ListFo
   for (const file of listFiles(root)) {
     if (!file.startsWith(prefix)) continue;
     const rest = file.slice(prefix.length);
-    const slash = rest.lastIndexOf('/');
-    const key = rest.slice(0, slash);
-    const name = rest.slice(slash + 1);
+    const page = /^(.+)\/page-(0|[1-9]\d*)\.json$/.exec(rest);
+    const chunk = /^(.+)\/chunk\/(0|[1-9]\d*)\/(0|[1-9]\d*)\.ndjson$/.exec(rest);
+    const key = (page ?? chunk)?.[1];
+    if (key === undefined || (chunk && Math.floor(Number(chunk[3]) / PARTS_PER_FOLDER) !== Number(chunk[2]))) {
+      throw new Error(`unexpected file in a list folder: ${file}`);
+    }
     const folder = folders.get(key) ?? { pages: [], chunks: [] };
     folders.set(key, folder);
-    const page = /^page-(0|[1-9]\d*)\.json$/.exec(name);
-    const chunk = /^chunk-(0|[1-9]\d*)\.ndjson$/.exec(name);
-    if (page) folder.pages.push({ offset: Number(page[1]), file });
-    else if (chunk) folder.chunks.push({ index: Number(chunk[1]), file });
-    else throw new Error(`unexpected file in a list folder: ${file}`);
+    if (page) folder.pages.push({ offset: Number(page[2]), file });
+    else folder.chunks.push({ index: Number(chunk![3]), file });
   }
   for (const folder of folders.values()) {
     folder.pages.sort((a, b) => a.offset - b.offset);

@@ -7,7 +7,7 @@ import { createMemoryAssets } from '../../generator/edge/assets.ts';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
 import { toSearchText } from '../../generator/pipeline/outputs/search/search-file.ts';
 import { createFileAssets } from '../../generator/server/file-assets.ts';
-import { SEARCH_META_PATH, type SearchDocument } from '../../generator/search/index-format.ts';
+import { SEARCH_INDEX_FORMAT, SEARCH_META_PATH, type SearchDocument } from '../../generator/search/index-format.ts';
 import { writeSearchIndex } from '../../generator/search/index-writer.ts';
 import { createSearch, type Search, type SearchQuery } from '../../generator/search/search.ts';
 import { roundScore } from '../../generator/search/ranking.ts';
@@ -211,9 +211,9 @@ describe('result cards', () => {
     const { source } = indexOf(corpus);
     const other = {
       ...source,
-      read: async (file: string) => (file === SEARCH_META_PATH ? '{"format":"search-index/3"}' : source.read(file)),
+      read: async (file: string) => (file === SEARCH_META_PATH ? '{"format":"search-index/1"}' : source.read(file)),
     };
-    await expect(createSearch(other).search(query('widget'))).rejects.toThrow(/format search-index\/4; rebuild the site/);
+    await expect(createSearch(other).search(query('widget'))).rejects.toThrow(`format ${SEARCH_INDEX_FORMAT}; rebuild the site`);
   });
 });
 

@@ -12,10 +12,18 @@ export const sitePath = (catalogue: Catalogue, url: string) => new URL(url).path
 /** Records a list page shows. */
 export const PAGE_SIZE = 20;
 
-/** `/services/`, `/services/category/seo/`, and their later pages `.../page/2/` (site-relative, no base). */
+/** Pages from this number on sit in a folder of their thousand: `page/12k/12345/`. */
+const PAGES_PER_FOLDER = 1000;
+
+/**
+ * `/services/`, `/services/category/seo/`, and their later pages `.../page/2/` (site-relative, no base).
+ * From page 1,000 on (a list of 20,000 records) a page sits in the folder of its thousand, `.../page/12k/12345/`,
+ * so that `page/` holds at most 999 pages and one folder per thousand: under 10,000 entries below 180 million records.
+ */
 export function listPath(collectionPath: string, filter?: { param: string; value: string }, page = 1): string {
   const root = filter ? `/${collectionPath}/${filter.param}/${encodeURIComponent(filter.value)}/` : `/${collectionPath}/`;
-  return page > 1 ? `${root}page/${page}/` : root;
+  if (page <= 1) return root;
+  return page < PAGES_PER_FOLDER ? `${root}page/${page}/` : `${root}page/${Math.floor(page / PAGES_PER_FOLDER)}k/${page}/`;
 }
 
 /** The filters of a collection that have list pages: those over taxonomy fields. */
