@@ -51,8 +51,12 @@ function spread(key: string): number {
 /** The fan-out folder of `key`: `digits` hexadecimal digits of its spread. */
 export const fanOut = (key: string, digits: number) => (spread(key) % 16 ** digits).toString(16).padStart(digits, '0');
 
-/** Folders record files are spread over under each get route: 4,096 (16^3), 10,000 files each at 40 million. */
-const RECORD_FAN_OUT = 3;
+/**
+ * Folders record files are spread over under each get route: 256 (16^2), 10,000 files each at 2.5 million,
+ * as many as the record pages. More would only cost a cold build: at 4,000 records, 4,096 folders meant
+ * 2,500 folders made for 4,000 files.
+ */
+const RECORD_FAN_OUT = 2;
 /** Folders record pages are spread over in each collection: 256 (16^2), 10,000 pages each at 2.5 million. */
 export const PAGE_FAN_OUT = 2;
 

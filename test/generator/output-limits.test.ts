@@ -55,8 +55,8 @@ describe('fan-out folders', () => {
 
   it('keep each folder of record files under 10,000 entries at a million records', () => {
     const files = ids.map((id) => recordPath('intelligence/get', id));
-    expect(largestFolder(files)).toBeLessThan(500);
-    expect(largestFolder(new Set(files.map((file) => file.slice(0, file.lastIndexOf('/')))))).toBeLessThanOrEqual(4096);
+    expect(largestFolder(files)).toBeLessThan(5_000);
+    expect(largestFolder(new Set(files.map((file) => file.slice(0, file.lastIndexOf('/')))))).toBeLessThanOrEqual(256);
   }, 120_000);
 
   it('keep each folder of record pages under 10,000 entries at a million records, with a short address', () => {
@@ -160,9 +160,10 @@ describe('a build of 40 pages of articles', () => {
   });
 
   it('keeps every HTML page under 50 KB and links every list page from the one before', () => {
-    // Every page that grows with the content: the collections' record and list pages, and the resources'.
-    // (The API reference, docs/index.html, is the same size whatever the number of records.)
-    const pages = listFiles(out).filter((file) => file.endsWith('.html') && !file.startsWith('docs/'));
+    // Every page: the collections' record and list pages, the resources', and the API reference (whose
+    // example responses are loaded from docs/examples.json when opened).
+    const pages = listFiles(out).filter((file) => file.endsWith('.html'));
+    expect(pages).toContain('docs/index.html');
     expect(pages.length).toBeGreaterThan(800);
     for (const page of pages) expect(statSync(path.join(out, page)).size, page).toBeLessThan(50 * 1024);
     for (let page = 2; page <= 40; page++) {

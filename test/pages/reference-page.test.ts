@@ -111,6 +111,21 @@ describe('the API reference page', () => {
     expect(readFileSync(path.join(dist, 'docs/try-it.js')).length).toBeLessThan(4 * 1024);
   });
 
+  it('stays under 50 KB, and shows an example response from examples.json when it is opened', async () => {
+    expect(readFileSync(path.join(dist, 'docs/index.html')).length).toBeLessThan(50 * 1024);
+    const example = await withPage(async (page) => {
+      const details = page.locator('#listServices details.example');
+      await details.locator('summary').click();
+      await details.locator('code').filter({ hasText: '"success"' }).waitFor();
+      return details.locator('pre > code').innerText();
+    });
+    const shown = JSON.parse(example) as { success: boolean; data: { id: string }[]; meta: { pagination: { total: number } } };
+    const examples = JSON.parse(readFileSync(path.join(dist, 'docs/examples.json'), 'utf8')) as Record<string, unknown>;
+    expect(shown).toEqual(examples.listServices);
+    expect(shown.data.length).toBe(2);
+    expect(shown.meta.pagination.total).toBeGreaterThan(2);
+  });
+
   it('"try it" sends a list request to this server and shows the answer', async () => {
     const shown = await withPage((page) => tryOperation(page, 'listServices', { limit: '2' }));
     expect(shown.status).toContain('GET /v1/services/list?limit=2');

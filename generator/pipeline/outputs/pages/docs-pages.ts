@@ -11,7 +11,7 @@ import type { OutputFile } from '../output-file.ts';
 import { basePathOf, escapeHtml } from '../render-markdown.ts';
 import { markdownCollections } from '../../../schemas/collections.ts';
 import { humanize } from '../labels.ts';
-import { renderReferenceBody } from './reference-page.ts';
+import { referenceExamples, renderReferenceBody } from './reference-page.ts';
 import type { OpenApi } from './reference-schema.ts';
 
 /** The reference page's own files, beside it: its styles and the "try it" script. */
@@ -123,11 +123,13 @@ ${link('/admin/', 'Content manager', 'edit the content in the browser (sign-in n
 `;
 }
 
-/** The front page, the reference page with its styles and script, and the static copy of the document. */
+/** The front page, the reference page with its examples, styles and script, and the static copy of the document. */
 export function buildDocsFiles(catalogue: Pick<Catalogue, 'site' | 'siteUrl' | 'collections'>, openApiJson: string): OutputFile[] {
+  const api = JSON.parse(openApiJson) as OpenApi;
   return [
     { path: 'index.html', body: renderHomePage(catalogue) },
-    { path: 'docs/index.html', body: renderDocsPage(catalogue, JSON.parse(openApiJson) as OpenApi) },
+    { path: 'docs/index.html', body: renderDocsPage(catalogue, api) },
+    { path: 'docs/examples.json', body: JSON.stringify(referenceExamples(api)) },
     { path: 'docs/openapi.json', body: openApiJson },
     ...REFERENCE_ASSETS.map((name) => ({ path: `docs/${name}`, copyFrom: fileURLToPath(new URL(`./assets/${name}`, import.meta.url)) })),
   ];

@@ -5,7 +5,7 @@
  * over Swagger UI by measurement: a 1.7 MB script scored 31 for mobile performance, this page scores 100.
  */
 import { escapeHtml } from '../render-markdown.ts';
-import { type Operation, type OpenApi, type Parameter, type Schema, resolveRef } from './reference-schema.ts';
+import { type Operation, type OpenApi, type Parameter, type Response, type Schema, resolveRef } from './reference-schema.ts';
 
 /** `code` spans and paragraphs, the only Markdown the document's descriptions use. */
 function prose(text: string | undefined): string {
@@ -48,44 +48,105 @@ function parameterRows(parameters: Parameter[]): string {
   return `<table><thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Meaning</th></tr></thead>\n<tbody>${rows.join('\n')}</tbody></table>`;
 }
 
-/** The fields of the success envelope's `data` (or of its items), one level deep. */
-function dataFields(operation: Operation, api: OpenApi): string {
+/** The rows of the fields table of the success envelope's `data` (or of its items), one level deep, and what they describe. */
+function dataFields(operation: Operation, api: OpenApi): { what: string; rows: string[] } {
   const envelope = resolveRef(operation.responses['200']?.content?.['application/json']?.schema, api);
   const data = resolveRef(envelope?.properties?.data, api);
   const shape = data?.type === 'array' ? resolveRef(data.items, api) : data;
-  const properties = Object.entries(shape?.properties ?? {});
-  if (!properties.length) return '';
-  const rows = properties.map(
+  const rows = Object.entries(shape?.properties ?? {}).map(
     ([name, schema]) =>
       `<tr><th scope="row"><code>${escapeHtml(name)}</code></th><td>${escapeHtml(typeOf(schema, api))}</td><td>${inline(resolveRef(schema, api)?.description)}</td></tr>`,
   );
-  const what = data?.type === 'array' ? 'each item of <code>data</code>' : '<code>data</code>';
-  return `<details><summary>Fields of ${what}</summary>\n<table><thead><tr><th scope="col">Field</th><th scope="col">Type</th><th scope="col">Meaning</th></tr></thead>\n<tbody>${rows.join('\n')}</tbody></table></details>`;
+  return { what: data?.type === 'array' ? 'each item of <code>data</code>' : '<code>data</code>', rows };
 }
 
-function responses(operation: Operation, api: OpenApi): string {
-  const items = Object.entries(operation.responses).map(([status, response]) => {
-    const resolved = response.$ref ? api.components.responses?.[response.$ref.split('/').pop()!] : response;
-    return `<li><strong>${escapeHtml(status)}</strong>: ${inline(resolved?.description)}</li>`;
-  });
+/**
+ * The fields table of an operation: the rows a table shown earlier already has are said by a link to it
+ * (a record's fields are its list item's and a few more), so the page does not repeat them.
+ */
+function fieldsTable(operation: Operation, api: OpenApi, said: Said): string {
+  const { what, rows } = dataFields(operation, api);
+  if (!rows.length) return '';
+  const earlier = said.fields
+    .filter((shown) => shown.rows.size <= rows.length && [...shown.rows].every((row) => rows.includes(row)))
+    .sort((a, b) => b.rows.size - a.rows.size)[0];
+  said.fields.push({ rows: new Set(rows), operation });
+  const link = earlier && `<a href="#${escapeHtml(earlier.operation.operationId)}">${escapeHtml(earlier.operation.summary)}</a>`;
+  if (earlier && earlier.rows.size === rows.length) return `<p>The fields of ${what} are those of ${link}.</p>`;
+  const own = earlier ? rows.filter((row) => !earlier.rows.has(row)) : rows;
+  // The link is outside the summary: a link inside the summary's button is not reachable on its own.
+  const also = earlier ? `<p>Those of ${link}, and:</p>\n` : '';
+  return `<details><summary>Fields of ${what}</summary>\n${also}<table><thead><tr><th scope="col">Field</th><th scope="col">Type</th><th scope="col">Meaning</th></tr></thead>\n<tbody>${own.join('\n')}</tbody></table></details>`;
+}
+
+/** What the page says once rather than in every operation: the responses every operation has, the fields tables shown. */
+interface Said {
+  /** Statuses every operation answers with the same description, listed once under COMMON_RESPONSES. */
+  common: ReadonlySet<string>;
+  /** Each fields table shown so far (its rows), with the operation it is under. */
+  fields: { rows: ReadonlySet<string>; operation: Operation }[];
+}
+
+const COMMON_RESPONSES = 'common-responses';
+
+const responseDescription = (response: Response, api: OpenApi) =>
+  (response.$ref ? api.components.responses?.[response.$ref.split('/').pop()!] : response)?.description;
+
+const responseItem = (status: string, description: string | undefined) =>
+  `<li><strong>${escapeHtml(status)}</strong>: ${inline(description)}</li>`;
+
+/** The statuses every operation answers with the same description, in the first operation's order. */
+function commonResponses(api: OpenApi, operations: readonly Operation[]): [string, string | undefined][] {
+  const [first, ...rest] = operations;
+  if (!first) return [];
+  return Object.entries(first.responses)
+    .map(([status, response]) => [status, responseDescription(response, api)] as [string, string | undefined])
+    .filter(
+      ([status, description]) =>
+        status !== '200' &&
+        rest.every((operation) => operation.responses[status] && responseDescription(operation.responses[status], api) === description),
+    );
+}
+
+/**
+ * An operation's own responses, its fields table (or a link to the operation that shows the same one) and
+ * its example response, which the page loads from `examples.json` when it is opened: the examples are
+ * larger than the rest of the page together.
+ */
+function responses(operation: Operation, api: OpenApi, said: Said): string {
+  const items = Object.entries(operation.responses)
+    .filter(([status]) => !said.common.has(status))
+    .map(([status, response]) => responseItem(status, responseDescription(response, api)));
+  if (said.common.size) items.push(`<li>and the <a href="#${COMMON_RESPONSES}">responses of every operation</a></li>`);
   const example = operation.responses['200']?.content?.['application/json']?.example;
   const shown =
     example === undefined
       ? ''
-      : `<details><summary>Example response</summary><pre><code>${escapeHtml(JSON.stringify(example, null, 2))}</code></pre></details>`;
-  return `<ul>${items.join('\n')}</ul>\n${dataFields(operation, api)}\n${shown}`;
+      : `<details class="example" data-operation="${escapeHtml(operation.operationId)}"><summary>Example response</summary><pre><code><a href="examples.json">examples.json</a></code></pre></details>`;
+  return `<ul>${items.join('\n')}</ul>\n${fieldsTable(operation, api, said)}\n${shown}`;
+}
+
+/** Each operation's example response by operation id: `docs/examples.json`, which the page loads when one is opened. */
+export function referenceExamples(api: OpenApi): Record<string, unknown> {
+  const examples: Record<string, unknown> = {};
+  for (const item of Object.values(api.paths)) {
+    const example = item.get.responses['200']?.content?.['application/json']?.example;
+    if (example !== undefined) examples[item.get.operationId] = example;
+  }
+  return examples;
 }
 
 function field(id: string, parameter: Parameter): string {
   const schema = parameter.schema;
   const list = schema.examples?.length ? ` list="${id}-values"` : '';
   const values = schema.examples?.length
-    ? `<datalist id="${id}-values">${schema.examples.map((value) => `<option value="${escapeHtml(String(value))}"></option>`).join('')}</datalist>`
+    ? `<datalist id="${id}-values">${schema.examples.map((value) => `<option value="${escapeHtml(String(value))}">`).join('')}</datalist>`
     : '';
   const numeric = schema.type === 'integer' ? ' inputmode="numeric"' : '';
   const placeholder = schema.default !== undefined ? ` placeholder="${escapeHtml(String(schema.default))}"` : '';
-  return `<p><label for="${id}">${escapeHtml(parameter.name)}${parameter.required ? ' (required)' : ''}</label>
-<input id="${id}" name="${escapeHtml(parameter.name)}" type="text" autocomplete="off"${numeric}${list}${placeholder}${parameter.required ? ' required' : ''}>${values}</p>`;
+  // The input inside its label: labelled without an id to point at.
+  return `<p><label>${escapeHtml(parameter.name)}${parameter.required ? ' (required)' : ''}
+<input name="${escapeHtml(parameter.name)}" autocomplete="off"${numeric}${list}${placeholder}${parameter.required ? ' required' : ''}></label>${values}</p>`;
 }
 
 function tryIt(id: string, path: string, operation: Operation, basePath: string): string {
@@ -97,7 +158,7 @@ ${fields}
 </form>`;
 }
 
-function operationSection(path: string, operation: Operation, api: OpenApi, basePath: string): string {
+function operationSection(path: string, operation: Operation, api: OpenApi, basePath: string, said: Said): string {
   const id = escapeHtml(operation.operationId);
   return `<section id="${id}" aria-labelledby="${id}-title">
 <h3 id="${id}-title">${escapeHtml(operation.summary)}</h3>
@@ -106,7 +167,7 @@ ${prose(operation.description)}
 <h4>Parameters</h4>
 ${parameterRows(operation.parameters)}
 <h4>Responses</h4>
-${responses(operation, api)}
+${responses(operation, api, said)}
 <h4>Try it</h4>
 ${tryIt(id, path, operation, basePath)}
 </section>`;
@@ -133,16 +194,26 @@ export function renderReferenceBody(api: OpenApi, basePath: string): string {
           .join('')}</ul></li>`,
     )
     .join('\n');
+  const common = commonResponses(
+    api,
+    groups.flatMap((group) => group.operations.map(([, operation]) => operation)),
+  );
+  const said: Said = { common: new Set(common.map(([status]) => status)), fields: [] };
+  const commonSection = common.length
+    ? `<section aria-labelledby="${COMMON_RESPONSES}"><h2 id="${COMMON_RESPONSES}">Responses of every operation</h2>
+<ul>${common.map(([status, description]) => responseItem(status, description)).join('\n')}</ul></section>`
+    : '';
   const sections = groups
     .map(
       (group) => `<section aria-labelledby="tag-${escapeHtml(group.name.toLowerCase())}">
 <h2 id="tag-${escapeHtml(group.name.toLowerCase())}">${escapeHtml(group.name)}</h2>
 ${prose(group.description)}
-${group.operations.map(([path, operation]) => operationSection(path, operation, api, basePath)).join('\n')}
+${group.operations.map(([path, operation]) => operationSection(path, operation, api, basePath, said)).join('\n')}
 </section>`,
     )
     .join('\n');
   return `${prose(api.info.description)}
 <nav aria-labelledby="contents-title"><h2 id="contents-title">Operations</h2><ul>${contents}</ul></nav>
+${commonSection}
 ${sections}`;
 }

@@ -1,4 +1,4 @@
-// The API reference's "try it" forms: each sends its operation to the API on this page's own origin, so
+// The API reference's "try it" forms, and its example responses. Each form sends its operation to the API on this page's own origin, so
 // it works wherever the site is served (a deploy, a preview, npm start), and shows the answer.
 const MAX_SHOWN = 20000;
 
@@ -45,5 +45,24 @@ for (const form of document.querySelectorAll('form.try')) {
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     send(form);
+  });
+}
+
+// The example responses are in examples.json beside the page, which keeps the page itself small: loaded
+// once, the first time one is opened.
+let examples;
+for (const details of document.querySelectorAll('details.example')) {
+  details.addEventListener('toggle', async () => {
+    if (!details.open || details.dataset.shown) return;
+    details.dataset.shown = 'yes';
+    const code = details.querySelector('pre > code');
+    try {
+      examples ??= fetch(new URL('examples.json', import.meta.url)).then((response) => response.json());
+      code.textContent = JSON.stringify((await examples)[details.dataset.operation], null, 2);
+    } catch (error) {
+      examples = undefined;
+      delete details.dataset.shown;
+      code.textContent = `The example could not be loaded (${error?.message ?? error}); it is in examples.json.`;
+    }
   });
 }
