@@ -1,12 +1,13 @@
 /**
  * The build at scale, as a deploy takes it, beside Hugo in the same run:
  * - a cold `npm run build` (the whole command, fresh process, no earlier output) at 4,000 and 20,000 articles
- *   against Hugo's build of the same Markdown, best of two each, and the ratio;
+ *   against Hugo's build of the same Markdown (no earlier output either), alternating, median of three each
+ *   (HUGO_RUNS), wall and CPU time, and the ratio;
  * - at 100,000 articles (or the sizes given): the cold build's time and peak memory, the output's files,
  *   bytes per article, largest folder and largest HTML page; a one-article edit rebuilt by `npm run build`
  *   with the previous output in place; and whether that output is the clean build's, file for file (by the
  *   digests both builds record, every file of both trees).
- * Usage: tsx bench/build-scale.ts [HUGO_SIZES=4000,20000] [SCALE_SIZES=100000]
+ * Usage: tsx bench/build-scale.ts [HUGO_SIZES=4000,20000] [HUGO_RUNS=3] [SCALE_SIZES=100000]
  */
 import { readdirSync, readFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -61,30 +62,73 @@ const clean = (out: string) => {
   for (const file of [out, `${out}.digests.json`, `${out}.build.json`]) rmSync(file, { recursive: true, force: true });
 };
 
-async function besideHugo(articles: number, root: string, hugo: string | null): Promise<void> {
+/** CPU seconds (user and system) of the children this process has waited for, from /proc (Linux); NaN elsewhere. */
+function childCpuSeconds(): number {
+  try {
+    // Fields 16 and 17 of /proc/self/stat (after the command name in parentheses): cutime, cstime in ticks.
+    const fields = readFileSync('/proc/self/stat', 'utf8')
+      .replace(/^.*\) /s, '')
+      .split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** A whole command timed: wall milliseconds and the CPU seconds of the process tree it ran. */
+function timed<T>(run: () => T): { result: T; ms: number; cpu: number } {
+  const cpu = childCpuSeconds();
+  const started = performance.now();
+  const result = run();
+  return { result, ms: performance.now() - started, cpu: childCpuSeconds() - cpu };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/**
+ * Both builds from nothing (no earlier output: a deploy's cold build), alternating ours and Hugo's so that
+ * a change in the machine's load falls on both; the median of RUNS each, wall time and CPU time.
+ */
+async function besideHugo(articles: number, root: string, hugo: string | null, runs: number): Promise<void> {
   const content = path.join(root, `content-${articles}`);
   await writeSyntheticContent(content, { articles });
   const out = path.join(root, 'dist');
-  const ours: number[] = [];
-  const theirs: number[] = [];
-  let peak = 0;
   const site = path.join(root, `hugo-${articles}`);
   if (hugo) createHugoSite(content, site);
-  for (let run = 0; run < 2; run++) {
+  const ours: { ms: number; cpu: number; peakMb: number }[] = [];
+  const theirs: { ms: number; cpu: number }[] = [];
+  for (let run = 0; run < runs; run++) {
     clean(out);
-    const built = runBuildCommand(content, out);
-    ours.push(built.ms);
-    peak = Math.max(peak, built.peakMb);
-    if (hugo) theirs.push(timeHugo(hugo, site));
+    const built = timed(() => runBuildCommand(content, out));
+    ours.push({ ms: built.ms, cpu: built.cpu, peakMb: built.result.peakMb });
+    if (run === 0) {
+      const tree = surveyTree(out);
+      console.log(
+        `<!-- ${articles} articles: ${tree.files.toLocaleString('en')} files, ${(tree.bytes / 1024 ** 2).toFixed(1)} MiB, largest folder ${tree.folder.entries} -->`,
+      );
+    }
+    if (hugo) {
+      // timeHugo's own time leaves out removing the earlier output.
+      const run = timed(() => timeHugo(hugo, site));
+      theirs.push({ ms: run.result, cpu: run.cpu });
+    }
   }
-  const [a, b] = [Math.min(...ours), Math.min(...theirs)];
+  clean(out);
+  const a = median(ours.map((run) => run.ms));
+  const cpu = median(ours.map((run) => run.cpu));
+  const peak = Math.max(...ours.map((run) => run.peakMb));
+  const b = hugo ? median(theirs.map((run) => run.ms)) : Number.NaN;
+  const hugoCpu = hugo ? median(theirs.map((run) => run.cpu)) : Number.NaN;
   const goal = articles <= 4000 ? 1.0 : 1.2;
+  const ratio = a / b;
   console.log(
-    `| ${articles} | ${(a / 1000).toFixed(2)} s | ${peak.toFixed(0)} MB | ${hugo ? `${(b / 1000).toFixed(2)} s` : 'no hugo'} | ${hugo ? `${(a / b).toFixed(2)}x` : '-'} | <= ${goal}x ${hugo ? (a / b <= goal ? 'met' : 'MISSED') : ''} |`,
+    `| ${articles} | ${(a / 1000).toFixed(2)} s (CPU ${cpu.toFixed(1)} s) | ${peak.toFixed(0)} MB | ${hugo ? `${(b / 1000).toFixed(2)} s (CPU ${hugoCpu.toFixed(1)} s)` : 'no hugo'} | ${hugo ? `${ratio.toFixed(2)}x (CPU ${(cpu / hugoCpu).toFixed(2)}x)` : '-'} | <= ${goal}x ${hugo ? (ratio <= goal ? 'met' : 'MISSED') : ''} |`,
+  );
+  console.log(
+    `<!-- runs, ours: ${ours.map((run) => (run.ms / 1000).toFixed(2)).join(', ')} s; Hugo: ${theirs.map((run) => (run.ms / 1000).toFixed(2)).join(', ')} s -->`,
   );
   rmSync(content, { recursive: true, force: true });
   rmSync(site, { recursive: true, force: true });
-  clean(out);
 }
 
 async function atScale(articles: number, root: string): Promise<void> {
@@ -128,10 +172,11 @@ export async function benchBuildScale(): Promise<void> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'bench-scale-'));
   try {
     const hugo = findHugo();
-    console.log('\n## Cold build beside Hugo (whole commands, fresh process, best of 2, same run)\n');
+    const runs = Number(process.env.HUGO_RUNS ?? 3);
+    console.log(`\n## Cold build beside Hugo (whole commands, no earlier output, alternating, median of ${runs}, same run)\n`);
     console.log('| articles | npm run build | peak | hugo | ratio | goal |');
     console.log('|---:|---:|---:|---:|---:|:--|');
-    for (const articles of sizesFrom(process.env.HUGO_SIZES, [4000, 20000])) await besideHugo(articles, root, hugo);
+    for (const articles of sizesFrom(process.env.HUGO_SIZES, [4000, 20000])) await besideHugo(articles, root, hugo, runs);
     console.log('\n## At scale (npm run build, fresh process)');
     for (const articles of sizesFrom(process.env.SCALE_SIZES, [100000])) await atScale(articles, root);
   } finally {
