@@ -16,6 +16,7 @@ import type { OutputFile } from '../../generator/pipeline/outputs/output-file.ts
 import type { TrackedOutputs } from '../../generator/pipeline/output-tracker.ts';
 import { writeAll } from '../../generator/pipeline/emit/emit-files.ts';
 import { BUILD_ENV, readTree, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
+import { recordPageFolder, recordPath } from '../../generator/shared/data-paths.ts';
 import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
 import { writeSyntheticContent } from '../helpers/synthetic-content.ts';
 
@@ -234,7 +235,10 @@ describe('outputs tracked by their inputs', () => {
         // The search index is made again whole, as are a few small files no tracker keeps.
         // Of the envelopes and record pages, only the edited article's own; list pages that show it are made too.
         const records = step.madeRecords.filter((file) => /\/get\/|\/[0-9a-f]{2}\/[^/]+\/index\.html$/.test(file));
-        expect(records).toEqual(['_api/v1/intelligence/get/157/article-1.json', 'intelligence/57/article-1/index.html']);
+        expect(records).toEqual([
+          recordPath('intelligence/get', 'article-1'),
+          `${recordPageFolder('intelligence', 'article-1')}/index.html`,
+        ]);
         expect(step.made, 'files made for a body edit').toBeLessThan(step.result.files / 8);
       }
       expect(step.made).toBeLessThan(step.result.files);
