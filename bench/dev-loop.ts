@@ -9,7 +9,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { pagePath } from '../generator/shared/data-paths.ts';
+import { chunkPath } from '../generator/shared/data-paths.ts';
 
 const ENV = { SOURCE_DATE_EPOCH: '1795000000' };
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -86,11 +86,11 @@ export function formatEdits(articles: number, edits: { ms: number[]; searchAgree
 
 /**
  * The dev server's throughput under autocannon, alone and while a file is saved every second. Quiet and busy
- * windows alternate, so the machine's drift falls on both alike. The page is a precomputed list page.
+ * windows alternate, so the machine's drift falls on both alike. The page is a precomputed list chunk.
  */
 export async function benchDevUnderRebuilds(dev: Dev, content: string, seconds = 5, rounds = 3): Promise<string> {
   const load = async () => {
-    const result = await autocannon({ url: `${dev.url}/${pagePath('intelligence/list', [], 0)}`, connections: 16, duration: seconds });
+    const result = await autocannon({ url: `${dev.url}/${chunkPath('intelligence/list', [], 0)}`, connections: 16, duration: seconds });
     return { requests: result.requests.total, failed: result.non2xx + result.errors };
   };
   const file = path.join(content, 'intelligence', 'article-3.md');

@@ -12,7 +12,7 @@ import { buildSite } from '../generator/pipeline/build-site.ts';
 import { createMemoryAssets } from '../generator/edge/assets.ts';
 import { createHandler } from '../generator/edge/handler.ts';
 import { createMemoryLimiter } from '../generator/edge/limiter.ts';
-import { pagePath } from '../generator/shared/data-paths.ts';
+import { chunkPath } from '../generator/shared/data-paths.ts';
 import { readDistFiles } from '../test/helpers/api-runtimes.ts';
 import { writeSyntheticContent } from '../test/helpers/synthetic-content.ts';
 
@@ -64,7 +64,7 @@ async function benchThroughput(dist: string, seconds: number) {
   const server = await startServer(dist);
   try {
     const api = `${server.url}/v1/intelligence/list`;
-    const file = `${server.url}/${pagePath('intelligence/list', [], 0)}`;
+    const file = `${server.url}/${chunkPath('intelligence/list', [], 0)}`;
     await load(api, 2);
     await load(file, 2);
     const apiRps = await load(api, seconds);

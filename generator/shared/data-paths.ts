@@ -2,9 +2,10 @@
  * Where things live in the build output. The generator writes these paths and the handler, the pages and
  * the documents that link them read them, so all import them from here.
  *
- * Lists are stored twice: complete envelopes for every default page (`limit=20`, offsets 0, 20, ...),
- * answered with one read, and chunks of CHUNK_SIZE items, one JSON item per line, so that any other
- * window (limit <= CHUNK_SIZE) spans at most two chunks whatever the size of the collection.
+ * Lists are stored as chunks of CHUNK_SIZE items, one JSON item per line, so that any window (limit <=
+ * CHUNK_SIZE) spans at most two chunks whatever the size of the collection; a default page (20 items at
+ * a multiple of 20) is inside one. (Complete envelopes of every default page, kept until 1.3, were as many
+ * bytes again as the chunks, for one read where a chunk needs one too.)
  */
 
 import { API_BASE_PATH } from './policy.ts';
@@ -24,9 +25,6 @@ export type FilterValues = readonly (readonly [name: string, value: string])[];
 export function filterKey(filters: FilterValues): string {
   return filters.length ? filters.map(([name, value]) => `${name}=${value}`).join('/') : 'all';
 }
-
-export const pagePath = (route: string, filters: FilterValues, offset: number) =>
-  `${DATA_ROOT}/${route}/${filterKey(filters)}/page-${offset}.json`;
 
 /** Numbered parts (list chunks, the search index's parts) a folder holds: 1,000, so 10,000 folders at 10 million parts. */
 export const PARTS_PER_FOLDER = 1000;

@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { chunkPath } from '../../generator/shared/data-paths.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveBuildSettings, siteAddress } from '../../generator/pipeline/build-settings.ts';
 import { operations } from '../../generator/schemas/collections.ts';
@@ -25,14 +26,15 @@ import {
   type Envelope,
   recordFile,
   recordPage,
+  readListPage,
 } from '../helpers/build-output.ts';
 
 const LIST_ROUTES = ['services/list', 'expertise/list', 'technology/list', 'intelligence/list'];
 const GET_ROUTES = ['services/get', 'expertise/get', 'technology/get', 'intelligence/get'];
 
-/** The list route a data file belongs to, when it is a default page of one. */
+/** The list route a data file belongs to, when it is in the folder of one. */
 function listRouteOf(file: string): string | undefined {
-  return LIST_ROUTES.find((route) => file.startsWith(`${V1}/${route}/`) && /\/page-\d+\.json$/.test(file));
+  return LIST_ROUTES.find((route) => file.startsWith(`${V1}/${route}/`));
 }
 
 let out: string;
@@ -48,7 +50,7 @@ afterAll(() => {
 describe('buildSite envelopes', () => {
   it('writes every /v1/ data file, except the OpenAPI document, as a complete success envelope', () => {
     const files = listFiles(out).filter((file) => file.startsWith(`${V1}/`) && file.endsWith('.json') && file !== `${V1}/openapi.json`);
-    expect(files.length).toBeGreaterThan(50);
+    expect(files.length).toBeGreaterThan(30);
     for (const file of files) {
       const envelope = readJson<Envelope>(out, file);
       expect(Object.keys(envelope).sort(), file).toEqual(['data', 'meta', 'success']);
@@ -67,22 +69,10 @@ describe('buildSite envelopes', () => {
     }
   });
 
-  it('puts consistent pagination on every list page and nowhere else', () => {
-    let pages = 0;
-    for (const file of listFiles(out).filter((name) => listRouteOf(name) !== undefined)) {
-      const { data, meta } = readJson<Envelope<unknown[]>>(out, file);
-      const offset = Number(/page-(\d+)\.json$/.exec(file)![1]);
-      expect(Array.isArray(data), file).toBe(true);
-      expect(meta.pagination, file).toEqual({
-        total: meta.pagination!.total,
-        limit: 20,
-        offset,
-        has_more: offset + data.length < meta.pagination!.total,
-      });
-      expect(data.length, file).toBe(Math.max(0, Math.min(20, meta.pagination!.total - offset)));
-      pages++;
-    }
-    expect(pages).toBeGreaterThan(20);
+  it('stores no list page: every window of a list is cut from its chunks, and no stored envelope has pagination', () => {
+    const listed = listFiles(out).filter((name) => listRouteOf(name) !== undefined);
+    expect(listed.length).toBeGreaterThan(10);
+    for (const file of listed) expect(file, file).toMatch(/\/chunk\/\d+\/\d+\.ndjson$/);
   });
 
   it('makes data an object on get records, health and the index, and an array everywhere else', () => {
@@ -101,8 +91,7 @@ describe('buildSite envelopes', () => {
       if (operation.kind === 'static' || operation.kind === 'index') {
         expect(existsSync(path.join(out, V1, `${operation.path || 'index'}.json`)), operation.path).toBe(true);
       }
-      if (operation.kind === 'list')
-        expect(existsSync(path.join(out, V1, operation.path, 'all', 'page-0.json')), operation.path).toBe(true);
+      if (operation.kind === 'list') expect(existsSync(path.join(out, chunkPath(operation.path, [], 0))), operation.path).toBe(true);
     }
     for (let count = 1; count <= 20; count++) expect(existsSync(path.join(out, V1, `intelligence/latest/${count}.json`))).toBe(true);
     expect(existsSync(path.join(out, V1, 'intelligence/latest/21.json'))).toBe(false);
@@ -156,16 +145,16 @@ describe('buildSite manifest', () => {
     expect(filters.articleTopics).toHaveLength(new Set(filters.articleTopics).size);
   });
 
-  it('has a total for every filter folder of every list, equal to what its pages and chunks hold', () => {
+  it('has a total for every filter folder of every list, equal to what its chunks hold', () => {
     const { totals } = readManifest(out);
     expect(Object.keys(totals).sort()).toEqual([...LIST_ROUTES].sort());
     for (const route of LIST_ROUTES) {
       const folders = readListFolders(out, route);
-      expect(Object.keys(totals[route]!).sort(), route).toEqual([...folders.keys()].sort());
+      // A filter value no record has holds no chunk: its total is 0.
+      const held = Object.keys(totals[route]!).filter((key) => totals[route]![key]! > 0);
+      expect(held.sort(), route).toEqual([...folders.keys()].sort());
       for (const [key, folder] of folders) {
         const total = totals[route]![key]!;
-        const first = readJson<Envelope<unknown[]>>(out, folder.pages[0]!.file);
-        expect(first.meta.pagination!.total, `${route} ${key}`).toBe(total);
         const lines = folder.chunks.reduce((sum, chunk) => sum + readChunk(out, chunk.file).length, 0);
         expect(lines, `${route} ${key}`).toBe(total);
       }
@@ -187,9 +176,7 @@ describe('buildSite manifest', () => {
 describe('buildSite site address', () => {
   /** Every absolute address the build writes about its own records and routes. */
   function addressesOf(root: string): string[] {
-    const items = LIST_ROUTES.flatMap((route) =>
-      readEnvelope<{ url: string }[]>(root, `${route}/all/page-0.json`).data.map((item) => item.url),
-    );
+    const items = LIST_ROUTES.flatMap((route) => readListPage<{ url: string }>(root, route).data.map((item) => item.url));
     const article = readEnvelope<{ image: string; related: { articles: { url: string }[] } }>(
       root,
       recordFile('intelligence', 'rag-evaluation'),
@@ -223,9 +210,7 @@ describe('buildSite site address', () => {
     expect(addresses.length).toBeGreaterThan(20);
     for (const address of addresses) expect(address.startsWith(`${expected}/`) || address === expected, address).toBe(true);
     expect(readManifest(root).site_url).toBe(expected);
-    expect(readEnvelope<{ url: string }[]>(root, 'services/list/all/page-0.json').data[1]!.url).toBe(
-      `${expected}${recordPage('services', 'seo-audit')}`,
-    );
+    expect(readListPage<{ url: string }>(root, 'services/list').data[1]!.url).toBe(`${expected}${recordPage('services', 'seo-audit')}`);
   }
 
   it('takes SITE_URL first, over every Netlify variable', async () => {

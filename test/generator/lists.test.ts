@@ -12,12 +12,13 @@ import {
   buildInto,
   readChunk,
   readEnvelope,
-  readJson,
   readListFolders,
+  readListItems,
+  readListPage,
+  readManifest,
   removeBuildDirs,
   SITE_URL,
   tempDir,
-  type Envelope,
   recordPage,
 } from '../helpers/build-output.ts';
 
@@ -100,55 +101,33 @@ function combinations(spec: ListSpec, root: string): [string, (item: Item) => bo
   return combos.map((combo) => [combo.parts.join('/') || 'all', (item) => combo.tests.every((test) => test(item))]);
 }
 
-/** The items of every default page of a filter folder, in order. */
-function pageItems(root: string, route: string, key: string): Item[] {
-  const folder = readListFolders(root, route).get(key);
-  if (!folder) throw new Error(`no folder ${route}/${key}`);
-  return folder.pages.flatMap((page) => readJson<Envelope<Item[]>>(root, page.file).data);
-}
-
 /**
- * Checks every filter folder of every list: exactly the expected folders, default pages at 0, 20, ...
- * up to the last item with right pagination, chunks of 100 holding the same items, and exactly the items
- * of the unfiltered list that match the filters, in the same order.
+ * Checks every filter folder of every list: exactly the expected folders, chunks of 100 holding exactly
+ * the items of the unfiltered list that match the filters, in the same order, and the manifest's total.
  */
 function expectListsConsistent(root: string): void {
+  const { totals } = readManifest(root);
   for (const spec of LISTS) {
     const folders = readListFolders(root, spec.route);
-    const all = pageItems(root, spec.route, 'all');
+    const all = readListItems<Item>(root, spec.route);
     const combos = combinations(spec, root);
-    expect([...folders.keys()].sort(), spec.route).toEqual(combos.map(([key]) => key).sort());
+    // An empty filtered list has no chunk, hence no folder; its total is 0.
+    const expectedKeys = combos.filter(([, matches]) => all.some(matches)).map(([key]) => key);
+    expect([...folders.keys()].sort(), spec.route).toEqual(expectedKeys.sort());
     for (const [key, matches] of combos) {
       const where = `${spec.route}/${key}`;
       const expected = all.filter(matches);
-      const folder = folders.get(key)!;
       const total = expected.length;
-      const offsets = total === 0 ? [0] : Array.from({ length: Math.ceil(total / 20) }, (_, page) => page * 20);
+      expect(totals[spec.route]?.[key] ?? 0, where).toBe(total);
+      const chunks = folders.get(key)?.chunks ?? [];
       expect(
-        folder.pages.map((page) => page.offset),
-        where,
-      ).toEqual(offsets);
-      const paged: Item[] = [];
-      for (const page of folder.pages) {
-        const { data, meta } = readJson<Envelope<Item[]>>(root, page.file);
-        expect(meta.pagination, `${where} @${page.offset}`).toEqual({
-          total,
-          limit: 20,
-          offset: page.offset,
-          has_more: page.offset + 20 < total,
-        });
-        paged.push(...data);
-      }
-      expect(
-        folder.chunks.map((chunk) => chunk.index),
+        chunks.map((chunk) => chunk.index),
         where,
       ).toEqual(Array.from({ length: Math.ceil(total / 100) }, (_, index) => index));
-      const chunked = folder.chunks.flatMap((chunk) => readChunk<Item>(root, chunk.file));
-      folder.chunks.forEach((chunk, index) => {
+      chunks.forEach((chunk, index) => {
         expect(readChunk(root, chunk.file).length, chunk.file).toBe(Math.min(100, total - index * 100));
       });
-      expect(paged, where).toEqual(expected);
-      expect(chunked, where).toEqual(expected);
+      expect(readListItems(root, spec.route, key), where).toEqual(expected);
     }
   }
 }
@@ -193,7 +172,7 @@ describe('list items', () => {
     summary: expect.any(String),
     category: expect.any(String),
   };
-  const all = (route: string) => readEnvelope<Item[]>(out, `${route}/all/page-0.json`).data;
+  const all = (route: string) => readListPage<Item>(out, route).data;
 
   it('carry id, slug, title, summary, an absolute url and the category on services', () => {
     for (const item of all('services/list')) {
@@ -252,7 +231,7 @@ describe('list items', () => {
 });
 
 describe('list order', () => {
-  const ids = (root: string, route: string) => readEnvelope<Item[]>(root, `${route}/all/page-0.json`).data.map((item) => item.id);
+  const ids = (root: string, route: string) => readListPage<Item>(root, route).data.map((item) => item.id);
 
   it('sorts services, expertise and technologies by their order field', () => {
     expect(ids(out, 'services/list')).toEqual(['mcp-server-development', 'technical-seo-audit']);
@@ -291,7 +270,7 @@ describe('list order', () => {
   });
 
   it('sorts articles newest first, then by id', async () => {
-    const items = readEnvelope<Item[]>(out, 'intelligence/list/all/page-0.json').data;
+    const items = readListPage<Item>(out, 'intelligence/list').data;
     expect(items).toEqual([...items].sort(byNewestThenId));
   });
 });
@@ -302,7 +281,7 @@ describe('list filters', () => {
   });
 
   it('match an article by its category as well as by its topics', () => {
-    const ids = (key: string) => readEnvelope<Item[]>(out, `intelligence/list/${key}/page-0.json`).data.map((item) => item.id);
+    const ids = (key: string) => readListPage<Item>(out, 'intelligence/list', key).data.map((item) => item.id);
     expect(ids('topic=ai-engineering')).toEqual(['mcp-server-for-catalogue-search', 'rag-evaluation']);
     expect(ids('topic=neural-core')).toEqual(['rag-evaluation']);
     expect(ids('topic=websites-agentic-commerce')).toEqual(['mcp-server-for-catalogue-search']);
@@ -310,7 +289,7 @@ describe('list filters', () => {
   });
 
   it('combine an expertise category with an industry', () => {
-    const ids = (key: string) => readEnvelope<Item[]>(out, `expertise/list/${key}/page-0.json`).data.map((item) => item.id);
+    const ids = (key: string) => readListPage<Item>(out, 'expertise/list', key).data.map((item) => item.id);
     expect(ids('category=neural-core/industry=financial-services')).toEqual(['llm-guardrails-financial-services']);
     expect(ids('category=neural-core/industry=retail-ecommerce')).toEqual([]);
     expect(ids('industry=retail-ecommerce')).toEqual(['agent-ready-product-data-retail']);
@@ -344,7 +323,7 @@ describe('taxonomy routes', () => {
   });
 
   it('carry id, name, description and the count of published records that use each term', () => {
-    const items = (route: string) => readEnvelope<Item[]>(out, `${route}/all/page-0.json`).data;
+    const items = (route: string) => readListPage<Item>(out, route).data;
     const cases: [string, Item[], (item: Item, id: string) => boolean][] = [
       ['services/categories.json', items('services/list'), (item, id) => item.category === id],
       ['expertise/industries.json', items('expertise/list'), (item, id) => item.industries!.includes(id)],
@@ -380,7 +359,7 @@ describe('taxonomy routes', () => {
 
 describe('latest articles', () => {
   it('hold the newest N articles for every count from 1 to 20', () => {
-    const all = readEnvelope<Item[]>(out, 'intelligence/list/all/page-0.json').data;
+    const all = readListPage<Item>(out, 'intelligence/list').data;
     for (let count = 1; count <= 20; count++) {
       const { data, meta } = readEnvelope<Item[]>(out, `intelligence/latest/${count}.json`);
       expect(data, `latest/${count}`).toEqual(all.slice(0, count));
@@ -402,34 +381,19 @@ describe('list windows of 250 articles', () => {
     root = await buildInto(content);
   });
 
-  it('write default pages at offsets 0, 20, ..., 240 and no page beyond the end', () => {
-    const folder = readListFolders(root, 'intelligence/list').get('all')!;
-    expect(folder.pages.map((page) => page.offset)).toEqual(Array.from({ length: 13 }, (_, index) => index * 20));
-  });
-
-  it('give every page the right pagination, has_more false only on the last', () => {
-    const folder = readListFolders(root, 'intelligence/list').get('all')!;
-    for (const page of folder.pages) {
-      const { data, meta } = readJson<Envelope<Item[]>>(root, page.file);
-      const last = page.offset === 240;
-      expect(data).toHaveLength(last ? 10 : 20);
-      expect(meta.pagination).toEqual({ total: 250, limit: 20, offset: page.offset, has_more: !last });
-    }
-  });
-
-  it('hold the whole sorted list in the pages and in chunks 0 to 2 alike', () => {
+  it('hold the whole sorted list in chunks 0 to 2, every default page inside one chunk, and the total in the manifest', () => {
     const folder = readListFolders(root, 'intelligence/list').get('all')!;
     expect(folder.chunks.map((chunk) => chunk.index)).toEqual([0, 1, 2]);
-    const paged = folder.pages.flatMap((page) => readJson<Envelope<Item[]>>(root, page.file).data);
     const chunked = folder.chunks.flatMap((chunk) => readChunk<Item>(root, chunk.file));
-    expect(paged.map((item) => item.id)).toEqual(expectedIds);
-    expect(chunked).toEqual(paged);
+    expect(chunked.map((item) => item.id)).toEqual(expectedIds);
     expect(folder.chunks.map((chunk) => readChunk(root, chunk.file).length)).toEqual([100, 100, 50]);
+    expect(readManifest(root).totals['intelligence/list']!.all).toBe(250);
+    for (let offset = 0; offset < 250; offset += 20) expect(Math.floor(offset / 100)).toBe(Math.floor((offset + 19) / 100));
   });
 
-  it('keep every filtered list consistent with the whole list, page by page and chunk by chunk', () => {
+  it('keep every filtered list consistent with the whole list, chunk by chunk', () => {
     expectListsConsistent(root);
-    expect(readListFolders(root, 'intelligence/list').get('topic=agentic-commerce')!.pages.length).toBeGreaterThan(1);
+    expect(readListItems(root, 'intelligence/list', 'topic=agentic-commerce').length).toBeGreaterThan(20);
   });
 
   it('hold the newest N in latest/N for every N from 1 to 20', () => {

@@ -8,7 +8,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_SIZE } from '../../generator/pipeline/outputs/pages/page-links.ts';
-import { buildInto, listFiles, recordFile, recordPage, removeBuildDirs, SITE_URL, tempDir, V1 } from '../helpers/build-output.ts';
+import {
+  buildInto,
+  readListItems,
+  readListPage,
+  recordFile,
+  recordPage,
+  removeBuildDirs,
+  SITE_URL,
+  tempDir,
+  V1,
+} from '../helpers/build-output.ts';
 import { writeSyntheticContent } from '../helpers/synthetic-content.ts';
 
 const PAGE_BUDGET_BYTES = 50 * 1024;
@@ -17,10 +27,12 @@ let dist: string;
 /** Every record the list envelopes give, with its url, by collection (the API's own paths). */
 function apiRecords(dir: string): { collection: string; id: string; url: string; title: string }[] {
   return ['services', 'expertise', 'technology', 'intelligence'].flatMap((collection) =>
-    listFiles(path.join(dir, V1, collection, 'list', 'all'))
-      .filter((file) => file.startsWith('page-'))
-      .flatMap((file) => JSON.parse(readFileSync(path.join(dir, V1, collection, 'list', 'all', file), 'utf8')).data)
-      .map((item: Record<string, string>) => ({ collection, id: item.id!, url: item.url!, title: item.title ?? item.name! })),
+    readListItems<Record<string, string>>(dir, `${collection}/list`).map((item) => ({
+      collection,
+      id: item.id!,
+      url: item.url!,
+      title: item.title ?? item.name!,
+    })),
   );
 }
 
@@ -115,10 +127,10 @@ describe('list pages', () => {
   });
 
   it('list the records of each filter value, in the API order, linked from the collection list', () => {
-    const list = JSON.parse(readFileSync(path.join(synthetic, V1, 'intelligence', 'list', 'all', 'page-0.json'), 'utf8'));
-    const topic = list.data[0].topics[0];
+    const list = readListPage<{ topics: string[] }>(synthetic, 'intelligence/list');
+    const topic = list.data[0]!.topics[0]!;
     const html = readFileSync(path.join(synthetic, 'intelligence', 'topic', topic, 'index.html'), 'utf8');
-    const api = JSON.parse(readFileSync(path.join(synthetic, V1, 'intelligence', 'list', `topic=${topic}`, 'page-0.json'), 'utf8'));
+    const api = readListPage<{ slug: string }>(synthetic, 'intelligence/list', `topic=${topic}`);
     const linked = [...html.matchAll(/<h2 class="card-title"><a href="\/intelligence\/[0-9a-f]{2}\/([^/]+)\/">/g)].map((match) => match[1]);
     expect(linked).toEqual(api.data.slice(0, PAGE_SIZE).map((item: { slug: string }) => item.slug));
     expect(readFileSync(path.join(synthetic, 'intelligence', 'index.html'), 'utf8')).toContain(`href="/intelligence/topic/${topic}/"`);

@@ -17,6 +17,7 @@ import {
   V1,
   recordFile,
   recordPage,
+  readListPage,
 } from '../helpers/build-output.ts';
 
 interface Ref {
@@ -43,7 +44,7 @@ interface FullRecord {
 
 const COLLECTIONS = ['services', 'expertise', 'technology', 'intelligence'] as const;
 
-const listItems = (root: string, collection: string) => readEnvelope<FullRecord[]>(root, `${collection}/list/all/page-0.json`).data;
+const listItems = (root: string, collection: string) => readListPage<FullRecord>(root, `${collection}/list`).data;
 const getRecord = (root: string, collection: string, id: string) => readEnvelope<FullRecord>(root, recordFile(collection, id)).data;
 
 let out: string;

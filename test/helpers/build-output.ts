@@ -8,7 +8,8 @@ import path from 'node:path';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
 import type { Manifest } from '../../generator/shared/manifest.ts';
 import { PARTS_PER_FOLDER, recordPageFolder, recordPath } from '../../generator/shared/data-paths.ts';
-import type { MetaFields } from '../../generator/shared/envelope.ts';
+import { type MetaFields, pagination } from '../../generator/shared/envelope.ts';
+import { DEFAULT_LIMIT } from '../../generator/shared/operations.ts';
 
 /** The build environment of every suite: a fixed build time and a site address of our own. */
 export const BUILD_ENV = { SOURCE_DATE_EPOCH: '1795000000', SITE_URL: 'https://api.example.test' } as const;
@@ -89,14 +90,13 @@ export function readChunk<T = unknown>(root: string, file: string): T[] {
   return text === '' ? [] : text.split('\n').map((line) => JSON.parse(line) as T);
 }
 
-/** One list route and filter folder: its default pages and its chunks, by number, in order. */
+/** One list route and filter folder: its chunks, by number, in order. */
 export interface ListFolder {
-  pages: { offset: number; file: string }[];
   chunks: { index: number; file: string }[];
 }
 
 /**
- * Every filter folder of a list route (`services/list` -> `all`, `category=seo`, ...), with the files it
+ * Every filter folder of a list route (`services/list` -> `all`, `category=seo`, ...), with the chunks it
  * holds. Anything else in a folder fails the parse, so a stray file is noticed.
  */
 export function readListFolders(root: string, route: string): Map<string, ListFolder> {
@@ -104,21 +104,30 @@ export function readListFolders(root: string, route: string): Map<string, ListFo
   const folders = new Map<string, ListFolder>();
   for (const file of listFiles(root)) {
     if (!file.startsWith(prefix)) continue;
-    const rest = file.slice(prefix.length);
-    const page = /^(.+)\/page-(0|[1-9]\d*)\.json$/.exec(rest);
-    const chunk = /^(.+)\/chunk\/(0|[1-9]\d*)\/(0|[1-9]\d*)\.ndjson$/.exec(rest);
-    const key = (page ?? chunk)?.[1];
-    if (key === undefined || (chunk && Math.floor(Number(chunk[3]) / PARTS_PER_FOLDER) !== Number(chunk[2]))) {
+    const chunk = /^(.+)\/chunk\/(0|[1-9]\d*)\/(0|[1-9]\d*)\.ndjson$/.exec(file.slice(prefix.length));
+    if (!chunk || Math.floor(Number(chunk[3]) / PARTS_PER_FOLDER) !== Number(chunk[2])) {
       throw new Error(`unexpected file in a list folder: ${file}`);
     }
-    const folder = folders.get(key) ?? { pages: [], chunks: [] };
-    folders.set(key, folder);
-    if (page) folder.pages.push({ offset: Number(page[2]), file });
-    else folder.chunks.push({ index: Number(chunk![3]), file });
+    const folder = folders.get(chunk[1]!) ?? { chunks: [] };
+    folders.set(chunk[1]!, folder);
+    folder.chunks.push({ index: Number(chunk[3]), file });
   }
-  for (const folder of folders.values()) {
-    folder.pages.sort((a, b) => a.offset - b.offset);
-    folder.chunks.sort((a, b) => a.index - b.index);
-  }
+  for (const folder of folders.values()) folder.chunks.sort((a, b) => a.index - b.index);
   return folders;
+}
+
+/** Every item of a list folder (`all`, `topic=measurement`), from its chunks, in order. */
+export function readListItems<T = unknown>(root: string, route: string, key = 'all'): T[] {
+  return (readListFolders(root, route).get(key)?.chunks ?? []).flatMap((chunk) => readChunk<T>(root, chunk.file));
+}
+
+/**
+ * The default page at `offset` of a list folder as the handler answers it: the window of its chunks, the
+ * total from the manifest, the meta the build stores (a static envelope's) with its pagination.
+ */
+export function readListPage<T = unknown>(root: string, route: string, key = 'all', offset = 0): Envelope<T[]> {
+  const data = readListItems<T>(root, route, key).slice(offset, offset + DEFAULT_LIMIT);
+  const total = readManifest(root).totals[route]?.[key] ?? 0;
+  const { meta } = readEnvelope(root, 'health.json');
+  return { success: true, data, meta: { ...meta, pagination: pagination(total, DEFAULT_LIMIT, offset, data.length) } };
 }

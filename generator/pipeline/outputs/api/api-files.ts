@@ -75,7 +75,7 @@ export function buildApiFiles(catalogue: Catalogue, searchDocuments = 0): ApiFil
     const operation = byPath(operations, `${api.path}/list`);
     const inputs = served.records.map(served.shaper.itemInputs);
     const source = { operation, items: served.items, json: served.json, inputs, filters: listFilters, track: catalogue.track };
-    const built = buildListFiles(source, meta);
+    const built = buildListFiles(source);
     totals[operation.path] = built.totals;
     return built.files;
   });

@@ -1,10 +1,9 @@
 /**
- * The files behind one list operation: for every combination of its filters, a complete envelope per
- * default page and the chunks any other window is cut from (see shared/data-paths.ts).
+ * The files behind one list operation: for every combination of its filters, the chunks every window is
+ * cut from (see shared/data-paths.ts).
  */
-import { DEFAULT_LIMIT, type Operation } from '../../../shared/operations.ts';
-import { serializeEnvelope, pagination, type MetaFields } from '../../../shared/envelope.ts';
-import { CHUNK_SIZE, chunkPath, filterKey, pagePath, type FilterValues } from '../../../shared/data-paths.ts';
+import type { Operation } from '../../../shared/operations.ts';
+import { CHUNK_SIZE, chunkPath, filterKey, type FilterValues } from '../../../shared/data-paths.ts';
 import type { OutputFile } from '../output-file.ts';
 import type { OutputTracker } from '../../output-tracker.ts';
 
@@ -54,7 +53,7 @@ function filterCombinations(filters: readonly ListFilter[]): FilterValues[] {
  * Selects each combination's items now (their totals go into the manifest) and writes the files only when
  * `files()` is iterated, so a large list never sits in memory as text all at once.
  */
-export function buildListFiles(source: ListSource, baseMeta: Omit<MetaFields, 'pagination'>) {
+export function buildListFiles(source: ListSource) {
   const route = source.operation.path;
   const byName = new Map(source.filters.map((filter) => [filter.name, filter]));
   const totals: Record<string, number> = {};
@@ -78,16 +77,6 @@ export function buildListFiles(source: ListSource, baseMeta: Omit<MetaFields, 'p
     for (const { filters, indexes } of selections) {
       const total = indexes.length;
       const json = (from: number, to: number) => indexes.slice(from, to).map((index) => source.json[index]!);
-      for (let offset = 0; offset === 0 || offset < total; offset += DEFAULT_LIMIT) {
-        const make = () => {
-          const page = json(offset, offset + DEFAULT_LIMIT);
-          return serializeEnvelope(`[${page.join(',')}]`, {
-            ...baseMeta,
-            pagination: pagination(total, DEFAULT_LIMIT, offset, page.length),
-          });
-        };
-        yield source.track.file(pagePath(route, filters, offset), `list\n${windowInputs(indexes, offset, offset + DEFAULT_LIMIT)}`, make);
-      }
       for (let chunk = 0; chunk * CHUNK_SIZE < total; chunk++) {
         const [from, to] = [chunk * CHUNK_SIZE, (chunk + 1) * CHUNK_SIZE];
         yield source.track.file(chunkPath(route, filters, chunk), `chunk\n${windowInputs(indexes, from, to)}`, () =>

@@ -3,7 +3,8 @@
  * responses. Examples stay short: at most two items, and record bodies cut to a preview.
  */
 import { pagination, type MetaFields } from '../../../shared/envelope.ts';
-import { latestPath, pagePath, recordPath, staticPath } from '../../../shared/data-paths.ts';
+import { chunkPath, latestPath, MANIFEST_PATH, recordPath, staticPath } from '../../../shared/data-paths.ts';
+import type { Manifest } from '../../../shared/manifest.ts';
 import type { Operation } from '../../../shared/operations.ts';
 import type { SearchResult } from '../../../schemas/api.ts';
 import type { OutputFile } from '../output-file.ts';
@@ -23,8 +24,10 @@ type Item = Record<string, unknown> & { id: string; slug: string; url: string; s
  * Reads a built body as an example. Times are set to `timestamp` (the request time in `meta`, the build time
  * in health's `built_at`), so the document does not change with the clock of the build that wrote it.
  */
-function createReader(bodies: ReadonlyMap<string, string>, timestamp: string) {
-  return (path: string): Envelope => {
+type Reader = ((path: string) => Envelope) & { bodies: ReadonlyMap<string, string> };
+
+function createReader(bodies: ReadonlyMap<string, string>, timestamp: string): Reader {
+  const read = (path: string): Envelope => {
     const body = bodies.get(path);
     if (body === undefined) throw new Error(`OpenAPI example: the build made no ${path}; the example would not be a real response`);
     const envelope = JSON.parse(body) as Envelope;
@@ -33,6 +36,7 @@ function createReader(bodies: ReadonlyMap<string, string>, timestamp: string) {
     if (data && typeof data === 'object' && 'built_at' in data) data.built_at = timestamp;
     return envelope;
   };
+  return Object.assign(read, { bodies });
 }
 
 /** Cuts `content_html` to a preview, wherever it sits. */
@@ -59,18 +63,29 @@ function shortenPage(page: Envelope): Envelope {
 const routeOf = (operations: readonly Operation[], kind: Operation['kind'], collection: Operation['collection']) =>
   operations.find((operation) => operation.kind === kind && operation.collection === collection);
 
-const firstItems = (read: ReturnType<typeof createReader>, operation: Operation | undefined): Item[] =>
-  operation ? (read(pagePath(operation.path, [], 0)).data as Item[]) : [];
+/** The first items of a list, from its first chunk (one JSON item a line). */
+const firstItems = (bodies: ReadonlyMap<string, string>, operation: Operation | undefined): Item[] => {
+  const chunk = operation && bodies.get(chunkPath(operation.path, [], 0));
+  return chunk ? chunk.split('\n', MAX_ITEMS).map((line) => JSON.parse(line) as Item) : [];
+};
+
+/** A list's first page as the API answers `limit=2`: its first items, the total from the manifest. */
+function listExample(read: Reader, operation: Operation): Envelope {
+  const { meta } = read(staticPath('health'));
+  const data = firstItems(read.bodies, operation);
+  const total = (JSON.parse(read.bodies.get(MANIFEST_PATH)!) as Manifest).totals[operation.path]?.all ?? 0;
+  return { success: true, data, meta: { ...meta, pagination: pagination(total, MAX_ITEMS, 0, data.length) } };
+}
 
 /**
  * Search runs per request in the handler, so the build has no search answer to show: the example is
  * made from the first record of each searched collection, with illustrative scores.
  */
-function createSearchExample(read: ReturnType<typeof createReader>, operations: readonly Operation[], types: readonly string[]): Envelope {
+function createSearchExample(read: Reader, operations: readonly Operation[], types: readonly string[]): Envelope {
   const data: SearchResult[] = [];
   for (const type of types) {
     const list = routeOf(operations, 'list', type);
-    const [item] = firstItems(read, list);
+    const [item] = firstItems(read.bodies, list);
     if (!list || !item || data.length >= MAX_ITEMS) continue;
     const title = String(item.title ?? item.name);
     data.push({
@@ -92,16 +107,12 @@ const searchTypes = (operation: Operation) =>
   operation.params.flatMap((param) => (param.kind === 'enum' ? param.values.filter((value) => value !== 'all') : []));
 
 /** The example of one operation, or undefined when the content has nothing to show (an empty collection). */
-function selectExample(
-  operation: Operation,
-  read: ReturnType<typeof createReader>,
-  operations: readonly Operation[],
-): Envelope | undefined {
+function selectExample(operation: Operation, read: Reader, operations: readonly Operation[]): Envelope | undefined {
   switch (operation.kind) {
     case 'list':
-      return shortenPage(read(pagePath(operation.path, [], 0)));
+      return listExample(read, operation);
     case 'get': {
-      const [first] = firstItems(read, routeOf(operations, 'list', operation.collection));
+      const [first] = firstItems(read.bodies, routeOf(operations, 'list', operation.collection));
       return first ? (shortenHtml(read(recordPath(operation.path, first.id))) as Envelope) : undefined;
     }
     case 'latest':
@@ -119,18 +130,18 @@ function selectExample(
 
 /**
  * Keeps, from the API files as they stream past to the emit step, the few bodies the examples are made of:
- * each list's first page (then the record of its first item, which comes later), the static routes and
- * `latest/2`. `collect()` then gives the examples by operation path.
+ * each list's first chunk (then the record of its first item, which comes later), the static routes,
+ * `latest/2` and the manifest (the lists' totals). `collect()` then gives the examples by operation path.
  */
 export function createExampleCollector(operations: readonly Operation[]) {
-  const wanted = new Set<string>();
+  const wanted = new Set<string>([MANIFEST_PATH]);
   const recordRouteOfPage = new Map<string, string>();
   for (const operation of operations) {
     if (operation.kind === 'list') {
-      const page = pagePath(operation.path, [], 0);
-      wanted.add(page);
+      const chunk = chunkPath(operation.path, [], 0);
+      wanted.add(chunk);
       const getRoute = routeOf(operations, 'get', operation.collection);
-      if (getRoute) recordRouteOfPage.set(page, getRoute.path);
+      if (getRoute) recordRouteOfPage.set(chunk, getRoute.path);
     } else if (operation.kind === 'static' || operation.kind === 'index') {
       wanted.add(staticPath(operation.path));
     } else if (operation.kind === 'latest') {
@@ -146,7 +157,7 @@ export function createExampleCollector(operations: readonly Operation[]) {
       if (typeof body !== 'string') return;
       bodies.set(file.path, body);
       const getRoute = recordRouteOfPage.get(file.path);
-      const [first] = getRoute ? ((JSON.parse(body) as Envelope).data as Item[]) : [];
+      const [first] = getRoute && body ? [JSON.parse(body.split('\n', 1)[0]!) as Item] : [];
       if (getRoute && first) wanted.add(recordPath(getRoute, first.id));
     },
     /** The examples by operation path, every time in them set to `timestamp`. */
