@@ -3,8 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // Unpacks the bundled browser once, before the browser tests' workers start.
-    globalSetup: ['test/helpers/browser-setup.ts'],
+    // Unpacks the bundled browser once, and makes the content's vectors once, before the workers start.
+    globalSetup: ['test/helpers/browser-setup.ts', 'test/helpers/semantic-setup.ts'],
     // Integration suites build dist/ folders and start servers; two workers suit a 2-core machine.
     maxWorkers: 2,
     testTimeout: 30_000,

@@ -23,6 +23,8 @@ export interface BuildSettings {
   limits: ContentLimits;
   /** SEARCH_INDEX_BUDGET_MB: the largest search index, all its parts together. */
   searchIndexBudgetMb: number;
+  /** SEMANTIC_SEARCH: `on` (the default) or `off`; off builds no vectors and needs no model (docs/semantic-search.md). */
+  semanticSearch: boolean;
   /** Where the content manager commits: CMS_BACKEND, CMS_REPO or REPOSITORY_URL, CMS_BRANCH or BRANCH; dev's local proxy. */
   cmsBackend: CmsBackend;
   /** `--drafts` and `--future`. */
@@ -111,6 +113,14 @@ function resolveCmsBackend(env: Environment): CmsBackend {
   return { name, ...(repo ? { repo } : {}), branch: env.CMS_BRANCH || env.BRANCH || 'main' };
 }
 
+/** SEMANTIC_SEARCH: on unless `off`. */
+function parseSwitch(env: Environment, name: string): boolean {
+  const value = env[name];
+  if (value === undefined || value === '' || value === 'on') return true;
+  if (value === 'off') return false;
+  throw new Error(`${name} must be on or off, not "${value}"`);
+}
+
 /** Resolves every setting; a bad one throws its message, before anything is read or written. */
 export function resolveBuildSettings(env: Environment, command: CommandSettings = {}): BuildSettings {
   return {
@@ -121,6 +131,7 @@ export function resolveBuildSettings(env: Environment, command: CommandSettings 
       imageBytes: readPositive(env, 'MAX_IMAGE_MB', DEFAULT_LIMITS.imageBytes / 1024 / 1024, '') * 1024 * 1024,
     },
     searchIndexBudgetMb: readPositive(env, 'SEARCH_INDEX_BUDGET_MB', DEFAULT_SEARCH_INDEX_BUDGET_MB, ' of megabytes'),
+    semanticSearch: parseSwitch(env, 'SEMANTIC_SEARCH'),
     cmsBackend: command.cmsBackend ?? resolveCmsBackend(env),
     preview: { drafts: command.preview?.drafts ?? false, future: command.preview?.future ?? false },
   };

@@ -13,6 +13,7 @@ import { buildRecordPages } from './outputs/pages/record-pages.ts';
 import { buildListPages } from './outputs/pages/list-pages.ts';
 import { buildCmsFiles } from './outputs/cms/cms-files.ts';
 import type { CmsBackend } from './outputs/cms/cms-config.ts';
+import { buildSemanticIndex } from './outputs/semantic/semantic-output.ts';
 import { type BuildHelper, renderWithHelper, startBuildHelper } from './outputs/helper/build-helper.ts';
 import { buildOpenApi, serializeOpenApi } from './outputs/openapi/openapi-document.ts';
 import { createExampleCollector } from './outputs/openapi/openapi-examples.ts';
@@ -89,6 +90,8 @@ export interface OutputOptions {
   builtAt: Date;
   searchIndexBudgetMb?: number;
   searchIndex?: boolean;
+  /** SEMANTIC_SEARCH (build-settings.ts); on unless said otherwise. */
+  semanticSearch?: boolean;
   recordPages?: boolean;
   /** The build's second thread (build-helper.ts), when it has one. */
   helper?: BuildHelper;
@@ -165,6 +168,7 @@ export async function* generateOutput(published: Content, options: OutputOptions
     track: options.tracking && trackerOf(options.tracking, options.siteUrl, collections, options.tracker),
   });
   const search = options.searchIndex === false ? undefined : trackedSearch(catalogue, options.helper, options.searchIndexBudgetMb);
+  const semantic = search && buildSemanticIndex(catalogue, options.semanticSearch ?? true);
   const api = buildApiFiles(catalogue, search?.documents ?? 0);
   const examples = createExampleCollector(api.operations);
   for (const file of api.files) {
@@ -199,6 +203,7 @@ export async function* generateOutput(published: Content, options: OutputOptions
   yield { path: SCHEDULE_PATH, body: JSON.stringify(schedule) };
   // Last, so that a worker building it has had the rest of the build's time.
   if (search) yield* await search.files;
+  if (semantic) yield* await semantic;
 }
 
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
@@ -233,6 +238,7 @@ async function buildWith(options: BuildOptions, helper: BuildHelper | undefined)
     builtAt,
     searchIndexBudgetMb: settings.searchIndexBudgetMb,
     searchIndex: options.searchIndex,
+    semanticSearch: settings.semanticSearch,
     recordPages: options.recordPages,
     helper,
     cmsBackend: settings.cmsBackend,

@@ -39,6 +39,8 @@ export interface IndexParts {
   shard(index: number): Promise<Uint8Array>;
   synonyms(): Promise<SynonymTable>;
   cards(index: number): Promise<ResultCard[]>;
+  /** Any other part's bytes (the semantic index's), null when there is none. */
+  bytes(path: string): Promise<Uint8Array | null>;
   /** Bytes the cache holds now. */
   cachedBytes(): number;
   /** Forgets every part read, so that a part found broken after it was read is read again. */
@@ -138,6 +140,7 @@ export function createIndexParts(source: IndexSource, cacheBytes = DEFAULT_CACHE
       }),
     synonyms: () => json<SynonymTable>(SEARCH_SYNONYMS_PATH).then(checkSynonyms),
     cards: (index) => json<ResultCard[]>(cardsPath(index)) as Promise<ResultCard[]>,
+    bytes: (path) => load(path, () => source.readBytes(path).then((value) => ({ value, bytes: value?.byteLength ?? 0 }))),
     cachedBytes: () => used,
     clear: () => {
       cache.clear();

@@ -11,6 +11,7 @@ import { planQuery } from './query-plan.ts';
 import { rank as rankUnits } from './scoring.ts';
 import type { WordExplanation } from './explain.ts';
 import { processQuery } from './text-analysis.ts';
+import { rankHybrid } from '../semantic/hybrid-rank.ts';
 
 export interface SearchQuery {
   /** Trimmed and validated by the handler: 1 to 200 characters. */
@@ -72,8 +73,11 @@ export function createSearch(source: IndexSource, options: SearchOptions = {}): 
     if (type !== 'all' && typeIndex < 0) return { total: 0, items: [] };
     const range: [number, number] = type === 'all' ? [0, meta.documents] : [meta.types[typeIndex]![1], meta.types[typeIndex]![2]];
     const units = await planQuery(parts, meta, q);
-    if (units.length === 0) return { total: 0, items: [] };
-    const { total, page } = rankUnits(units, meta, { range, offset, limit, exhaustive, explain });
+    const options = { range, offset, limit, exhaustive, explain };
+    // Meaning as well as words (generator/semantic): null when the build left it out or no word is known to it.
+    const hybrid = await rankHybrid(parts, meta, units, q, options);
+    if (!hybrid && units.length === 0) return { total: 0, items: [] };
+    const { total, page } = hybrid ?? rankUnits(units, meta, options);
     const items = await Promise.all(
       page.map(async ({ document, score, raw, explanation }) => ({
         ...(await toItem(parts, meta, document, score, raw)),

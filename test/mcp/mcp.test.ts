@@ -32,6 +32,7 @@ const api = async (path: string) =>
 const CALLS: { name: string; arguments: Record<string, unknown>; api: string }[] = [
   { name: 'search', arguments: { q: 'how can AI agents pay', limit: 3 }, api: 'search?q=how+can+AI+agents+pay&limit=3' },
   { name: 'search', arguments: { q: 'checkout', type: 'services' }, api: 'search?q=checkout&type=services' },
+  { name: 'search', arguments: { q: 'blind people', limit: 2 }, api: 'search?q=blind+people&limit=2' },
   {
     name: 'get_record',
     arguments: { collection: 'technology', id: 'agent-payments-protocol' },

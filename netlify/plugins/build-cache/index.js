@@ -13,9 +13,13 @@ const cachedPaths = (publishDir) => [publishDir, `${publishDir}.digests.json`, `
 
 const disabled = () => process.env.BUILD_CACHE === 'off';
 
+/** The sentence model's vectors, by the digest of their text (docs/semantic-search.md): kept apart from the output. */
+const VECTOR_CACHE = path.resolve('node_modules/.cache/semantic-vectors');
+
 export async function onPreBuild({ utils, constants }) {
   if (disabled()) return console.log('build cache: off (BUILD_CACHE=off); the build is cold');
   const publishDir = path.resolve(constants.PUBLISH_DIR);
+  if (await utils.cache.restore(VECTOR_CACHE)) console.log('build cache: semantic vectors restored');
   const restored = await utils.cache.restore(cachedPaths(publishDir));
   if (!restored) return console.log('build cache: empty; the build is cold');
   // The restore gave every file a new inode and time: the records are stamped anew for the restored folder.
@@ -28,4 +32,5 @@ export async function onPostBuild({ utils, constants }) {
   const publishDir = path.resolve(constants.PUBLISH_DIR);
   // Saved whole, records with the output: a cache holding one without the other would be a cold build.
   if (await utils.cache.save(cachedPaths(publishDir))) console.log('build cache: output and records saved');
+  await utils.cache.save(VECTOR_CACHE);
 }

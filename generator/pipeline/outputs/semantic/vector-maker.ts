@@ -1,0 +1,63 @@
+/**
+ * Texts to quantized vectors: the cached ones from the cache, the others embedded by the sentence model in
+ * worker threads (one per core, two on the build machine), in batches taken as each thread frees up. A text's
+ * vector does not depend on its batch or thread, so the output is the same however the work is split.
+ * Build side: Node only.
+ */
+import { availableParallelism } from 'node:os';
+import type { Worker } from 'node:worker_threads';
+import { quantize, type QuantizedVector } from '../../../semantic/vector-part.ts';
+import { startTypeScriptWorker } from '../../typescript-worker.ts';
+import type { VectorCache } from './vector-cache.ts';
+import { MODEL_PACKAGE } from './sentence-model.ts';
+
+const BATCH = 32;
+
+type Answer = { id: number; vectors: Float32Array[] } | { id: number; error: string };
+
+/** Embeds `texts` in one thread; resolves when it has answered every batch `next()` gives it. */
+async function runThread(
+  modelPackage: string,
+  next: () => { id: number; texts: string[] } | undefined,
+  done: (id: number, vectors: Float32Array[]) => void,
+) {
+  const worker: Worker = startTypeScriptWorker(new URL('./embed-thread.ts', import.meta.url), { modelPackage });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const send = () => {
+        const batch = next();
+        if (batch) worker.postMessage(batch);
+        else resolve();
+      };
+      worker.on('message', (answer: Answer) => {
+        if ('error' in answer) return reject(new Error(answer.error));
+        done(answer.id, answer.vectors);
+        send();
+      });
+      worker.on('error', reject);
+      worker.on('exit', (code) => reject(new Error(`the embedding thread ended (exit code ${code})`)));
+      send();
+    });
+  } finally {
+    await worker.terminate();
+  }
+}
+
+/** Each text's vector, in order; embeds those the cache lacks and adds them to it. */
+export async function makeVectors(
+  texts: readonly string[],
+  cache: VectorCache,
+  { threads = availableParallelism(), modelPackage = MODEL_PACKAGE } = {},
+): Promise<QuantizedVector[]> {
+  const missing = [...new Set(texts.filter((text) => !cache.get(text)))];
+  const batches: string[][] = [];
+  for (let i = 0; i < missing.length; i += BATCH) batches.push(missing.slice(i, i + BATCH));
+  let taken = 0;
+  const next = () => (taken < batches.length ? { id: taken, texts: batches[taken++]! } : undefined);
+  const done = (id: number, vectors: Float32Array[]) => {
+    for (const [i, vector] of vectors.entries()) cache.set(batches[id]![i]!, quantize(vector));
+  };
+  const count = Math.max(1, Math.min(threads, 2, batches.length));
+  if (batches.length > 0) await Promise.all(Array.from({ length: count }, () => runThread(modelPackage, next, done)));
+  return texts.map((text) => cache.get(text)!);
+}

@@ -1,0 +1,71 @@
+/**
+ * Lexical and semantic results fused into one ranking, within the contract's rules:
+ *
+ * 1. Records that hold every word of the query (in some form) come first, in their lexical order and with
+ *    their lexical scores: meaning never pushes a record that has every word down.
+ * 2. Then the fused band: the next `lexicalDepth` lexical results and the semantic neighbours, by
+ *    reciprocal rank fusion (`w / (k + rank)` from each list). Their scores sit between the first band's and
+ *    any record with fewer words: in `[100 (n - 1) + 89, 100 n)` for a query of n words, where lexical
+ *    scores of fewer words cannot reach (at most 111 per word, 8 words at most).
+ * 3. Then the other lexical matches, in lexical order, with their lexical scores.
+ *
+ * So scores still descend down the list, ties go by document number (type, then id), and `total` counts
+ * every lexical match and every neighbour that is not one. Pure: the runner (hybrid-rank.ts) gives it the
+ * lists. Runtime-neutral.
+ */
+import { roundScore } from '../search/ranking.ts';
+import type { Ranked } from '../search/scoring.ts';
+import { SEMANTIC } from './semantic-ranking.ts';
+import type { Neighbour } from './vector-search.ts';
+
+export interface FusionInput {
+  /** Distinct words of the query, as the lexical ranking counts them. */
+  words: number;
+  /** The lexical ranking's first results, best first (at least offset + limit + lexicalDepth of them, or all). */
+  lexical: readonly Ranked[];
+  /** Every lexical match's count. */
+  lexicalTotal: number;
+  /** Semantic neighbours, nearest first. */
+  semantic: readonly Neighbour[];
+  /** Whether a neighbour not among `lexical` is a lexical match (asked only when lexicalTotal > lexical.length). */
+  isLexicalMatch(document: number): boolean;
+  offset: number;
+  limit: number;
+}
+
+const FUSED_FLOOR = 89;
+const FUSED_SPAN = 10.99;
+
+/** Lexical results needed for a page ending at `end`. */
+export const lexicalNeeded = (end: number) => end + SEMANTIC.lexicalDepth;
+
+const byScore = (a: Ranked, b: Ranked) => b.score - a.score || a.document - b.document;
+
+/** The fused band's score for a lexical rank and a semantic rank (1-based; 0: not in that list). */
+export function fusedScore(words: number, lexicalRank: number, semanticRank: number): number {
+  const { fusionK: k, lexicalWeight, semanticWeight } = SEMANTIC;
+  const part = (weight: number, rank: number) => (rank > 0 ? weight / (k + rank) : 0);
+  const best = part(lexicalWeight, 1) + part(semanticWeight, 1);
+  const fused = (part(lexicalWeight, lexicalRank) + part(semanticWeight, semanticRank)) / best;
+  return 100 * (Math.max(words, 1) - 1) + FUSED_FLOOR + FUSED_SPAN * fused;
+}
+
+export function fuse(input: FusionInput): { total: number; page: Ranked[] } {
+  const { words, lexical, semantic } = input;
+  const everyWord = lexical.filter(({ raw }) => Math.floor(raw / 100) >= words && words > 0);
+  const below = lexical.slice(everyWord.length);
+  const inFirstBand = new Set(everyWord.map(({ document }) => document));
+  const neighbours = semantic.filter(({ document }) => !inFirstBand.has(document));
+  const lexicalRank = new Map(below.slice(0, SEMANTIC.lexicalDepth).map(({ document }, i) => [document, i + 1]));
+  const semanticRank = new Map(neighbours.map(({ document }, i) => [document, i + 1]));
+  const fused = [...new Set([...lexicalRank.keys(), ...semanticRank.keys()])].map((document): Ranked => {
+    const raw = fusedScore(words, lexicalRank.get(document) ?? 0, semanticRank.get(document) ?? 0);
+    return { document, raw, score: roundScore(raw) };
+  });
+  const rest = below.filter(({ document }) => !semanticRank.has(document) && !lexicalRank.has(document));
+  const known = new Set(lexical.map(({ document }) => document));
+  const complete = input.lexicalTotal <= lexical.length;
+  const added = neighbours.filter(({ document }) => !known.has(document) && (complete || !input.isLexicalMatch(document))).length;
+  const ranked = [...everyWord, ...fused.sort(byScore), ...rest];
+  return { total: input.lexicalTotal + added, page: ranked.slice(input.offset, input.offset + input.limit) };
+}

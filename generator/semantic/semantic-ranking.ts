@@ -1,0 +1,38 @@
+/**
+ * Every knob of semantic search and of its fusion with the lexical ranking, in one object: the figures that
+ * chose them are in docs/semantic-search.md. The semantic index records the knobs it was written with (the
+ * writer's part of them) and the reader refuses an index written with others.
+ */
+export const SEMANTIC = {
+  /** Encoder terms per block (one block read per query word). */
+  encoderBlockSize: 64,
+  /** Documents per cluster the writer aims at: clusters = ceil(documents / clusterSize). */
+  clusterSize: 256,
+  /** A term's vector: this share from the documents that hold it, the rest from its word alone (encoder-writer.ts). */
+  contextWeight: 0.4,
+  /** Rounds of k-means. */
+  kmeansRounds: 8,
+  /** Clusters a query reads, nearest centroids first. */
+  probes: 4,
+  /** Nearest documents a query takes from the vector index. */
+  candidates: 20,
+  /** Below this similarity (query vector against the quantized document vector) a neighbour is no answer. */
+  minSimilarity: 0.1,
+  /** Reciprocal rank fusion: `weight / (k + rank)` from each list. */
+  fusionK: 60,
+  lexicalWeight: 1,
+  semanticWeight: 1,
+  /** Lexical results past those with every word that take part in the fusion. */
+  lexicalDepth: 20,
+} as const;
+
+export type SemanticKnobs = typeof SEMANTIC;
+
+/** The knobs that shape the index's parts; an index written with other ones is refused. */
+export const writerKnobs = () =>
+  JSON.stringify({
+    encoderBlockSize: SEMANTIC.encoderBlockSize,
+    contextWeight: SEMANTIC.contextWeight,
+    clusterSize: SEMANTIC.clusterSize,
+    kmeansRounds: SEMANTIC.kmeansRounds,
+  });
