@@ -19,7 +19,7 @@ import { decodeVectorPart, type VectorPart } from './vector-part.ts';
 export type EnabledMeta = Extract<SemanticMeta, { enabled: true }>;
 
 export interface SemanticParts {
-  /** null when the build left semantic search out. */
+  /** null when the build left semantic search out (or the index has no semantic part at all). */
   meta(): Promise<EnabledMeta | null>;
   encoder(block: number): Promise<VectorPart<EncoderHeader>>;
   centroids(): Promise<VectorPart<{ count: number }>>;
@@ -52,7 +52,11 @@ function checkMeta(meta: SemanticMeta): EnabledMeta | null {
 
 export function createSemanticParts(parts: IndexParts): SemanticParts {
   const read = async <T>(path: string, decode: (bytes: Uint8Array) => T) => decodeOnce(path, await parts.bytes(path), decode);
-  const meta = () => read(SEMANTIC_META_PATH, (bytes) => checkMeta(JSON.parse(new TextDecoder().decode(bytes))));
+  // No top-level file: an index written without the semantic step (the build always writes one), so words only.
+  const meta = async () => {
+    const bytes = await parts.bytes(SEMANTIC_META_PATH);
+    return bytes === null ? null : decodeOnce(SEMANTIC_META_PATH, bytes, (found) => checkMeta(JSON.parse(new TextDecoder().decode(found))));
+  };
   const vectors = async <H>(path: string, count: (header: H) => number) => {
     const dimensions = (await meta())?.dimensions ?? 0;
     return read(path, (bytes) => decodeVectorPart<H>(bytes, dimensions, count));

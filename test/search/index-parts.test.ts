@@ -277,7 +277,7 @@ describe('a broken index part under the handler', () => {
   afterAll(removeBuildDirs);
 
   it('answers 500 INTERNAL_ERROR, logs the part, keeps other routes working, and retries on the next request', async () => {
-    const shard = [...files.keys()].find((file) => file.endsWith('.bin'))!;
+    const shard = [...files.keys()].find((file) => file.includes('/postings/'))!;
     const good = files.get(shard)!;
     const broken = new Map(files);
     broken.set(shard, new Uint8Array([0xff, 0xff, 0xff]));
