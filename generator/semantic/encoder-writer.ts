@@ -58,7 +58,10 @@ export function contextVectors(texts: readonly string[], documents: readonly Qua
       if (!term || seen.has(term)) continue;
       seen.add(term);
       let sum = sums.get(term);
-      if (!sum) sums.set(term, (sum = new Float64Array(dimensions)));
+      if (!sum) {
+        sum = new Float64Array(dimensions);
+        sums.set(term, sum);
+      }
       for (let i = 0; i < dimensions; i++) sum[i]! += floats[d]![i]! - mean[i]!;
     }
   });

@@ -4,8 +4,8 @@
  * writer's part of them) and the reader refuses an index written with others.
  */
 export const SEMANTIC = {
-  /** Encoder terms per block (one block read per query word). */
-  encoderBlockSize: 64,
+  /** Encoder terms per block (one block, about 8 KB, read per query word). */
+  encoderBlockSize: 16,
   /** Documents per cluster the writer aims at: clusters = ceil(documents / clusterSize). */
   clusterSize: 256,
   /** A term's vector: this share from the documents that hold it, the rest from its word alone (encoder-writer.ts). */

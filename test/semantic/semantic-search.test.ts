@@ -70,6 +70,13 @@ describe('hybrid search under the contract', () => {
     expect(expertise.items.every(({ type }) => type === 'expertise')).toBe(true);
     expect(expertise.items.length).toBe(expertise.total);
     expect(expertise.total).toBeLessThan(all.total);
+    // A short page reads fewer lexical results than there are matches: whether each neighbour is a lexical
+    // match is then asked of the index itself, and the total is the same.
+    for (const query of [q, 'agent payments fraud risk', 'measurement']) {
+      const whole = await withVectors.search({ q: query, type: 'all', limit: 100, offset: 0 });
+      expect((await withVectors.search({ q: query, type: 'all', limit: 1, offset: 0 })).total).toBe(whole.total);
+      expect(whole.items.length).toBe(whole.total);
+    }
   });
 
   it('answers a paraphrase through /v1/search with the record it describes first', async () => {
