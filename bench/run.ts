@@ -9,6 +9,7 @@ import { benchEditorsAtScale } from './editors-at-scale.ts';
 import { benchHandler } from './handler.ts';
 import { benchLimiter } from './limiter.ts';
 import { benchSearch } from './search.ts';
+import { benchSemantic } from './semantic.ts';
 
 console.log(`# Benchmarks (Node ${process.version}, ${(await import('node:os')).cpus().length} cores)`);
 await benchBuild();
@@ -18,3 +19,4 @@ await benchEditorsAtScale();
 await benchHandler();
 await benchLimiter();
 await benchSearch();
+await benchSemantic();
