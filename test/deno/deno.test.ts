@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryAssets } from '../../generator/edge/assets.ts';
 import { createHandler } from '../../generator/edge/handler.ts';
 import { createMemoryLimiter } from '../../generator/edge/limiter.ts';
-import { buildInto, removeBuildDirs } from '../helpers/build-output.ts';
+import { buildInto, removeBuildDirs, SEMANTIC_ON } from '../helpers/build-output.ts';
 import { readDistFiles } from '../helpers/api-runtimes.ts';
 
 const run = promisify(execFile);
@@ -65,7 +65,7 @@ function comparable(answer: Answer) {
 
 let dist: string;
 beforeAll(async () => {
-  dist = await buildInto('content');
+  dist = await buildInto('content', SEMANTIC_ON);
 });
 afterAll(removeBuildDirs);
 

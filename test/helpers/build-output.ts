@@ -11,8 +11,14 @@ import { PARTS_PER_FOLDER, recordPageFolder, recordPath } from '../../generator/
 import { type MetaFields, pagination } from '../../generator/shared/envelope.ts';
 import { DEFAULT_LIMIT } from '../../generator/shared/operations.ts';
 
-/** The build environment of every suite: a fixed build time and a site address of our own. */
-export const BUILD_ENV = { SOURCE_DATE_EPOCH: '1795000000', SITE_URL: 'https://api.example.test' } as const;
+/**
+ * The build environment of every suite: a fixed build time and a site address of our own. Semantic search is
+ * off: embedding thousands of synthetic records would cost minutes of model time to test what words alone
+ * decide. The suites about meaning (test/semantic, the Deno and MCP parity) turn it on with SEMANTIC_ON.
+ */
+export const BUILD_ENV = { SOURCE_DATE_EPOCH: '1795000000', SITE_URL: 'https://api.example.test', SEMANTIC_SEARCH: 'off' } as const;
+/** BUILD_ENV with semantic search on, as a deploy builds by default. */
+export const SEMANTIC_ON = { ...BUILD_ENV, SEMANTIC_SEARCH: 'on' } as const;
 /** SOURCE_DATE_EPOCH 1795000000 as the API writes times. */
 export const BUILD_TIME = '2026-11-18T11:06:40Z';
 export const SITE_URL = 'https://api.example.test';

@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryLimiter } from '../../generator/edge/limiter.ts';
-import { buildInto, removeBuildDirs } from '../helpers/build-output.ts';
+import { buildInto, removeBuildDirs, SEMANTIC_ON } from '../helpers/build-output.ts';
 import { startSiteServer, type SiteServer } from '../helpers/site-server.ts';
 
 type Result = { content: { type: string; text: string }[]; structuredContent?: { data: unknown; pagination?: unknown }; isError?: boolean };
@@ -48,7 +48,7 @@ const CALLS: { name: string; arguments: Record<string, unknown>; api: string }[]
 ];
 
 beforeAll(async () => {
-  dist = await buildInto('content');
+  dist = await buildInto('content', SEMANTIC_ON);
   server = await startSiteServer(dist, { handler: { limiter: createMemoryLimiter({ limit: 1_000_000 }) } });
   client = await connect(server.url);
 }, 60_000);

@@ -17,7 +17,7 @@ import { makeVectors } from '../../generator/pipeline/outputs/semantic/vector-ma
 import { createSearch } from '../../generator/search/search.ts';
 import { clusterPath, SEMANTIC_META_PATH } from '../../generator/semantic/semantic-format.ts';
 import { readDistFiles } from '../helpers/api-runtimes.ts';
-import { BUILD_ENV, buildInto, listFiles, removeBuildDirs } from '../helpers/build-output.ts';
+import { BUILD_ENV, buildInto, listFiles, removeBuildDirs, SEMANTIC_ON } from '../helpers/build-output.ts';
 import { paraphraseJudgements } from '../helpers/paraphrase-judgements.ts';
 import { judgements, measureRelevance, misses } from '../helpers/relevance-judgements.ts';
 import { loadSearchDocuments } from '../helpers/search-documents.ts';
@@ -27,7 +27,7 @@ let lexical: string;
 const searchOf = (dist: string) => createSearch(createMemoryAssets(readDistFiles(dist)));
 
 beforeAll(async () => {
-  hybrid = await buildInto('content');
+  hybrid = await buildInto('content', SEMANTIC_ON);
   lexical = await buildInto('content', { ...BUILD_ENV, SEMANTIC_SEARCH: 'off' });
 }, 300_000);
 afterAll(removeBuildDirs);
@@ -98,7 +98,7 @@ describe('the vectors', () => {
       );
     const first = semanticFiles(hybrid);
     expect(first.size).toBeGreaterThan(3);
-    expect(semanticFiles(await buildInto('content'))).toEqual(first);
+    expect(semanticFiles(await buildInto('content', SEMANTIC_ON))).toEqual(first);
     // A sample of the texts the build embedded: records' texts and vocabulary words, each alone or in a batch.
     const documents = await loadSearchDocuments('content');
     const texts = [...documents.slice(0, 12).map((document) => recordText(document)), 'blind', 'supermarket', 'checkout'];
@@ -115,7 +115,7 @@ describe('the vectors', () => {
       enabled: false,
     });
     expect(listFiles(lexical).filter((file) => file.startsWith('_api/semantic/'))).toEqual([SEMANTIC_META_PATH]);
-    await expect(buildInto('content', { ...BUILD_ENV, SEMANTIC_SEARCH: 'maybe' })).rejects.toThrow(
+    await expect(buildInto('content', { ...SEMANTIC_ON, SEMANTIC_SEARCH: 'maybe' })).rejects.toThrow(
       'SEMANTIC_SEARCH must be on or off, not "maybe"',
     );
   });
