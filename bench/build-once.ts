@@ -10,7 +10,8 @@ const started = performance.now();
 const result = await buildSite({
   contentDir: contentDir!,
   outDir: outDir!,
-  env: { SOURCE_DATE_EPOCH: '1795000000' },
+  // Without the semantic step unless asked: bench/semantic.ts times it (the model would take hours at 100,000).
+  env: { SOURCE_DATE_EPOCH: '1795000000', SEMANTIC_SEARCH: process.env.SEMANTIC_SEARCH ?? 'off' },
   searchIndex: !flags.includes('--no-search'),
   recordPages: !flags.includes('--no-pages'),
   // As npm run build does.
