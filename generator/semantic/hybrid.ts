@@ -5,15 +5,15 @@
  *    their lexical scores: meaning never pushes a record that has every word down.
  * 2. Then the fused band: the next `lexicalDepth` lexical results and the semantic neighbours, by
  *    reciprocal rank fusion (`w / (k + rank)` from each list). Their scores sit between the first band's and
- *    any record with fewer words: in `[100 (n - 1) + 89, 100 n)` for a query of n words, where lexical
- *    scores of fewer words cannot reach (at most 111 per word, 8 words at most).
+ *    any record with fewer words (fusedScore). A longer query, which the lexical ranking ranks without the
+ *    words rule (ranking.ts), has no first band.
  * 3. Then the other lexical matches, in lexical order, with their lexical scores.
  *
  * So scores still descend down the list, ties go by document number (type, then id), and `total` counts
  * every lexical match and every neighbour that is not one. Pure: the runner (hybrid-rank.ts) gives it the
  * lists. Runtime-neutral.
  */
-import { roundScore } from '../search/ranking.ts';
+import { roundScore, wordsRuleFor } from '../search/ranking.ts';
 import type { Ranked } from '../search/scoring.ts';
 import { SEMANTIC } from './semantic-ranking.ts';
 import type { Neighbour } from './vector-search.ts';
@@ -41,13 +41,18 @@ export const lexicalNeeded = (end: number) => end + SEMANTIC.lexicalDepth;
 
 const byScore = (a: Ranked, b: Ranked) => b.score - a.score || a.document - b.document;
 
-/** The fused band's score for a lexical rank and a semantic rank (1-based; 0: not in that list). */
+/**
+ * The fused band's score for a lexical rank and a semantic rank (1-based; 0: not in that list): above every
+ * lexical score of a record with fewer words than the query's n. Under the words rule (ranking.ts) that is
+ * `[100 (n - 1) + 89, 100 n)`; for a longer query, whose lexical scores are sums of n parts below 1, `[n, n + 1)`.
+ */
 export function fusedScore(words: number, lexicalRank: number, semanticRank: number): number {
   const { fusionK: k, lexicalWeight, semanticWeight } = SEMANTIC;
   const part = (weight: number, rank: number) => (rank > 0 ? weight / (k + rank) : 0);
   const best = part(lexicalWeight, 1) + part(semanticWeight, 1);
   const fused = (part(lexicalWeight, lexicalRank) + part(semanticWeight, semanticRank)) / best;
-  return 100 * (Math.max(words, 1) - 1) + FUSED_FLOOR + FUSED_SPAN * fused;
+  const n = Math.max(words, 1);
+  return wordsRuleFor(n) ? 100 * (n - 1) + FUSED_FLOOR + FUSED_SPAN * fused : n + 0.99 * fused;
 }
 
 export function fuse(input: FusionInput): { total: number; page: Ranked[] } {
