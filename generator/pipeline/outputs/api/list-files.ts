@@ -67,12 +67,12 @@ export function buildListFiles(source: ListSource) {
     selections.push({ filters, indexes });
   }
 
-  // A window is made from its items and the list's length (the pagination it prints): carried over when those are unchanged.
+  // A chunk is made from its items alone (it prints no total): carried over while they are the same, in order.
   const windowInputs = (indexes: readonly number[], from: number, to: number) =>
-    `${indexes.length}\n${indexes
+    indexes
       .slice(from, to)
       .map((index) => source.inputs[index])
-      .join('\n')}`;
+      .join('\n');
   function* files(): Generator<OutputFile> {
     for (const { filters, indexes } of selections) {
       const total = indexes.length;
