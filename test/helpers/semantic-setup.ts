@@ -11,5 +11,10 @@ import { loadSearchDocuments } from './search-documents.ts';
 export default async function setup(): Promise<void> {
   const folders = ['content', `${FIXTURES_DIR}/golden-content`];
   const documents = (await Promise.all(folders.map(loadSearchDocuments))).flat();
-  await buildSemanticFiles(documents, { enabled: true });
+  try {
+    await buildSemanticFiles(documents, { enabled: true });
+  } catch (error) {
+    // The semantic suites say what is missing (run npm ci); the other suites run regardless.
+    console.warn(error instanceof Error ? error.message : String(error));
+  }
 }
