@@ -4,7 +4,8 @@
  *
  * - The coarse bound of a block is the sum over words of what the word may add there: its tiers when some
  *   form has a posting in the block (the exact tier when its own term has one) and the saturated BM25 part
- *   of the best form's bound (the writer's per-block bound times the form's weight).
+ *   of the best form's bound (the writer's per-block bound times the form's weight), plus a complete match's
+ *   tier (a longer query's) when every word's own term has a posting there.
  * - Blocks are visited best coarse bound first, by buckets of bounds (a counting sort, no comparison sort),
  *   each bucket's blocks in document order; a bucket whose best bound cannot reach the page ends the walk.
  * - The tight bound of a block is the best over its documents of what the words found in that document
@@ -13,7 +14,7 @@
  */
 import type { WordBits } from './match-count.ts';
 import type { PreparedForm } from './prepared-form.ts';
-import { RANKING, wordScore } from './ranking.ts';
+import { completeTier, RANKING, wordScore } from './ranking.ts';
 import { scratchBytes, scratchFloats, scratchInts } from './scratch-space.ts';
 
 const CORRUPT = 'postings: record is truncated or corrupt';
@@ -36,6 +37,9 @@ export function blockBounds(units: PreparedForm[][], blocks: number): BlockBound
   const all = scratchFloats('word-bounds', units.length * blocks);
   const exact = scratchBytes('exact-blocks', blocks);
   const touched = scratchInts('touched-blocks', blocks);
+  // Per block, how many words have their own term there: a block where all have may hold a complete match.
+  const exactWords = scratchInts('exact-words', blocks);
+  const complete = completeTier(units.length);
   for (let u = 0; u < units.length; u++) {
     const base = u * blocks;
     let count = 0;
@@ -58,7 +62,8 @@ export function blockBounds(units: PreparedForm[][], blocks: number): BlockBound
     }
     for (let i = 0; i < count; i++) {
       const block = touched[i]!;
-      coarse[block]! += wordScore(units.length, exact[block] === 1, all[base + block]!);
+      coarse[block]! += wordScore(units.length, exact[block] === 1, all[base + block]!, false);
+      if (exact[block] === 1 && ++exactWords[block]! === units.length) coarse[block]! += complete;
     }
   }
   return { best: all, coarse, blocks };
@@ -124,7 +129,7 @@ export function quickBound(bits: WordBits, bounds: BlockBounds, block: number): 
     const carry4 = four & carry2;
     four ^= carry2;
     eight |= carry4;
-    const best = wordScore(found.length, true, bounds.best[u * bounds.blocks + block]!);
+    const best = wordScore(found.length, true, bounds.best[u * bounds.blocks + block]!, false);
     if (best > most) most = best;
   }
   // The largest count, plane by plane from the highest: keep the documents that have each bit, if any do.
@@ -134,7 +139,8 @@ export function quickBound(bits: WordBits, bounds: BlockBounds, block: number): 
   if (slots & four) [slots, count] = [slots & four, count | 4];
   if (slots & two) [slots, count] = [slots & two, count | 2];
   if (slots & one) count |= 1;
-  return count * most;
+  // A document found with every word may be a complete match.
+  return count * most + (count === found.length ? completeTier(found.length) : 0);
 }
 
 /**
@@ -157,10 +163,12 @@ export function tightBound(
     const document = block * size + slot;
     const byte = document >> 3;
     const bit = 1 << (document & 7);
+    let complete = true;
+    for (let u = 0; u < found.length && complete; u++) complete = (found[u]![byte]! & exact[u]![byte]! & bit) !== 0;
     let sum = 0;
     for (let u = 0; u < found.length; u++) {
       if (!(found[u]![byte]! & bit)) continue;
-      sum += wordScore(found.length, (exact[u]![byte]! & bit) !== 0, bounds.best[u * bounds.blocks + block]!);
+      sum += wordScore(found.length, (exact[u]![byte]! & bit) !== 0, bounds.best[u * bounds.blocks + block]!, complete);
     }
     slots[slot] = document >= range[0] && document < range[1] ? sum : 0;
     if (slots[slot]! > best) best = slots[slot]!;
@@ -189,7 +197,9 @@ export function lowerSlots(
     const bit = 1 << (document & 7);
     if (slots[slot]! > 0 && bits.found[u]![document >> 3]! & bit) {
       const isExact = (bits.exact[u]![document >> 3]! & bit) !== 0;
-      slots[slot]! += wordScore(bits.found.length, isExact, scores[offset + slot]!) - wordScore(bits.found.length, isExact, bound);
+      // The word's tiers are the same in both (a complete match's share included): only its BM25 part changes.
+      slots[slot]! +=
+        wordScore(bits.found.length, isExact, scores[offset + slot]!, false) - wordScore(bits.found.length, isExact, bound, false);
     }
     if (slots[slot]! > best) best = slots[slot]!;
   }

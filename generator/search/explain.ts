@@ -14,14 +14,14 @@ export interface WordExplanation {
   exact: boolean;
   /** The best form's weight * Σ boost * BM25+ over its fields. */
   bm25: number;
-  /** What the word adds (ranking.ts wordScore): bm25 / (bm25 + saturation), and under the words rule its tiers. */
+  /** What the word adds (ranking.ts wordScore): bm25 / (bm25 + saturation), and its tiers (the words rule's, or a complete match's share). */
   score: number;
 }
 
 /** The explanation of `document`'s score for the prepared words. */
 export function explainDocument(units: { word: string; forms: PreparedForm[] }[], document: number): WordExplanation[] {
   const block = Math.floor(document / RANKING.blockSize);
-  return units.map(({ word, forms }) => {
+  const found = units.map(({ word, forms }) => {
     let best = 0;
     let exact = false;
     let form: WordExplanation['form'] = null;
@@ -38,6 +38,8 @@ export function explainDocument(units: { word: string; forms: PreparedForm[] }[]
         form = { term: prepared.form.term, kind: prepared.form.kind };
       }
     }
-    return { word, form, exact, bm25: best, score: best > 0 ? wordScore(units.length, exact, best) : 0 };
+    return { word, form, exact, bm25: best };
   });
+  const complete = found.every(({ exact, bm25 }) => exact && bm25 > 0);
+  return found.map((part) => ({ ...part, score: part.bm25 > 0 ? wordScore(units.length, part.exact, part.bm25, complete) : 0 }));
 }

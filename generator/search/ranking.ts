@@ -16,10 +16,13 @@
  *
  * so the order is: more words found; then more of them exactly; then field weights and BM25, and the score
  * explains itself (312.4567 is three words found, one of them exactly). A longer query (a question in
- * natural language) is ranked by the saturated parts alone, BM25-weighted word coverage: a record that holds
- * a question's decisive words strongly ranks above one that holds every word, common ones included, in
- * passing. At 100,000 documents the words rule on long questions let such records outrank the one asked
- * about (docs/search.md has the figures).
+ * natural language) keeps one tier, the complete match: a document that holds every word of the query
+ * exactly adds RANKING.wordsRule.word per word (so 400 and more for four words), which puts it above every
+ * document that lacks a word or holds one only through a typo, a prefix or a synonym, as docs/api.md's
+ * search rules require. Below that tier a longer query is ranked by the saturated parts alone, BM25-weighted
+ * word coverage: a record that holds a question's decisive words strongly ranks above one that holds more of
+ * its words, common ones included, in passing. Per-word tiers on long questions let such records outrank the
+ * one asked about at 100,000 documents (docs/search.md has the figures).
  */
 import { compareText } from '../shared/compare-text.ts';
 
@@ -33,7 +36,8 @@ export const RANKING = {
   bm25: { k: 1.2, b: 0.7, d: 0.5 },
   /**
    * The words rule, for queries of at most `upTo` words (see the module comment): a word found, then found
-   * exactly, each outweighs everything below it. Longer queries are ranked by BM25-weighted coverage alone.
+   * exactly, each outweighs everything below it. Longer queries keep `word` per word for a complete match
+   * (every word exactly), then BM25-weighted coverage.
    */
   wordsRule: { upTo: 3, word: 100, exact: 10 },
   /** A word's BM25 part s is counted as s / (s + saturation): one word found strongly is worth less than two. */
@@ -89,11 +93,19 @@ export const wordsRuleFor = (words: number) => words <= RANKING.wordsRule.upTo;
 
 /**
  * One word's contribution to a document that holds it in some form, in a query of `words` words: its best
- * form's BM25 part `best`, saturated, and under the words rule its tiers (found; found exactly or not).
- * Monotone in `exact` and `best`, so a bound on them bounds the score (what skipping relies on).
+ * form's BM25 part `best`, saturated, and its tiers: under the words rule, found and found exactly or not;
+ * in a longer query, the complete match's share when the document holds every word of the query exactly
+ * (`complete`). Monotone in `exact`, `best` and `complete`, so bounds on them bound the score (what skipping
+ * relies on).
  */
-export const wordScore = (words: number, exact: boolean, best: number) =>
-  (wordsRuleFor(words) ? RANKING.wordsRule.word + (exact ? RANKING.wordsRule.exact : 0) : 0) + best / (best + RANKING.saturation);
+export function wordScore(words: number, exact: boolean, best: number, complete: boolean): number {
+  const { word, exact: exactTier } = RANKING.wordsRule;
+  const tiers = wordsRuleFor(words) ? word + (exact ? exactTier : 0) : complete ? word : 0;
+  return tiers + best / (best + RANKING.saturation);
+}
+
+/** What a complete match (every word of the query, each exactly) adds in all, on top of the words' own scores. */
+export const completeTier = (words: number) => (wordsRuleFor(words) ? 0 : RANKING.wordsRule.word * words);
 
 /** Rounded to 4 decimals and never 0: every match is some match (docs/api.md: `score` > 0). */
 export function roundScore(score: number): number {

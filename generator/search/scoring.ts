@@ -86,10 +86,12 @@ function scoreBlock(units: PreparedForm[][], block: number, range: readonly [num
   for (let slot = 0; slot < size; slot++) {
     const document = first + slot;
     if (document < range[0] || document >= range[1]) continue;
+    let complete = true;
+    for (let u = 0; u < units.length && complete; u++) complete = exact[u * size + slot] === 1 && best[u * size + slot]! > 0;
     let raw = 0;
     for (let u = 0; u < units.length; u++) {
       const score = best[u * size + slot]!;
-      if (score > 0) raw += wordScore(units.length, exact[u * size + slot] === 1, score);
+      if (score > 0) raw += wordScore(units.length, exact[u * size + slot] === 1, score, complete);
     }
     if (raw > 0) heap.push(scoreUnits(raw), document, raw);
   }

@@ -1,12 +1,12 @@
 /**
  * Lexical and semantic results fused into one ranking, within the contract's rules:
  *
- * 1. Records that hold every word of the query (in some form) come first, in their lexical order and with
- *    their lexical scores: meaning never pushes a record that has every word down.
+ * 1. Records that hold every word of the query (in some form under the words rule; each exactly in a longer
+ *    query, ranking.ts) come first, in their lexical order and with their lexical scores: meaning never
+ *    pushes a record that has every word down.
  * 2. Then the fused band: the next `lexicalDepth` lexical results and the semantic neighbours, by
  *    reciprocal rank fusion (`w / (k + rank)` from each list). Their scores sit between the first band's and
- *    any record with fewer words (fusedScore). A longer query, which the lexical ranking ranks without the
- *    words rule (ranking.ts), has no first band.
+ *    any record with fewer words (fusedScore).
  * 3. Then the other lexical matches, in lexical order, with their lexical scores.
  *
  * So scores still descend down the list, ties go by document number (type, then id), and `total` counts
@@ -44,7 +44,8 @@ const byScore = (a: Ranked, b: Ranked) => b.score - a.score || a.document - b.do
 /**
  * The fused band's score for a lexical rank and a semantic rank (1-based; 0: not in that list): above every
  * lexical score of a record with fewer words than the query's n. Under the words rule (ranking.ts) that is
- * `[100 (n - 1) + 89, 100 n)`; for a longer query, whose lexical scores are sums of n parts below 1, `[n, n + 1)`.
+ * `[100 (n - 1) + 89, 100 n)`; for a longer query, whose lexical scores short of a complete match (100 n and
+ * more) are sums of n parts below 1, `[n, n + 1)`.
  */
 export function fusedScore(words: number, lexicalRank: number, semanticRank: number): number {
   const { fusionK: k, lexicalWeight, semanticWeight } = SEMANTIC;

@@ -115,8 +115,7 @@ export function createReferenceSearch(documents: readonly SearchDocument[], syno
     const ranked = order.flatMap((index, number) => {
       const id = documents[index]!.id;
       if (type !== 'all' && !id.startsWith(`${type}:`)) return [];
-      let raw = 0;
-      for (const [u, forms] of plans.entries()) {
+      const held = plans.map((forms, u) => {
         let best = 0;
         let exact = false;
         for (const form of forms) {
@@ -124,8 +123,12 @@ export function createReferenceSearch(documents: readonly SearchDocument[], syno
           if (score > best) best = score;
           if (score > 0 && form.exact) exact = true;
         }
-        if (best > 0) raw += wordScore(words, exact, best);
-      }
+        return { best, exact };
+      });
+      // A complete match: every word the index holds, each exactly.
+      const complete = held.every(({ best, exact }, u) => plans[u]!.length === 0 || (best > 0 && exact));
+      let raw = 0;
+      for (const { best, exact } of held) if (best > 0) raw += wordScore(words, exact, best, complete);
       return raw > 0 ? [{ id, number, raw, score: roundScore(raw), stored: documents[index]!.stored }] : [];
     });
     ranked.sort(byRank);

@@ -2,10 +2,11 @@
  * The contract's ranking rules as properties, over many random cases. For a query of up to
  * RANKING.wordsRule.upTo words, the words rule: a record holding every word of the query ranks above every
  * record holding fewer, however strongly those hold theirs (in titles, repeated), and an exact match of a
- * word ranks above a typo, prefix or synonym match of it. For a longer question, BM25-weighted coverage: with
- * the words held alike, more words rank higher and an exact match above its neighbours (a neighbour never
- * counts as rarer than its word), and a record holding all but one of its words strongly ranks above one
- * holding every word in passing. The expansion cap keeps
+ * word ranks above a typo, prefix or synonym match of it. For a longer question, a complete match (every
+ * word, each exactly) ranks above everything else, even held in passing against the other words held
+ * strongly; below it, BM25-weighted coverage: with the words held alike, more words rank higher and an exact
+ * match above its neighbours (a neighbour never counts as rarer than its word), and a record holding some
+ * words strongly ranks above one holding the same words in passing. The expansion cap keeps
  * the commonest neighbours of a word, counted in `total` exactly.
  */
 import { describe, expect, it } from 'vitest';
@@ -83,7 +84,7 @@ describe('the ranking rules', () => {
 });
 
 describe(`the ranking of questions of more than ${upTo} words`, () => {
-  it('ranks more words above fewer and an exact match above a typo, prefix or synonym of it when held alike, and the words held strongly above every word held in passing', async () => {
+  it('ranks a complete match above everything else, however weakly it holds its words; then more words above fewer, an exact match above a typo, prefix or synonym of it when held alike, and words held strongly above the same words in passing', async () => {
     const random = createRandom(29);
     for (let trial = 0; trial < 30; trial++) {
       const words = Array.from({ length: upTo + 1 + (trial % 4) }, () => wordOf(random, 6 + Math.floor(random() * 3)));
@@ -104,9 +105,11 @@ describe(`the ranking of questions of more than ${upTo} words`, () => {
         alike('expertise:typo', [`${words[0]!.slice(0, 2)}x${words[0]!.slice(3)}`, ...words.slice(1)]),
         alike('expertise:prefix', [...words.slice(0, last), `${words[last]}x`]),
         alike('expertise:synonym', [synonym, ...words.slice(1)]),
-        // All but the first word in the title, tags and summary; every word once, deep in a long body.
+        // All but the first word in the title, tags and summary; every word once, deep in a long body; all
+        // but the first word once, deep in a long body.
         documentOf('intelligence:strong', words.slice(1).join(' '), words.slice(1).join(' '), words.slice(1).join(' ')),
         documentOf('intelligence:passing', 'Notes', `${filler} ${words.join(' ')}`),
+        documentOf('intelligence:fewer-passing', 'Notes', `${filler} ${words.slice(1).join(' ')}`),
       ];
       const search = searchOf(documents, { groups: [{ words: [words[0]!, synonym] }] });
       const q = words.join(' ');
@@ -116,10 +119,15 @@ describe(`the ranking of questions of more than ${upTo} words`, () => {
       for (const neighbour of ['expertise:typo', 'expertise:prefix', 'expertise:synonym']) {
         expect(rank(neighbour), `${neighbour} for ${q}`).toBeGreaterThan(rank('intelligence:all'));
       }
-      expect(rank('intelligence:strong'), q).toBeLessThan(rank('intelligence:passing'));
-      // No tiers: each word adds its saturated BM25 part only, below 1; the explanation gives the parts.
+      // The complete matches first, the one held in passing too; then the others by coverage.
+      const complete = new Set(['intelligence:all', 'intelligence:passing']);
+      for (const [i, item] of items.entries()) expect(complete.has(`${item.type}:${item.id}`), `${i}: ${item.id} for ${q}`).toBe(i < 2);
+      expect(rank('intelligence:strong'), q).toBeLessThan(rank('intelligence:fewer-passing'));
+      // Only a complete match has a tier (100 a word); every other record's score is its saturated BM25
+      // parts, each below 1. The explanation gives the parts, tiers included.
       for (const item of items) {
-        expect(item.raw).toBeLessThan(words.length);
+        if (complete.has(`${item.type}:${item.id}`)) expect(item.raw).toBeGreaterThanOrEqual(100 * words.length);
+        else expect(item.raw).toBeLessThan(words.length);
         expect(item.explanation!.reduce((sum, part) => sum + part.score, 0)).toBe(item.raw);
       }
     }
