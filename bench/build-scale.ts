@@ -9,6 +9,7 @@
  *   digests both builds record, every file of both trees).
  * Usage: tsx bench/build-scale.ts [HUGO_SIZES=4000,20000] [HUGO_RUNS=3] [SCALE_SIZES=100000]
  */
+import './without-vectors.ts';
 import { readdirSync, readFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

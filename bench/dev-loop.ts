@@ -5,6 +5,7 @@
  *   max, and how many edits search agreed on;
  * - the dev server's throughput under autocannon, alone and while a file is saved every second.
  */
+import './without-vectors.ts';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

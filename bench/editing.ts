@@ -8,6 +8,7 @@
  *   file is saved every second;
  * - at 20,000 articles, a cold build with its peak memory beside Hugo's, best of two each.
  */
+import './without-vectors.ts';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

@@ -3,6 +3,7 @@
  * built once with `npm run build`; then `npm run serve` on that build (start, a new build appearing, stop;
  * serve-scale.ts), and title edits through `npm run dev` (dev-loop.ts). BENCH_SCALE sets the size (0 skips).
  */
+import './without-vectors.ts';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
