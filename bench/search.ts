@@ -7,7 +7,7 @@
  * p50/p99, and an isolate's memory after 1,000 varied queries.
  * Run alone with `npx tsx bench/search.ts [docs...]`.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -19,6 +19,7 @@ import { writeSearchIndex } from '../generator/search/index-writer.ts';
 import { miniSearchOptions } from '../test/helpers/reference-search.ts';
 import { CRAFTED_QUERIES } from '../test/helpers/crafted-queries.ts';
 import { createDocuments, createQueries } from '../test/helpers/synthetic-articles.ts';
+import { figuresFromChild } from './child-figures.ts';
 import { measureClasses, printRelevance, type Relevance, siteSynonyms, withContent } from './search-relevance.ts';
 
 const CONTENT_DIR = fileURLToPath(new URL('../content', import.meta.url));
@@ -45,13 +46,7 @@ interface BuildFigures {
 
 /** Builds the index of `docs` documents into `dir` in a fresh Node process (so its peak memory is its own). */
 function buildIndex(docs: number, dir: string): BuildFigures {
-  const args = ['--max-old-space-size=6144', '--import', 'tsx', fileURLToPath(import.meta.url), '--build', String(docs), dir];
-  return JSON.parse(
-    execFileSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 20 })
-      .trim()
-      .split('\n')
-      .pop()!,
-  );
+  return figuresFromChild(import.meta.url, [String(docs), dir]);
 }
 
 /** The child's side of buildIndex: write the parts (and, for small corpora, a whole MiniSearch index). */

@@ -9,11 +9,10 @@
  * Run alone with `npx tsx bench/semantic.ts [distractors...]` (default 0 1000: the model embeds some tens of
  * documents a second a core, so 100,000 distractors would take the best part of an hour cold).
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import {
   benchDocuments,
   buildInChild,
@@ -25,6 +24,7 @@ import {
   median,
   relevanceUnderDeno,
 } from './semantic-measures.ts';
+import { figuresFromChild } from './child-figures.ts';
 
 interface BuildFigures {
   coldMs: number;
@@ -36,13 +36,7 @@ interface BuildFigures {
 }
 
 function buildIndexes(distractors: number, root: string): BuildFigures {
-  const args = ['--max-old-space-size=6144', '--import', 'tsx', fileURLToPath(import.meta.url), '--build', String(distractors), root];
-  return JSON.parse(
-    execFileSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 20 })
-      .trim()
-      .split('\n')
-      .pop()!,
-  );
+  return figuresFromChild(import.meta.url, [String(distractors), root]);
 }
 
 const f3 = (value: number) => value.toFixed(3);
