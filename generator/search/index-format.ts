@@ -47,6 +47,11 @@ export interface SearchMeta {
   fields: string[];
   /** Each field's average length as MiniSearch keeps it (a running average over the documents in build order). */
   averageFieldLength: number[];
+  /**
+   * The averages the records' block bounds were scored with: each one rounded up to a coarse grid
+   * (record-builder.ts boundAverages), so a bound stays an upper bound and an edit rarely moves them.
+   */
+  boundAverages: number[];
   /** Document numbers run in `type:id` order, so each type is one range, `[type, first, end)`. */
   types: [type: string, first: number, end: number][];
   /** The first term of each dictionary block (dictionaryPath), in order: a term lives in the last block whose first term is <= it. */

@@ -19,7 +19,7 @@ import {
   toDictionaryBlock,
 } from './index-format.ts';
 import { RANKING, SEARCH_FIELDS, TYPO_FIELDS } from './ranking.ts';
-import { RecordBuilder } from './record-builder.ts';
+import { boundAverages, RecordBuilder } from './record-builder.ts';
 import { phrasesOf, phraseTerms, type SynonymTable } from './synonyms.ts';
 import { processTerm, tokenize } from './text-analysis.ts';
 import { typoFiles } from './typo-dictionary.ts';
@@ -189,7 +189,8 @@ export function writeSearchIndex(
   const { order, types } = numberDocuments(documents);
   const postings = collectPostings(order, analysed);
   const terms = [...postings.keys()].sort(compareText);
-  const { files, entries } = writeTerms(terms, postings, { documents: documents.length, averageFieldLength });
+  const bounds = boundAverages(averageFieldLength);
+  const { files, entries } = writeTerms(terms, postings, { documents: documents.length, averageFieldLength: bounds });
   const typoFieldIds = TYPO_FIELDS.map((field) => SEARCH_FIELDS.indexOf(field));
   const typoTerms = terms.filter((term) => typoFieldIds.some((fieldId) => postings.get(term)!.has(fieldId)));
   postings.clear();
@@ -205,6 +206,7 @@ export function writeSearchIndex(
     documents: documents.length,
     fields: [...SEARCH_FIELDS],
     averageFieldLength,
+    boundAverages: bounds,
     types,
     blocks,
     cardsPerFile: CARDS_PER_FILE,

@@ -17,9 +17,10 @@
  * `tf` the term's frequency in the field and `length` the field's length in the document. A block body keeps
  * its field masks as one byte each (there are 5 fields), so the documents a form limited to some fields
  * matches are read without decoding a single (tf, length) pair. `top` (float32) is the largest
- * `blockScore` (below) of any document, and each block's bound is `levelBound(top, level)`: a quantized
- * bound, never below the largest `blockScore` of the block's documents, which the reader's skipping relies
- * on. `dense` is 1 when the term is in an eighth of the documents or more; then `bitset` follows, one bit
+ * `blockScore` (below) of any document, scored with the index's `boundAverages` (the averages rounded up,
+ * so never below the score with the averages themselves), and each block's bound is `levelBound(top,
+ * level)`: a quantized bound, never below the largest `blockScore` of the block's documents, which the
+ * reader's skipping relies on. `dense` is 1 when the term is in an eighth of the documents or more; then `bitset` follows, one bit
  * per document (ceil(documents / 8) bytes), so counting matches needs no decoding. Runtime-neutral.
  */
 import { bm25, RANKING, SEARCH_FIELDS } from './ranking.ts';

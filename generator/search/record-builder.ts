@@ -1,7 +1,12 @@
 /**
  * The writer's side of a postings record (postings-codec.ts has the layout): a term's postings are kept
- * varint-encoded as the writer meets them in document order, and encoded as a record once the index's
- * global figures (documents, average field lengths) are known, with each block's bound. Runtime-neutral.
+ * varint-encoded as the writer meets them in document order, and encoded as a record once the number of
+ * documents is known, with each block's bound. The bounds are scored with the average field lengths rounded
+ * up to a coarse grid (boundAverages), not with the averages themselves, so that a record's bytes depend on
+ * its own postings, the number of documents and the grid point only: an edit elsewhere that moves an average
+ * leaves every other record as it was (the index can then be updated by term, index-update.ts), and since
+ * BM25 grows with the average length, a bound scored with a larger average is still an upper bound.
+ * Runtime-neutral.
  */
 import {
   blockCount,
@@ -18,6 +23,25 @@ import {
 import { RANKING, SEARCH_FIELDS } from './ranking.ts';
 
 const FIELD_COUNT = SEARCH_FIELDS.length;
+
+/** Grid steps per doubling of an average: bounds are at most one step (1.6 to 3.1%) looser in the length part. */
+const GRID_STEPS = 32;
+
+/**
+ * Each average rounded up to the grid: the smallest `k * 2^(e - 5)` at or above it, where `2^e <= average <
+ * 2^(e + 1)`, every step a binary fraction, so the grid point is exact and the same on any machine. 0 stays 0
+ * (a field no document has: no term scores in it).
+ */
+export function boundAverages(averages: readonly number[]): number[] {
+  return averages.map((average) => {
+    if (!(average > 0)) return 0;
+    let exponent = Math.floor(Math.log2(average));
+    while (2 ** exponent > average) exponent--;
+    while (2 ** (exponent + 1) <= average) exponent++;
+    const step = 2 ** exponent / GRID_STEPS;
+    return Math.ceil(average / step) * step;
+  });
+}
 
 /** One term's postings, built as the writer meets the term in document order (fields ascending within one). */
 export class RecordBuilder {
