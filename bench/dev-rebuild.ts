@@ -1,0 +1,81 @@
+/**
+ * The rebuild inside `npm run dev`, in one process and without the server, so its CPU time can be read apart
+ * from the machine's load: the same builder dev runs (dev-builds.ts), a first build, then title edits of
+ * recent articles; wall and CPU time of each rebuild, and with `--profile FILE` a CPU profile of the edits.
+ *
+ * `npx tsx bench/dev-rebuild.ts [articles] [--profile out.cpuprofile]`
+ */
+import './without-vectors.ts';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { writeSyntheticContent } from '../test/helpers/synthetic-content.ts';
+import { createDevBuilds } from '../generator/server/dev-builds.ts';
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function main(articles: number, profile: string | undefined): Promise<void> {
+  process.env.SOURCE_DATE_EPOCH ??= '1795000000';
+  const root = mkdtempSync(path.join(os.tmpdir(), 'bench-dev-rebuild-'));
+  try {
+    const content = path.join(root, 'content');
+    await writeSyntheticContent(content, { articles });
+    const builds = createDevBuilds({
+      contentDir: content,
+      snapshotRoot: path.join(root, 'dev'),
+      preview: { drafts: false, future: false },
+      servedAt: 'http://127.0.0.1:4321',
+    });
+    const first = await builds.build(0);
+    if (!first.built) throw new Error(JSON.stringify(first));
+    // A rebuild with nothing changed, then edits: the first of each warms what the later ones reuse.
+    const session = profile ? new Session() : undefined;
+    if (session) {
+      session.connect();
+      await session.post('Profiler.enable');
+      await session.post('Profiler.setSamplingInterval', { interval: 200 });
+      await session.post('Profiler.start');
+    }
+    const wall: number[] = [];
+    const cpu: number[] = [];
+    const changed: number[] = [];
+    for (let edit = 0; edit <= 20; edit++) {
+      if (edit > 0) {
+        const file = path.join(content, 'intelligence', `article-${((edit * 37 + 11) % articles) + 1}.md`);
+        writeFileSync(file, readFileSync(file, 'utf8').replace(/^title: .*$/m, `title: Edited title ${edit}`));
+      }
+      const started = performance.now();
+      const before = process.cpuUsage();
+      const answer = await builds.build(edit + 1);
+      const used = process.cpuUsage(before);
+      if (!answer.built) throw new Error(JSON.stringify(answer));
+      if (edit === 0) {
+        console.log(`nothing changed: ${(performance.now() - started).toFixed(0)} ms`);
+        continue;
+      }
+      wall.push(performance.now() - started);
+      cpu.push((used.user + used.system) / 1000);
+      changed.push(answer.changed.length);
+    }
+    if (session) {
+      const { profile: taken } = await session.post('Profiler.stop');
+      writeFileSync(profile!, JSON.stringify(taken));
+    }
+    console.log(
+      `title edit rebuild in one process, ${articles.toLocaleString('en')} articles, ${wall.length} edits: ` +
+        `wall p50 ${median(wall).toFixed(0)} ms, max ${Math.max(...wall).toFixed(0)} ms; ` +
+        `CPU p50 ${median(cpu).toFixed(0)} ms, max ${Math.max(...cpu).toFixed(0)} ms; ` +
+        `files changed p50 ${median(changed)}; load average ${os.loadavg()[0]!.toFixed(1)}`,
+    );
+    builds.close();
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+const args = process.argv.slice(2);
+const at = args.indexOf('--profile');
+const profile = at >= 0 ? args[at + 1] : undefined;
+const articles = Number(args.find((arg, index) => /^\d+$/.test(arg) && index !== at + 1) ?? 4000);
+await main(articles, profile);

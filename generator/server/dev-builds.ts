@@ -1,0 +1,118 @@
+/**
+ * `npm run dev`'s builder: keeps the build cache and what the last good build made between rebuilds, so an
+ * edit is loaded, checked and made from what it touches (output-tracker.ts), and hands each build's changed
+ * files on (dev-output.ts). Bases the server no longer reads are removed here, once builds are quiet. It runs
+ * in a thread of its own (dev-builder.ts); a benchmark may run it in its own process (bench/dev-rebuild.ts).
+ */
+import { buildSite } from '../pipeline/build-site.ts';
+import { resolveBuildSettings } from '../pipeline/build-settings.ts';
+import { createBuildCache } from '../pipeline/build-cache.ts';
+import type { TrackedOutputs } from '../pipeline/output-tracker.ts';
+import type { Preview } from '../pipeline/catalogue/publish.ts';
+import { removeSnapshot } from '../pipeline/emit/emit-snapshot.ts';
+import type { CmsBackend } from '../pipeline/outputs/cms/cms-config.ts';
+import type { OutputFile } from '../pipeline/outputs/output-file.ts';
+import { ContentError, formatReport } from '../pipeline/problems.ts';
+import { formatPublication } from '../pipeline/publication-report.ts';
+import { createDevOutput, type DevEmitted } from './dev-output.ts';
+
+export type BuildAnswer =
+  | {
+      id: number;
+      built: true;
+      written: number;
+      files: number;
+      lines: string[];
+      /** The folder the build's unchanged files are read from. */
+      base: string;
+      /** True when this build was written whole into `base` (a new base): no overlay. */
+      rebased: boolean;
+      /** Files that differ from the previous build (none when rebased), and files it no longer has. */
+      changed: { path: string; bytes: Uint8Array }[];
+      removed: string[];
+    }
+  | { id: number; built: false; report: string }
+  | { id: number; built: false; failure: string };
+
+export interface DevBuildOptions {
+  contentDir: string;
+  /** Bases are folders named `<snapshotRoot>.serving-<pid>-...`, removed by the next run if this one is killed. */
+  snapshotRoot: string;
+  preview: Preview;
+  cmsBackend?: CmsBackend | undefined;
+  /** The address the dev server serves on: the site's address unless SITE_URL or Netlify's variables name one. */
+  servedAt: string;
+}
+
+export interface DevBuilds {
+  /** One build, from the content as it is now. */
+  build(id: number): Promise<BuildAnswer>;
+  /** Removes a base folder the server no longer reads, once builds have been quiet for a moment. */
+  remove(dir: string): void;
+  close(): void;
+}
+
+const REMOVE_WHEN_QUIET_MS = 500;
+
+/** Removes retired bases one at a time while no build runs: the next edit's build comes first. */
+function createRemover(building: () => boolean) {
+  const retired: string[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const schedule = () => {
+    timer ??= setTimeout(() => {
+      timer = undefined;
+      if (!building()) removeSnapshot(retired.shift()!);
+      if (retired.length) schedule();
+    }, REMOVE_WHEN_QUIET_MS);
+  };
+  return {
+    remove(dir: string) {
+      retired.push(dir);
+      schedule();
+    },
+    close: () => clearTimeout(timer),
+  };
+}
+
+export function createDevBuilds(options: DevBuildOptions): DevBuilds {
+  const { contentDir, snapshotRoot, preview, cmsBackend, servedAt } = options;
+  const settings = resolveBuildSettings(process.env, { preview, cmsBackend, servedAt });
+  const cache = createBuildCache();
+  /** What the last good build made, by output, so the next carries over what its edit did not touch. */
+  const tracked: { outputs?: TrackedOutputs } = {};
+  // Every tracked output of this run is made by this generator with these settings: they are the scope.
+  const scope = `dev\n${JSON.stringify(settings)}`;
+  const output = createDevOutput(snapshotRoot);
+  let building = false;
+  const remover = createRemover(() => building);
+
+  const build = async (id: number): Promise<BuildAnswer> => {
+    let emitted: DevEmitted | undefined;
+    const emit = async (files: AsyncIterable<OutputFile>) => {
+      emitted = await output.emit(files);
+      return emitted;
+    };
+    try {
+      const result = await buildSite({ contentDir, outDir: snapshotRoot, settings, cache, emit, scope, tracked });
+      const { changed, removed, rebased } = emitted!;
+      const lines = formatPublication(result.publication, preview);
+      return { id, built: true, written: result.written, files: result.files, lines, base: output.base(), rebased, changed, removed };
+    } catch (error) {
+      return error instanceof ContentError
+        ? { id, built: false, report: formatReport(error.problems, contentDir) }
+        : { id, built: false, failure: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+    }
+  };
+  return {
+    async build(id) {
+      building = true;
+      try {
+        return await build(id);
+      } finally {
+        building = false;
+      }
+    },
+    remove: remover.remove,
+    close: remover.close,
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * Where `npm run dev`'s builds go. The first build is written to a folder of its own (a base). Each later
+ * build is compared with the one before, file by file, and only what changed is handed on, for the server to
+ * serve from memory over the base (build-files.ts): an edit costs what it changed, and nothing whole-tree is
+ * written, linked or copied. Once the changes add up, the next build is written as a new base, linking its
+ * unchanged files from the old one.
+ */
+import { hash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { type Emitted, writeAll } from '../pipeline/emit/emit-files.ts';
+import { removeSnapshot } from '../pipeline/emit/emit-snapshot.ts';
+import type { OutputFile } from '../pipeline/outputs/output-file.ts';
+import { snapshotName } from './served-builds.ts';
+
+/** Past this many changed files, or bytes, since the base, the next build is written as a new base. */
+const MAX_OVERLAY_FILES = 20_000;
+const MAX_OVERLAY_BYTES = 128 * 1024 * 1024;
+
+/** What one build's emit step did: a new base written whole, or the files that differ from the build before. */
+export type DevEmitted = Emitted & {
+  /** True when this build was written whole into a new base: no overlay. */
+  rebased: boolean;
+  /** Files that differ from the previous build (none when rebased), and files it no longer has. */
+  changed: { path: string; bytes: Uint8Array }[];
+  removed: string[];
+};
+
+interface OutputState {
+  /** Bases are folders named `<snapshotRoot>.serving-<pid>-...`, removed by the next run if this one is killed. */
+  snapshotRoot: string;
+  /** The base folder and its files' digests. */
+  base?: { dir: string; digests: ReadonlyMap<string, string> } | undefined;
+  /** The newest build's digests, by path. */
+  newest: Map<string, string>;
+  /** What differs from the base, by path: its size (0 for removed). */
+  overlay: Map<string, number>;
+  /** Copied files (images, the content manager's few megabytes) by source, read again only when their stats change. */
+  copies: Map<string, { stamp: string; bytes: Uint8Array; digest: string }>;
+}
+
+const digestOf = (bytes: string | Uint8Array) => hash('sha1', bytes, 'base64');
+
+function readCopy(state: OutputState, source: string): { bytes: Uint8Array; digest: string } {
+  const stats = statSync(source);
+  const stamp = `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
+  const known = state.copies.get(source);
+  if (known?.stamp === stamp) return known;
+  const bytes = readFileSync(source);
+  const copy = { stamp, bytes, digest: digestOf(bytes) };
+  state.copies.set(source, copy);
+  return copy;
+}
+
+/** Writes a new base, linking what the old base holds unchanged. */
+async function writeBase(state: OutputState, files: AsyncIterable<OutputFile>): Promise<DevEmitted> {
+  const dir = snapshotName(state.snapshotRoot);
+  let written: Awaited<ReturnType<typeof writeAll>>;
+  try {
+    written = await writeAll(files, dir, state.base);
+  } catch (error) {
+    removeSnapshot(dir);
+    throw error;
+  }
+  state.copies.clear();
+  state.base = { dir, digests: written.digests };
+  state.newest = new Map(written.digests);
+  state.overlay = new Map();
+  const { files: count, written: made, bytes, digests } = written;
+  return { files: count, written: made, bytes, digests, changed: [], removed: [], rebased: true };
+}
+
+/** Compares each file with the newest build's and keeps the ones that changed. */
+async function compare(state: OutputState, files: AsyncIterable<OutputFile>): Promise<DevEmitted> {
+  const { newest, overlay } = state;
+  const digests = new Map<string, string>();
+  const changed: { path: string; bytes: Uint8Array }[] = [];
+  let bytes = 0;
+  for await (const file of files) {
+    if (digests.has(file.path)) throw new Error(`two outputs claim ${file.path}`);
+    // Carried over unmade (output-tracker.ts): the server serves the copy it has.
+    if ('carried' in file && newest.get(file.path) === file.carried) {
+      digests.set(file.path, file.carried);
+      continue;
+    }
+    const copy = 'copyFrom' in file ? readCopy(state, file.copyFrom) : undefined;
+    const body = 'body' in file ? file.body : 'carried' in file ? file.make() : copy!.bytes;
+    const digest = copy?.digest ?? digestOf(body);
+    digests.set(file.path, digest);
+    if (newest.get(file.path) === digest) {
+      bytes += typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+      continue;
+    }
+    const data = typeof body === 'string' ? Buffer.from(body) : body;
+    bytes += data.byteLength;
+    changed.push({ path: file.path, bytes: data });
+    overlay.set(file.path, data.byteLength);
+  }
+  const removed = [...newest.keys()].filter((file) => !digests.has(file));
+  for (const file of removed) overlay.set(file, 0);
+  state.newest = digests;
+  return { files: digests.size, written: changed.length, bytes, changed, removed, rebased: false, digests };
+}
+
+function overlayTooLarge(state: OutputState): boolean {
+  if (state.overlay.size > MAX_OVERLAY_FILES) return true;
+  let total = 0;
+  for (const size of state.overlay.values()) total += size;
+  return total > MAX_OVERLAY_BYTES;
+}
+
+export interface DevOutput {
+  /** The emit step of one build. */
+  emit(files: AsyncIterable<OutputFile>): Promise<DevEmitted>;
+  /** The folder the newest build's unchanged files are read from. */
+  base(): string;
+}
+
+export function createDevOutput(snapshotRoot: string): DevOutput {
+  const state: OutputState = { snapshotRoot, newest: new Map(), overlay: new Map(), copies: new Map() };
+  return {
+    emit: (files) => (!state.base || overlayTooLarge(state) ? writeBase(state, files) : compare(state, files)),
+    base: () => state.base!.dir,
+  };
+}
