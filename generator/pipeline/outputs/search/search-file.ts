@@ -3,7 +3,7 @@
  * says which, and which fields), written by the index writer (generator/search) as the parts under SEARCH_DIR
  * that the edge handler reads per query. A pure function of the catalogue, like the other outputs.
  */
-import { apiCollections, type ApiCollection } from '../../../schemas/collections.ts';
+import { type AnyEntry, apiCollections, type ApiCollection } from '../../../schemas/collections.ts';
 import type { SearchDocument } from '../../../search/index-format.ts';
 import { analyseField, type SearchIndexFile, writeSearchIndex } from '../../../search/index-writer.ts';
 import { createSynonymTable, type SynonymTable } from '../../../search/synonyms.ts';
@@ -36,22 +36,29 @@ export function toSearchText(markdown: string): string {
 const namesIn = (value: unknown, names: ReadonlyMap<string, string>) =>
   (Array.isArray(value) ? value : [value]).flatMap((id) => (typeof id === 'string' && id ? [names.get(id) ?? id] : [])).join(' ');
 
-/** The documents of one searchable collection; `type` is its API path, as search's `type` parameter names it. */
-function createDocuments(key: string, collection: ApiCollection, catalogue: Catalogue, bodyText: BodyText): SearchDocument[] {
-  const { api, titleField, references = {} } = collection;
-  const search = api.search!;
-  const type = api.path;
-  const termNames = search.terms.map((field) => {
+/** A record's `terms` text: the names of the terms its search-term fields name, the one thing a document reads of other files. */
+export function documentTerms(key: string, collection: ApiCollection, catalogue: Catalogue): (record: AnyEntry) => string {
+  const { api, references = {} } = collection;
+  const termNames = api.search!.terms.map((field) => {
     const reference = references[field];
     if (!Array.isArray(reference)) throw new Error(`search terms of ${key}: "${field}" is not a reference to a taxonomy`);
     return [field, catalogue.names(reference)] as const;
   });
+  return (record) => termNames.map(([field, names]) => namesIn(record[field], names)).join(' ');
+}
+
+/** The documents of one searchable collection; `type` is its API path, as search's `type` parameter names it. */
+function createDocuments(key: string, collection: ApiCollection, catalogue: Catalogue, bodyText: BodyText): SearchDocument[] {
+  const { api, titleField } = collection;
+  const search = api.search!;
+  const type = api.path;
+  const termsOf = documentTerms(key, collection, catalogue);
   return catalogue.records[key]!.map((record): SearchDocument => {
     return {
       id: `${type}:${record.id}`,
       title: String(record[titleField]),
       tags: search.tags.flatMap((field) => (record[field] as string[] | undefined) ?? []).join(' '),
-      terms: termNames.map(([field, names]) => namesIn(record[field], names)).join(' '),
+      terms: termsOf(record),
       summary: String(record.summary),
       body: bodyText(record.body),
       // As the list items give them (shape-records.ts copies these fields and derives the url the same way).
