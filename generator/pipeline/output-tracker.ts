@@ -15,6 +15,8 @@ import type { OutputFile } from './outputs/output-file.ts';
 export interface TrackedOutputs {
   files: ReadonlyMap<string, [key: string, digest: string]>;
   groups: ReadonlyMap<string, { key: string; files: string[] }>;
+  /** Values outputs keep for the next build (in memory only), each with the scope it was made under. */
+  kept?: ReadonlyMap<string, { scope: string; value: unknown }>;
 }
 
 export interface OutputTracker {
@@ -28,6 +30,13 @@ export interface OutputTracker {
    */
   carriedGroup(name: string, inputs: string, make: () => readonly OutputFile[]): OutputFile[] | undefined;
   madeGroup(name: string, inputs: string, files: readonly OutputFile[]): void;
+  /**
+   * What an output kept for the next build under `name` (kept values: relations per record), when the previous
+   * build kept it under the same scope; undefined otherwise, and always in a build that tracks nothing.
+   */
+  previousKept<T>(name: string): T | undefined;
+  /** Keeps `value` for the next build, which may use it if this build's outputs are put in place. */
+  keep(name: string, value: unknown): void;
   /** How many files were carried over unmade so far. */
   carried(): number;
   /** What this build made, given the digests the emit step took of every file; undefined when it has none. */
@@ -50,6 +59,7 @@ export function createOutputTracker(options: {
   const made = new Map<string, string>();
   let carried = 0;
   const groups = new Map<string, { key: string; files: string[] }>();
+  const kept = new Map<string, { scope: string; value: unknown }>();
   const carry = (path: string, key: string, make: () => string | Uint8Array): OutputFile | undefined => {
     const before = previous?.files.get(path);
     if (before?.[0] !== key) return undefined;
@@ -64,6 +74,11 @@ export function createOutputTracker(options: {
   return {
     carried: () => carried,
     digest: (file) => digests.get(file) ?? '',
+    previousKept<T>(name: string) {
+      const before = previous?.kept?.get(name);
+      return before?.scope === scope ? (before.value as T) : undefined;
+    },
+    keep: (name, value) => kept.set(name, { scope, value }),
     file(path, inputs, make) {
       const key = keyOf(scope, inputs);
       made.set(path, key);
@@ -97,7 +112,7 @@ export function createOutputTracker(options: {
         const digest = emitted.get(path);
         if (digest !== undefined) files.set(path, [key, digest]);
       }
-      return { files, groups };
+      return { files, groups, kept };
     },
   };
 }
@@ -106,6 +121,8 @@ export function createOutputTracker(options: {
 export const UNTRACKED: OutputTracker = {
   carried: () => 0,
   digest: () => '',
+  previousKept: () => undefined,
+  keep: () => {},
   file: (path, _inputs, make) => ({ path, body: make() }),
   carriedGroup: () => undefined,
   madeGroup: () => {},

@@ -23,3 +23,7 @@ export function sortRecords<T extends AnyEntry>(records: readonly T[], collectio
       : byNewest(collection.order);
   return [...records].sort(compare as (a: T, b: T) => number);
 }
+
+/** The fields of a record its collection's order reads (its id besides): two records' order is a function of these alone. */
+export const orderFields = (collection: MarkdownCollection): string[] =>
+  collection.order === 'order' ? ['order', collection.titleField] : [collection.order];

@@ -16,11 +16,13 @@ function termRefs(ids: readonly string[], names: ReadonlyMap<string, string>): T
   });
 }
 
+/** What a relation prints of a record of collection `key`. */
+export function recordRef(record: AnyEntry, key: string, catalogue: Catalogue): RecordRef {
+  return { id: record.id, title: String(record[catalogue.collection(key).titleField]), url: catalogue.recordUrl(key, record) };
+}
+
 function recordRefs(records: readonly AnyEntry[], key: string, catalogue: Catalogue, max = Infinity): RecordRef[] {
-  const { titleField } = catalogue.collection(key);
-  return records
-    .slice(0, max)
-    .map((record) => ({ id: record.id, title: String(record[titleField]), url: catalogue.recordUrl(key, record) }));
+  return records.slice(0, max).map((record) => recordRef(record, key, catalogue));
 }
 
 /**

@@ -7,7 +7,7 @@ import { hash } from 'node:crypto';
 import type { AnyEntry } from '../../../schemas/collections.ts';
 import { readingTime } from '../../../shared/reading-time.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
-import { createRelated } from './relations.ts';
+import { keptRelated } from './kept-relations.ts';
 
 type Json = Record<string, unknown>;
 
@@ -22,20 +22,18 @@ const DERIVED: Record<string, (record: AnyEntry, key: string, catalogue: Catalog
   related: (record, key, catalogue) => relatedOf(record, key, catalogue),
 };
 
-/** A record's `related` object, made once per build. */
-const relatedOf = (record: AnyEntry, key: string, catalogue: Catalogue) =>
-  catalogue.perRecord(`${key} related`, record, () => createRelated(record, key, catalogue));
+/** A record's `related` object, made once per build, and kept across builds while nothing it reads changed. */
+const relatedOf = (record: AnyEntry, key: string, catalogue: Catalogue) => keptRelated(record, key, catalogue).related;
 
 /**
  * What a record's envelope and page are made from (output-tracker.ts): its file, and what they print of
  * other records and terms (the `related` object: their ids, titles, names and addresses).
  */
 export function recordInputs(record: AnyEntry, key: string, catalogue: Catalogue): string {
-  // Once per record and build (its envelope and its page both name it), as one short digest.
-  return catalogue.perRecord(`${key} inputs`, record, () => {
-    const inputs = `${key}\n${catalogue.track.digest(record.file)}\n${JSON.stringify(relatedOf(record, key, catalogue))}`;
-    return hash('sha1', inputs, 'base64');
-  });
+  // Once per record and kept related object (its envelope and its page both name it), as one short digest.
+  const kept = keptRelated(record, key, catalogue);
+  kept.inputs ??= hash('sha1', `${key}\n${catalogue.track.digest(record.file)}\n${kept.json}`, 'base64');
+  return kept.inputs;
 }
 
 function fill(keys: readonly string[], record: AnyEntry, key: string, catalogue: Catalogue, into: Json): Json {
@@ -57,7 +55,7 @@ export function createShaper(key: string, catalogue: Catalogue) {
   const keptBy = (record: AnyEntry) => {
     const digest = catalogue.track.digest(record.file);
     if (!digest) return undefined;
-    const related = itemKeys.includes('related') ? JSON.stringify(relatedOf(record, key, catalogue)) : '';
+    const related = itemKeys.includes('related') ? keptRelated(record, key, catalogue).json : '';
     return `${key}\n${digest}\n${catalogue.siteUrl}\n${related}`;
   };
   const shapeItem = (record: AnyEntry): Json => {
