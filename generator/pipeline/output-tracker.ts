@@ -43,8 +43,6 @@ export interface OutputTracker {
   settle(digests: ReadonlyMap<string, string> | undefined): TrackedOutputs | undefined;
 }
 
-const keyOf = (scope: string, inputs: string) => hash('sha1', `${scope}\n${inputs}`, 'base64');
-
 /**
  * `previous` is what the build before made (undefined for a cold build); `scope` is what every tracked output
  * depends on. With `verify`, every carried file is made anyway and must have the recorded digest (tests).
@@ -56,6 +54,9 @@ export function createOutputTracker(options: {
   verify?: boolean;
 }): OutputTracker {
   const { previous, scope, digests, verify } = options;
+  // The scope (settings, the site's address, taxonomies' digests) is long, and joined with every output's inputs.
+  const scoped = hash('sha1', scope, 'base64');
+  const keyOf = (inputs: string) => hash('sha1', `${scoped}\n${inputs}`, 'base64');
   const made = new Map<string, string>();
   let carried = 0;
   const groups = new Map<string, { key: string; files: string[] }>();
@@ -80,12 +81,12 @@ export function createOutputTracker(options: {
     },
     keep: (name, value) => kept.set(name, { scope, value }),
     file(path, inputs, make) {
-      const key = keyOf(scope, inputs);
+      const key = keyOf(inputs);
       made.set(path, key);
       return carry(path, key, make) ?? { path, body: make() };
     },
     carriedGroup(name, inputs, make) {
-      const key = keyOf(scope, inputs);
+      const key = keyOf(inputs);
       const before = previous?.groups.get(name);
       if (before?.key !== key || before.files.some((file) => previous?.files.get(file)?.[0] !== key)) return undefined;
       let bodies: Map<string, string | Uint8Array> | undefined;
@@ -101,7 +102,7 @@ export function createOutputTracker(options: {
       return files;
     },
     madeGroup(name, inputs, files) {
-      const key = keyOf(scope, inputs);
+      const key = keyOf(inputs);
       groups.set(name, { key, files: files.map((file) => file.path) });
       for (const file of files) made.set(file.path, key);
     },

@@ -28,13 +28,6 @@ export interface ListSource {
   track: OutputTracker;
 }
 
-function matches(item: Record<string, unknown>, filter: ListFilter, value: string): boolean {
-  return filter.fields.some((field) => {
-    const held = item[field];
-    return Array.isArray(held) ? held.includes(value) : held === value;
-  });
-}
-
 /** Every combination of filters, each absent or set to one value, in documented filter order. */
 function filterCombinations(filters: readonly ListFilter[]): FilterValues[] {
   let combinations: [string, string][][] = [[]];
@@ -49,20 +42,43 @@ function filterCombinations(filters: readonly ListFilter[]): FilterValues[] {
   return combinations;
 }
 
+/** The values of one filter each item holds (in any of the filter's fields), as the indexes of the items that hold each. */
+function holders(items: readonly Record<string, unknown>[], filter: ListFilter): Map<string, number[]> {
+  const held = new Map<string, number[]>(filter.values.map((value) => [value, []]));
+  items.forEach((item, index) => {
+    const values = new Set(filter.fields.flatMap((field) => (Array.isArray(item[field]) ? item[field] : [item[field]])));
+    for (const value of values) if (typeof value === 'string') held.get(value)?.push(index);
+  });
+  return held;
+}
+
+/** The indexes in every one of these ascending lists, ascending. */
+function intersect(lists: readonly (readonly number[])[]): number[] {
+  const [first = [], ...others] = [...lists].sort((a, b) => a.length - b.length);
+  return others.reduce<number[]>((kept, list) => {
+    const out: number[] = [];
+    let at = 0;
+    for (const index of kept) {
+      while (at < list.length && list[at]! < index) at++;
+      if (list[at] === index) out.push(index);
+    }
+    return out;
+  }, first as number[]);
+}
+
 /**
  * Selects each combination's items now (their totals go into the manifest) and writes the files only when
  * `files()` is iterated, so a large list never sits in memory as text all at once.
  */
 export function buildListFiles(source: ListSource) {
   const route = source.operation.path;
-  const byName = new Map(source.filters.map((filter) => [filter.name, filter]));
+  // Each item is read once per filter; a combination's items are the intersection of its values' holders.
+  const held = new Map(source.filters.map((filter) => [filter.name, holders(source.items, filter)]));
+  const every = source.items.map((_, index) => index);
   const totals: Record<string, number> = {};
   const selections: { filters: FilterValues; indexes: number[] }[] = [];
   for (const filters of filterCombinations(source.filters)) {
-    const indexes: number[] = [];
-    source.items.forEach((item, index) => {
-      if (filters.every(([name, value]) => matches(item, byName.get(name)!, value))) indexes.push(index);
-    });
+    const indexes = filters.length ? intersect(filters.map(([name, value]) => held.get(name)!.get(value)!)) : every;
     totals[filterKey(filters)] = indexes.length;
     selections.push({ filters, indexes });
   }
