@@ -12,6 +12,8 @@ import { existsSync, type FSWatcher, readdirSync, readFileSync, statSync, watch 
 import path from 'node:path';
 
 export interface ContentWatcher {
+  /** Resolves once no batch of changes is being gathered (none waiting to settle, and git holding no lock for one). */
+  idle(): Promise<void>;
   close(): void;
 }
 
@@ -29,6 +31,12 @@ const EDITOR_FILE =
   /(?:^sed[A-Za-z0-9]{6}$|^\.#|^#.*#$|~$|\.sw[a-px]$|^4913$|\.tmp$|\.crswap$|\.kate-swp$|^\.~lock\.|^\.DS_Store$|___jb_(?:tmp|old)___$)/;
 /** Folders that are not content. */
 const SKIPPED_FOLDER = new Set(['.git', 'node_modules']);
+/**
+ * A save is reported within a millisecond or two (a write, or a temporary file renamed over the old one): a
+ * short quiet time takes it as one change, and the rebuild starts that much sooner. A longer burst still
+ * gathers while it lasts, and what is reported during a rebuild is one rebuild after it (dev-rebuilder.ts).
+ */
+const SETTLE_MS = 20;
 /** A batch waits at most this long for changes to stop, and for git's lock to go. */
 const MAX_WAIT_MS = 2_000;
 const MAX_LOCK_WAIT_MS = 30_000;
@@ -101,10 +109,29 @@ function createFolderWatches(root: string, note: (dir: string, event: string, na
   };
 }
 
+/** A path under the content folder as the build names it, relative and with `/`. */
+const contentPath = (root: string, absolute: string) => path.relative(root, absolute).split(path.sep).join('/');
+
+/** Promises kept once `busy` is false, when `check` is called (or at once when it is false already). */
+function createIdle(busy: () => boolean) {
+  const waiting: (() => void)[] = [];
+  const check = () => {
+    if (!busy()) for (const resolve of waiting.splice(0)) resolve();
+  };
+  return {
+    check,
+    wait: () =>
+      new Promise<void>((resolve) => {
+        waiting.push(resolve);
+        check();
+      }),
+  };
+}
+
 export function watchContent(folder: string, options: WatchOptions): ContentWatcher {
   const root = path.resolve(folder);
   const lock = gitIndexLock(root);
-  const settleMs = options.settleMs ?? 80;
+  const settleMs = options.settleMs ?? SETTLE_MS;
   let pending = new Set<string>();
   let firstAt = 0;
   let folderEvent = false;
@@ -115,9 +142,13 @@ export function watchContent(folder: string, options: WatchOptions): ContentWatc
     folderEvent = true;
     schedule();
   });
-
+  const idle = createIdle(() => timer !== undefined && !closed);
   const flush = () => {
     timer = undefined;
+    deliver();
+    idle.check();
+  };
+  const deliver = () => {
     if (closed) return;
     const waited = performance.now() - firstAt;
     if (lock && existsSync(lock) && waited < MAX_LOCK_WAIT_MS) {
@@ -149,10 +180,7 @@ export function watchContent(folder: string, options: WatchOptions): ContentWatc
   };
   function note(dir: string, event: string, name: string | undefined) {
     if (name === undefined || !isEditorFile(name)) {
-      const file = path
-        .relative(root, name === undefined ? dir : path.join(dir, name))
-        .split(path.sep)
-        .join('/');
+      const file = contentPath(root, name === undefined ? dir : path.join(dir, name));
       if (name !== undefined && SKIPPED_FOLDER.has(file.split('/')[0]!)) return;
       pending.add(file || '.');
       // A name appearing or going may be a folder: the watches are brought up to date before the rebuild.
@@ -164,8 +192,10 @@ export function watchContent(folder: string, options: WatchOptions): ContentWatc
   watches.resync();
   if (!watches.watching(root)) throw new Error(`cannot watch ${folder}`);
   return {
+    idle: idle.wait,
     close() {
       closed = true;
+      idle.check();
       clearTimeout(timer);
       watches.close();
     },

@@ -32,6 +32,11 @@ export interface RebuilderOptions {
   servedAt: string;
   /** After each good build. */
   built(): void;
+  /**
+   * Resolves when the content is quiet: a rebuild waits for it before it starts, so that one that was queued
+   * behind another does not read a folder a burst (a git checkout) is still writing; the burst's changes join it.
+   */
+  quiet?: () => Promise<void>;
 }
 
 const FIRST = 'first build';
@@ -96,7 +101,7 @@ function startBuilder(data: Omit<RebuilderOptions, 'built'>) {
 }
 
 export function createRebuilder(options: RebuilderOptions): Rebuilder {
-  const { built, ...data } = options;
+  const { built, quiet, ...data } = options;
   const builder = startBuilder(data);
   let lastSummary = '';
   let running: Promise<unknown> = Promise.resolve();
@@ -120,10 +125,22 @@ export function createRebuilder(options: RebuilderOptions): Rebuilder {
     console.error(`${reason}: not rebuilt; still serving the last good build\n${answer.report}`);
     return false;
   };
+  // Changes reported while a rebuild runs wait for it as one rebuild, however many batches they came in.
+  let queued: Set<string> | undefined;
   return {
     changed(files) {
+      if (queued) {
+        for (const file of files) queued.add(file);
+        return;
+      }
+      queued = new Set(files);
       running = running
-        .then(() => rebuild(describeChange(files)))
+        .then(async () => {
+          await quiet?.();
+          const batch = queued!;
+          queued = undefined;
+          return rebuild(describeChange(batch));
+        })
         .catch((error: unknown) => console.error(`rebuild failed: ${String(error)}`));
     },
     start() {

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { parseCommandLine, quietOnClosedOutput } from '../pipeline/command-line.ts';
 import { MANIFEST_PATH } from '../shared/data-paths.ts';
 import { type CmsProxy, startCmsProxy } from './cms-proxy.ts';
-import { watchContent } from './content-watcher.ts';
+import { type ContentWatcher, watchContent } from './content-watcher.ts';
 import { createServer } from './create-server.ts';
 import { createDevAccess } from './dev-access.ts';
 import { createRebuilder } from './dev-rebuilder.ts';
@@ -135,9 +135,10 @@ async function main(): Promise<number | undefined> {
     cmsBackend: proxy ? { name: 'local', url: proxy.url, siteUrl: servedAt } : undefined,
     servedAt,
     built: () => liveReload.announce(),
+    quiet: () => watcher.idle(),
   });
   const started = rebuilder;
-  const watcher = watchContent(content, {
+  const watcher: ContentWatcher = watchContent(content, {
     changed: (files) => started.changed(files),
     failed: (error) => console.error(`watching stopped: ${error.message}; restart npm run dev`),
   });
