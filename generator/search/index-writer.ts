@@ -8,26 +8,19 @@ import type { ScoreContext } from './postings-codec.ts';
 import { memoize } from '../shared/memoize.ts';
 import {
   cardsPath,
-  dictionaryPath,
-  postingsPath,
   type ResultCard,
   SEARCH_INDEX_FORMAT,
   SEARCH_META_PATH,
   SEARCH_SYNONYMS_PATH,
   type SearchDocument,
   type SearchMeta,
-  toDictionaryBlock,
 } from './index-format.ts';
 import { RANKING, SEARCH_FIELDS, TYPO_FIELDS } from './ranking.ts';
 import { boundAverages, RecordBuilder } from './record-builder.ts';
 import { phrasesOf, phraseTerms, type SynonymTable } from './synonyms.ts';
 import { processTerm, tokenize } from './text-analysis.ts';
-import { typoFiles } from './typo-dictionary.ts';
+import { assembleParts, type IndexLayout, type TermRecords } from './index-layout.ts';
 
-/** Dictionary terms per block: a block is about 15 KB of JSON (what a word's look-up reads), and the top-level table one term per block. */
-export const TERMS_PER_BLOCK = 512;
-/** Postings bytes a shard is filled to (a larger record gets a shard of its own): what a rare term's read costs. */
-export const SHARD_BYTES = 16 * 1024;
 /** Result cards per file: a page of results reads at most `limit` of them, in parallel. */
 export const CARDS_PER_FILE = 8;
 
@@ -54,27 +47,35 @@ export interface SearchIndexFile {
   body: string | Uint8Array;
 }
 
-type Analyse = (text: string, field: string) => FieldAnalysis;
+export type Analyse = (text: string, field: string) => FieldAnalysis;
 
 /**
  * Every document's fields analysed in build order, with the running field-length averages MiniSearch keeps
  * (`addFieldLength`: the new average is `(average * count + length) / (count + 1)`), whose last bits depend
  * on that order, so they are computed here once and read by the edge, never recomputed.
  */
-function analyseAll(
-  documents: readonly SearchDocument[],
-  analyse: Analyse,
-  withPhrases: (text: string, analysis: FieldAnalysis) => FieldAnalysis,
-) {
+function analyseAll(documents: readonly SearchDocument[], analyseDocument: (document: SearchDocument) => FieldAnalysis[]) {
   const averageFieldLength = SEARCH_FIELDS.map(() => 0);
-  const analysed = documents.map((document, count) =>
-    SEARCH_FIELDS.map((field, fieldId) => {
-      const analysis = withPhrases(document[field], analyse(document[field], field));
-      averageFieldLength[fieldId] = (averageFieldLength[fieldId]! * count + analysis.length) / (count + 1);
-      return analysis;
-    }),
-  );
+  const analysed = documents.map((document, count) => {
+    const fields = analyseDocument(document);
+    fields.forEach(({ length }, fieldId) => {
+      averageFieldLength[fieldId] = runningAverage(averageFieldLength[fieldId]!, count, length);
+    });
+    return fields;
+  });
   return { analysed, averageFieldLength };
+}
+
+/** MiniSearch's running average after the `count + 1`th length: the writer's and an update's, the same bits. */
+export const runningAverage = (average: number, count: number, length: number) => (average * count + length) / (count + 1);
+
+/** A document's fields analysed, synonym phrases included; `analyse` as writeSearchIndex takes it. */
+export function documentAnalyser(analyse: Analyse | undefined, synonyms: SynonymTable | null) {
+  const process = memoize(processTerm);
+  const field = analyse ?? ((text: string) => analyseField(text, process));
+  const withPhrases = phraseAdder(synonyms, process);
+  return (document: SearchDocument): FieldAnalysis[] =>
+    SEARCH_FIELDS.map((name) => withPhrases(document[name], field(document[name], name)));
 }
 
 /**
@@ -127,92 +128,102 @@ function collectPostings(order: readonly number[], analysed: (FieldAnalysis[] | 
   return postings;
 }
 
-/** The postings shards and the dictionary (one entry per term, in `terms` order), in blocks. */
-function writeTerms(terms: readonly string[], postings: Map<string, RecordBuilder>, context: ScoreContext) {
-  const files: SearchIndexFile[] = [];
-  const entries = new Map<string, { postings: number; location: [number, number, number] }>();
-  let shard: Uint8Array[] = [];
-  let shardBytes = 0;
-  const flush = () => {
-    if (shard.length === 0) return;
-    const body = new Uint8Array(shardBytes);
-    let offset = 0;
-    for (const record of shard) {
-      body.set(record, offset);
-      offset += record.length;
-    }
-    files.push({ path: postingsPath(files.length), body });
-    shard = [];
-    shardBytes = 0;
-  };
-  for (const term of terms) {
-    const builder = postings.get(term)!;
-    const record = builder.encode(context);
-    if (shardBytes > 0 && shardBytes + record.length > SHARD_BYTES) flush();
-    entries.set(term, { postings: builder.postings, location: [files.length, shardBytes, record.length] });
-    shard.push(record);
-    shardBytes += record.length;
+/** Each term's record encoded (index-parts.ts TermRecords), the builders let go as they are read. */
+function encodeRecords(postings: Map<string, RecordBuilder>, context: ScoreContext): TermRecords {
+  const typoFieldIds = TYPO_FIELDS.map((field) => SEARCH_FIELDS.indexOf(field));
+  const records: TermRecords = new Map();
+  for (const [term, builder] of postings) {
+    records.set(term, { bytes: builder.encode(context), postings: builder.postings, typo: typoFieldIds.some((id) => builder.has(id)) });
   }
-  flush();
-  return { files, entries };
+  postings.clear();
+  return records;
+}
+
+/** Cards file `chunk`: the cards of documents `chunk * CARDS_PER_FILE` on, in document-number order (`byNumber`). */
+export function cardsFile(chunk: number, byNumber: (number: number) => SearchDocument): SearchIndexFile {
+  const cards: ResultCard[] = [];
+  for (let number = chunk * CARDS_PER_FILE; number < (chunk + 1) * CARDS_PER_FILE; number++) {
+    const document = byNumber(number);
+    if (!document) break;
+    cards.push([document.id.slice(document.id.indexOf(':') + 1), ...document.stored]);
+  }
+  return { path: cardsPath(chunk), body: JSON.stringify(cards) };
 }
 
 /** The result cards, CARDS_PER_FILE documents a file, in document-number order. */
 function writeCards(documents: readonly SearchDocument[], order: readonly number[]): SearchIndexFile[] {
-  const files: SearchIndexFile[] = [];
-  for (let first = 0; first < order.length; first += CARDS_PER_FILE) {
-    const cards = order.slice(first, first + CARDS_PER_FILE).map((index): ResultCard => {
-      const { id, stored } = documents[index]!;
-      return [id.slice(id.indexOf(':') + 1), ...stored];
-    });
-    files.push({ path: cardsPath(first / CARDS_PER_FILE), body: JSON.stringify(cards) });
-  }
-  return files;
+  const byNumber = (number: number) => documents[order[number]!]!;
+  return Array.from({ length: Math.ceil(order.length / CARDS_PER_FILE) }, (_, chunk) => cardsFile(chunk, byNumber));
+}
+
+/** What the writer keeps of an index to update it by term (index-update.ts); every part's body included. */
+export interface SearchIndexState {
+  /** The documents in build order, each one's field lengths (SEARCH_FIELDS apart), and each one's number. */
+  documents: readonly SearchDocument[];
+  lengths: Uint32Array;
+  numbers: ReadonlyMap<string, number>;
+  synonyms: SynonymTable | null;
+  meta: SearchMeta;
+  records: TermRecords;
+  parts: IndexLayout;
+  files: Map<string, string | Uint8Array>;
 }
 
 /**
- * The index of `documents` (built in this order, which fixes the averages' last bits) as files. `analyse`
- * may answer from a cache (the build keeps bodies' analyses between rebuilds); it must give what
- * `analyseField` gives.
+ * The index of `documents` (built in this order, which fixes the averages' last bits) as files, and the
+ * state an update starts from. `analyse` may answer from a cache (the build keeps bodies' analyses between
+ * rebuilds); it must give what `analyseField` gives.
  */
+export function writeSearchIndexState(
+  documents: readonly SearchDocument[],
+  analyse?: Analyse,
+  synonyms: SynonymTable | null = null,
+): SearchIndexState {
+  const { analysed, averageFieldLength } = analyseAll(documents, documentAnalyser(analyse, synonyms));
+  const lengths = new Uint32Array(documents.length * SEARCH_FIELDS.length);
+  analysed.forEach((fields, index) => {
+    for (const [fieldId, { length }] of fields.entries()) lengths[index * SEARCH_FIELDS.length + fieldId] = length;
+  });
+  const { order, types } = numberDocuments(documents);
+  const bounds = boundAverages(averageFieldLength);
+  const records = encodeRecords(collectPostings(order, analysed), { documents: documents.length, averageFieldLength: bounds });
+  const parts = assembleParts(records);
+  const meta = metaOf(documents.length, averageFieldLength, types, parts.blocks, synonyms);
+  const files = new Map<string, string | Uint8Array>([[SEARCH_META_PATH, JSON.stringify(meta)]]);
+  for (const { path, body } of [...parts.files(), ...synonymFiles(synonyms), ...writeCards(documents, order)]) files.set(path, body);
+  const numbers = new Map(order.map((index, number) => [documents[index]!.id, number]));
+  return { documents, lengths, numbers, synonyms, meta, records, parts, files };
+}
+
+/** The index of `documents` as files (writeSearchIndexState without the state). */
 export function writeSearchIndex(
   documents: readonly SearchDocument[],
   analyse?: Analyse,
   synonyms: SynonymTable | null = null,
 ): SearchIndexFile[] {
-  const process = memoize(processTerm);
-  const { analysed, averageFieldLength } = analyseAll(
-    documents,
-    analyse ?? ((text) => analyseField(text, process)),
-    phraseAdder(synonyms, process),
-  );
-  const { order, types } = numberDocuments(documents);
-  const postings = collectPostings(order, analysed);
-  const terms = [...postings.keys()].sort(compareText);
-  const bounds = boundAverages(averageFieldLength);
-  const { files, entries } = writeTerms(terms, postings, { documents: documents.length, averageFieldLength: bounds });
-  const typoFieldIds = TYPO_FIELDS.map((field) => SEARCH_FIELDS.indexOf(field));
-  const typoTerms = terms.filter((term) => typoFieldIds.some((fieldId) => postings.get(term)!.has(fieldId)));
-  postings.clear();
-  const blocks: string[] = [];
-  for (let first = 0; first < terms.length; first += TERMS_PER_BLOCK) {
-    const slice = terms.slice(first, first + TERMS_PER_BLOCK);
-    files.push({ path: dictionaryPath(blocks.length), body: JSON.stringify(toDictionaryBlock(slice, entries)) });
-    blocks.push(slice[0]!);
-  }
-  const typos = typoFiles(typoTerms, entries);
-  const meta: SearchMeta = {
+  return [...writeSearchIndexState(documents, analyse, synonyms).files].map(([path, body]) => ({ path, body }));
+}
+
+/** The top-level file: the global figures and the tables of parts. */
+export function metaOf(
+  documents: number,
+  averageFieldLength: number[],
+  types: SearchMeta['types'],
+  blocks: string[],
+  synonyms: SynonymTable | null,
+): SearchMeta {
+  return {
     format: SEARCH_INDEX_FORMAT,
-    documents: documents.length,
+    documents,
     fields: [...SEARCH_FIELDS],
     averageFieldLength,
-    boundAverages: bounds,
+    boundAverages: boundAverages(averageFieldLength),
     types,
     blocks,
     cardsPerFile: CARDS_PER_FILE,
     ranking: JSON.stringify(RANKING),
     synonyms: synonyms !== null,
   };
-  const synonymFiles = synonyms ? [{ path: SEARCH_SYNONYMS_PATH, body: JSON.stringify(synonyms) }] : [];
-  return [{ path: SEARCH_META_PATH, body: JSON.stringify(meta) }, ...files, ...typos, ...synonymFiles, ...writeCards(documents, order)];
 }
+
+const synonymFiles = (synonyms: SynonymTable | null) => (synonyms ? [{ path: SEARCH_SYNONYMS_PATH, body: JSON.stringify(synonyms) }] : []);

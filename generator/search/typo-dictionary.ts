@@ -13,7 +13,7 @@
  * that unit (`head`) and those whose second unit it is (`tail`); a word reads at most five. MiniSearch's
  * fuzzy search is Levenshtein distance over UTF-16 code units, and so is this.
  */
-import { type DictionaryBlock, entryAt, type TermEntry, toDictionaryBlock, typoPath } from './index-format.ts';
+import { type DictionaryBlock, entryAt, type TermEntry, toDictionaryBlock } from './index-format.ts';
 import { RANKING } from './ranking.ts';
 
 export interface TypoFile {
@@ -26,8 +26,8 @@ type Entries = ReadonlyMap<string, Omit<TermEntry, 'term'>>;
 /** The file name's key: a length and a code unit. */
 const typoKey = (length: number, unit: number) => `${length}-${unit}`;
 
-/** Every typo file for `terms` (sorted; those found in the typo-tolerant fields). */
-export function typoFiles(terms: readonly string[], entries: Entries): { path: string; body: string }[] {
+/** The typo files' terms for `terms` (sorted; those found in the typo-tolerant fields), by key. */
+export function typoGroups(terms: Iterable<string>): Map<string, { head: string[]; tail: string[] }> {
   const files = new Map<string, { head: string[]; tail: string[] }>();
   const add = (key: string, part: 'head' | 'tail', term: string) => {
     const file = files.get(key) ?? { head: [], tail: [] };
@@ -35,16 +35,23 @@ export function typoFiles(terms: readonly string[], entries: Entries): { path: s
     file[part].push(term);
   };
   for (const term of terms) {
-    if (term.length < RANKING.typoMinLength - 1) continue;
-    add(typoKey(term.length, term.charCodeAt(0)), 'head', term);
-    add(typoKey(term.length, term.charCodeAt(1)), 'tail', term);
+    for (const [key, part] of typoKeysOf(term)) add(key, part, term);
   }
-  const block = (list: string[]) => toDictionaryBlock(list, entries);
-  return [...files.keys()].sort().map((key) => ({
-    path: typoPath(key),
-    body: JSON.stringify({ head: block(files.get(key)!.head), tail: block(files.get(key)!.tail) }),
-  }));
+  return files;
 }
+
+/** The typo files (key, and head or tail) `term` is listed in: none for a term too short to be found by a typo. */
+export function typoKeysOf(term: string): [key: string, part: 'head' | 'tail'][] {
+  if (term.length < RANKING.typoMinLength - 1) return [];
+  return [
+    [typoKey(term.length, term.charCodeAt(0)), 'head'],
+    [typoKey(term.length, term.charCodeAt(1)), 'tail'],
+  ];
+}
+
+/** One typo file's body: its terms with their counts and locations from `entries`. */
+export const typoBody = (group: { head: string[]; tail: string[] }, entries: Entries) =>
+  JSON.stringify({ head: toDictionaryBlock(group.head, entries), tail: toDictionaryBlock(group.tail, entries) });
 
 /** Whether `a` from `i` and `b` from `j` are the same to their ends (no substring is made: this runs per candidate). */
 function sameFrom(a: string, i: number, b: string, j: number): boolean {

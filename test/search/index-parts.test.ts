@@ -4,9 +4,10 @@ import { createMemoryAssets } from '../../generator/edge/assets.ts';
 import { createHandler } from '../../generator/edge/handler.ts';
 import { createMemoryLimiter } from '../../generator/edge/limiter.ts';
 import { lookupPrefix, lookupTerm } from '../../generator/search/dictionary.ts';
-import { postingsPath, SEARCH_META_PATH, type SearchDocument, type SearchMeta } from '../../generator/search/index-format.ts';
+import { SEARCH_META_PATH, type SearchDocument, type SearchMeta } from '../../generator/search/index-format.ts';
 import { createIndexParts } from '../../generator/search/index-reader.ts';
-import { SHARD_BYTES, TERMS_PER_BLOCK, writeSearchIndex } from '../../generator/search/index-writer.ts';
+import { writeSearchIndex } from '../../generator/search/index-writer.ts';
+import { BLOCK_REACH, SHARD_BYTES } from '../../generator/search/part-cutting.ts';
 import { BOUND_LEVELS, blockScore } from '../../generator/search/postings-codec.ts';
 import { RANKING, TYPO_FIELDS } from '../../generator/search/ranking.ts';
 import { RecordBuilder } from '../../generator/search/record-builder.ts';
@@ -147,13 +148,13 @@ describe('dictionary and typo look-ups', () => {
 
   it('splits the dictionary into blocks that each hold a sorted run of terms', () => {
     expect(meta.blocks.length).toBeGreaterThan(2);
-    expect(allTerms.length).toBeGreaterThan(2 * TERMS_PER_BLOCK);
+    expect(allTerms.length).toBeGreaterThan(4 * BLOCK_REACH);
     expect([...allTerms].sort()).toEqual(allTerms);
   });
 
   it('finds every term exactly, and nothing for a term it does not hold', async () => {
     for (const term of allTerms.filter((_, i) => i % 7 === 0)) expect((await lookupTerm(parts, meta.blocks, term))?.term).toBe(term);
-    for (const missing of ['', '0000', 'aaaaaaa', 'zzzzzzzz', `${allTerms[TERMS_PER_BLOCK]}q`]) {
+    for (const missing of ['', '0000', 'aaaaaaa', 'zzzzzzzz', `${allTerms[2 * BLOCK_REACH]}q`]) {
       expect(await lookupTerm(parts, meta.blocks, missing)).toBeUndefined();
     }
   });
@@ -236,7 +237,8 @@ describe('the isolate cache', () => {
       stored: [`d${i}`, `title${i}`, '', `https://example.com/${i}/`],
     }));
     const files = writeSearchIndex(documents);
-    expect(files.filter(({ path }) => path.includes('/postings/')).length).toBeGreaterThan(3);
+    const shards = files.flatMap(({ path }) => (path.includes('/postings/') ? [Number(path.match(/(\d+)\.bin$/)![1])] : []));
+    expect(shards.length).toBeGreaterThan(3);
     const memory = createMemoryAssets(new Map(files.map(({ path, body }) => [path, body])));
     const reads: string[] = [];
     const bound = SHARD_BYTES * 2;
@@ -244,11 +246,12 @@ describe('the isolate cache', () => {
     const parts = createIndexParts({ read: memory.read, readBytes: memory.readBytes }, bound);
     for (let i = 0; i < 200; i++) {
       await search.search({ q: `word${(i * 37) % 997} title${i}`, type: 'all', limit: 5, offset: 0 });
-      await parts.shard(i % 5);
+      await parts.shard(shards[i % 5]!);
       expect(parts.cachedBytes()).toBeLessThanOrEqual(bound);
     }
-    const firstShard = postingsPath(0);
-    expect(reads.filter((file) => file === firstShard).length).toBeGreaterThan(1);
+    // Some shard was read, let go and read again.
+    const shardReads = reads.filter((file) => file.includes('/postings/'));
+    expect(shardReads.length).toBeGreaterThan(new Set(shardReads).size);
   });
 });
 

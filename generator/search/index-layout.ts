@@ -1,0 +1,81 @@
+/**
+ * The index's dictionary, postings shards and typo dictionaries laid out from the terms' encoded records,
+ * cut where part-cutting.ts says. The writer lays out every block; an update (index-update.ts) lays out
+ * again only the blocks and typo files its changed terms are in, with the same functions, so both give the
+ * same bytes. Runtime-neutral.
+ */
+import { compareText } from '../shared/compare-text.ts';
+import { dictionaryPath, postingsPath, type TermEntry, toDictionaryBlock, typoPath } from './index-format.ts';
+import { blockStarts, packShards, shardNumber, termHash } from './part-cutting.ts';
+import { typoBody, typoGroups } from './typo-dictionary.ts';
+
+/** A term's record as the index holds it: its bytes, its postings over all fields, and whether a typo may find it. */
+export interface EncodedRecord {
+  bytes: Uint8Array;
+  postings: number;
+  typo: boolean;
+}
+
+export type TermRecords = Map<string, EncodedRecord>;
+export type Entries = Map<string, Omit<TermEntry, 'term'>>;
+
+/** The parts laid out: sorted terms, where blocks start, each term's entry, and each block's and typo file's bodies. */
+export interface IndexLayout {
+  terms: string[];
+  /** Each term's termHash, in the same order. */
+  hashes: Uint32Array;
+  starts: number[];
+  /** The first term of each block (meta.json's `blocks`). */
+  blocks: string[];
+  entries: Entries;
+  /** Per block: its dictionary file, then its shards. */
+  blockFiles: { path: string; body: string | Uint8Array }[][];
+  /** Typo file bodies by key. */
+  typos: Map<string, string>;
+  /** The typo files' terms by key. */
+  typoTerms: Map<string, { head: string[]; tail: string[] }>;
+  files(): { path: string; body: string | Uint8Array }[];
+}
+
+/**
+ * Block `block` (terms `[start, end)` of `terms`): its records packed into shards, each term's entry set,
+ * its files. Each record's bytes become a view of its shard, so an old shard is let go once rewritten.
+ */
+export function layBlock(block: number, terms: readonly string[], start: number, end: number, records: TermRecords, entries: Entries) {
+  const slice = terms.slice(start, end);
+  const { at, shards } = packShards(slice.map((term) => records.get(term)!.bytes));
+  slice.forEach((term, i) => {
+    const record = records.get(term)!;
+    const [j, offset] = at[i]!;
+    record.bytes = shards[j]!.subarray(offset, offset + record.bytes.length);
+    entries.set(term, { postings: record.postings, location: [shardNumber(block, j), offset, record.bytes.length] });
+  });
+  return [
+    { path: dictionaryPath(block), body: JSON.stringify(toDictionaryBlock(slice, entries)) },
+    ...shards.map((body, j) => ({ path: postingsPath(shardNumber(block, j)), body })),
+  ];
+}
+
+/** Every part of the dictionary, postings and typo files for `records`. */
+export function assembleParts(records: TermRecords): IndexLayout {
+  const terms = [...records.keys()].sort(compareText);
+  const hashes = Uint32Array.from(terms, termHash);
+  const starts = blockStarts(hashes);
+  const entries: Entries = new Map();
+  const blockFiles = starts.map((start, block) => layBlock(block, terms, start, starts[block + 1] ?? terms.length, records, entries));
+  const typoTerms = typoGroups(terms.filter((term) => records.get(term)!.typo));
+  const typos = new Map([...typoTerms].map(([key, group]) => [key, typoBody(group, entries)]));
+  return {
+    terms,
+    hashes,
+    starts,
+    blocks: starts.map((start) => terms[start]!),
+    entries,
+    blockFiles,
+    typos,
+    typoTerms,
+    files() {
+      return [...this.blockFiles.flat(), ...[...this.typos].map(([key, body]) => ({ path: typoPath(key), body }))];
+    },
+  };
+}

@@ -1,0 +1,148 @@
+/**
+ * The search index updated by term: given the state of the last index (index-writer.ts) and the documents
+ * now, the parts an edit changes are made again and nothing else, with the writer's own functions, so the
+ * result is byte for byte what writing the documents whole would give (test/search/index-update.test.ts).
+ *
+ * An edit of existing documents' text makes again the records of the terms in their old and new text (a
+ * record depends on its own postings, the number of documents and the grid point of the averages only:
+ * record-builder.ts), the dictionary blocks and shards those records are in, the typo files that list a
+ * term whose entry moved, the documents' cards and meta.json. Documents added or removed renumber the
+ * documents after them, a grid point that moves changes every bound, and other synonyms change what is
+ * indexed: each of those writes the index whole. Runtime-neutral. The state is changed in place: after a
+ * failure, the caller writes the index whole.
+ */
+import { type SearchDocument, SEARCH_META_PATH } from './index-format.ts';
+import {
+  type Analyse,
+  cardsFile,
+  CARDS_PER_FILE,
+  documentAnalyser,
+  type FieldAnalysis,
+  metaOf,
+  runningAverage,
+  type SearchIndexFile,
+  type SearchIndexState,
+  writeSearchIndexState,
+} from './index-writer.ts';
+import { rebuildRecords } from './record-update.ts';
+import { SEARCH_FIELDS } from './ranking.ts';
+import { boundAverages } from './record-builder.ts';
+import type { SynonymTable } from './synonyms.ts';
+import { relayTerms, typoUpdates } from './term-layout-update.ts';
+
+export interface SearchIndexUpdate {
+  state: SearchIndexState;
+  /** Parts that are new or whose bytes changed. */
+  written: SearchIndexFile[];
+  /** Parts the index no longer has. */
+  removed: string[];
+  /** Whether the index was written whole (and why), or updated by term. */
+  whole: string | false;
+}
+
+const FIELDS = SEARCH_FIELDS.length;
+const sameDocument = (a: SearchDocument, b: SearchDocument) =>
+  SEARCH_FIELDS.every((field) => a[field] === b[field]) && a.stored.every((value, i) => value === b.stored[i]);
+const sameBody = (a: string | Uint8Array | undefined, b: string | Uint8Array) =>
+  typeof a === 'string' || typeof b === 'string'
+    ? a === b
+    : a !== undefined && a.length === b.length && a.every((byte, i) => byte === b[i]);
+
+/** The index of `documents` from `state`: updated by term when it can be, else written whole. */
+export function updateSearchIndex(
+  state: SearchIndexState,
+  documents: readonly SearchDocument[],
+  analyse?: Analyse,
+  synonyms: SynonymTable | null = null,
+): SearchIndexUpdate {
+  const reason = wholeReason(state, documents, synonyms);
+  if (reason) return writeWhole(state, documents, analyse, synonyms, reason);
+  const analyser = documentAnalyser(analyse, synonyms);
+  const before = new Map(state.documents.map((document, index) => [document.id, index]));
+  const lengths = new Uint32Array(documents.length * FIELDS);
+  const changed: { number: number; old: FieldAnalysis[]; now: FieldAnalysis[] }[] = [];
+  documents.forEach((document, index) => {
+    const was = before.get(document.id)!;
+    const previous = state.documents[was]!;
+    if (previous === document || sameDocument(previous, document)) {
+      lengths.set(state.lengths.subarray(was * FIELDS, (was + 1) * FIELDS), index * FIELDS);
+      return;
+    }
+    const now = analyser(document);
+    now.forEach(({ length }, fieldId) => {
+      lengths[index * FIELDS + fieldId] = length;
+    });
+    changed.push({ number: state.numbers.get(document.id)!, old: analyser(previous), now });
+  });
+  const averages = averagesOf(lengths);
+  const grid = boundAverages(averages);
+  if (grid.some((value, i) => value !== state.meta.boundAverages[i])) {
+    return writeWhole(state, documents, analyse, synonyms, 'an average field length moved to another grid point');
+  }
+  const files = new Map<string, string | Uint8Array>();
+  const removed: string[] = [];
+  const { records, parts } = state;
+  const terms = rebuildRecords(records, changed, { documents: documents.length, grid });
+  const moved = relayTerms(parts, records, terms, files, removed, state.files);
+  typoUpdates(parts, records, terms, moved, files, removed);
+  const meta = metaOf(documents.length, averages, state.meta.types, parts.blocks, synonyms);
+  files.set(SEARCH_META_PATH, JSON.stringify(meta));
+  const byNumber = numbering(state, documents);
+  for (const chunk of new Set(changed.map(({ number }) => Math.floor(number / CARDS_PER_FILE)))) {
+    const card = cardsFile(chunk, byNumber);
+    files.set(card.path, card.body);
+  }
+  const written: SearchIndexFile[] = [];
+  for (const [path, body] of files) {
+    if (!sameBody(state.files.get(path), body)) written.push({ path, body });
+    state.files.set(path, body);
+  }
+  for (const path of removed) state.files.delete(path);
+  const next: SearchIndexState = { ...state, documents, lengths, meta, synonyms };
+  return { state: next, written, removed, whole: false };
+}
+
+/** Why the index must be written whole, or undefined when it can be updated by term. */
+function wholeReason(state: SearchIndexState, documents: readonly SearchDocument[], synonyms: SynonymTable | null): string | undefined {
+  if (JSON.stringify(synonyms) !== JSON.stringify(state.synonyms)) return 'the synonyms changed';
+  if (documents.length !== state.documents.length || documents.some(({ id }) => !state.numbers.has(id))) {
+    return 'documents were added or removed (the documents after them are numbered anew)';
+  }
+  return undefined;
+}
+
+function writeWhole(
+  state: SearchIndexState,
+  documents: readonly SearchDocument[],
+  analyse: Analyse | undefined,
+  synonyms: SynonymTable | null,
+  reason: string,
+): SearchIndexUpdate {
+  const next = writeSearchIndexState(documents, analyse, synonyms);
+  const written = [...next.files].filter(([path, body]) => !sameBody(state.files.get(path), body)).map(([path, body]) => ({ path, body }));
+  const removed = [...state.files.keys()].filter((path) => !next.files.has(path));
+  return { state: next, written, removed, whole: reason };
+}
+
+/** Each field's running average over `lengths` in build order, as the writer computes it. */
+function averagesOf(lengths: Uint32Array): number[] {
+  const averages = SEARCH_FIELDS.map(() => 0);
+  for (let index = 0; index < lengths.length / FIELDS; index++) {
+    for (let fieldId = 0; fieldId < FIELDS; fieldId++) {
+      averages[fieldId] = runningAverage(averages[fieldId]!, index, lengths[index * FIELDS + fieldId]!);
+    }
+  }
+  return averages;
+}
+
+/** The documents by number (numbers are kept: the same documents, numbered in `type:id` order). */
+function numbering(state: SearchIndexState, documents: readonly SearchDocument[]) {
+  let byNumber: SearchDocument[] | undefined;
+  return (number: number) => {
+    if (!byNumber) {
+      byNumber = new Array<SearchDocument>(documents.length);
+      for (const document of documents) byNumber[state.numbers.get(document.id)!] = document;
+    }
+    return byNumber[number]!;
+  };
+}

@@ -1,0 +1,121 @@
+/**
+ * The records of the terms an edit touches, made again: each one's postings decoded, the edited documents'
+ * postings replaced by their new ones, and the record encoded as the writer encodes it. Runtime-neutral.
+ */
+import type { EncodedRecord, TermRecords } from './index-layout.ts';
+import type { FieldAnalysis } from './index-writer.ts';
+import type { DecodedPostings } from './postings-codec.ts';
+import { SEARCH_FIELDS, TYPO_FIELDS } from './ranking.ts';
+import { RecordBuilder } from './record-builder.ts';
+import { parseRecord, readBlock } from './record-reader.ts';
+
+const FIELDS = SEARCH_FIELDS.length;
+const TYPO_FIELD_IDS = TYPO_FIELDS.map((field) => SEARCH_FIELDS.indexOf(field));
+
+/** The terms whose record changed: all of them, those new to the index and those gone, and each one's typo flag before. */
+export interface ChangedTerms {
+  all: Set<string>;
+  added: Set<string>;
+  removed: Set<string>;
+  typoBefore: Map<string, boolean>;
+}
+
+/** An edited document: its number, and its fields analysed before and now. */
+export interface ChangedDocument {
+  number: number;
+  old: FieldAnalysis[];
+  now: FieldAnalysis[];
+}
+
+/** `[fieldId, tf, length]` of one document's posting, fields ascending. */
+type Posting = [fieldId: number, tf: number, length: number][];
+
+/** Every posting of a record, decoded (a common term's blocks one after the other). */
+function decodeAll(record: EncodedRecord, documents: number): DecodedPostings[] {
+  const parsed = parseRecord(record.bytes, 0, record.bytes.length, { documents, averageFieldLength: SEARCH_FIELDS.map(() => 1) });
+  if (parsed.postings) return [parsed.postings];
+  return Array.from(parsed.blocks!.block, (_, i) => readBlock(parsed, i));
+}
+
+/** The new postings of the edited documents, by term, then by document number. */
+function newPostings(changed: readonly ChangedDocument[]) {
+  const byTerm = new Map<string, Map<number, Posting>>();
+  const touched = new Set<string>();
+  for (const { number, old, now } of changed) {
+    for (const { terms } of old) for (let i = 0; i < terms.length; i += 2) touched.add(terms[i] as string);
+    now.forEach(({ length, terms }, fieldId) => {
+      for (let i = 0; i < terms.length; i += 2) {
+        const term = terms[i] as string;
+        touched.add(term);
+        const documents = byTerm.get(term) ?? new Map<number, Posting>();
+        byTerm.set(term, documents);
+        const posting = documents.get(number) ?? [];
+        documents.set(number, posting);
+        posting.push([fieldId, terms[i + 1] as number, length]);
+      }
+    });
+  }
+  return { byTerm, touched };
+}
+
+/** `term`'s record with the postings of the documents in `numbers` (ascending) replaced by `now`'s. */
+function rebuild(old: EncodedRecord | undefined, numbers: readonly number[], now: Map<number, Posting> | undefined, documents: number) {
+  const builder = new RecordBuilder();
+  const edited = new Set(numbers);
+  const insert = now ? [...now.keys()].sort((a, b) => a - b) : [];
+  let next = 0;
+  const addNew = (upTo: number) => {
+    for (; next < insert.length && insert[next]! < upTo; next++) {
+      for (const [fieldId, tf, length] of now!.get(insert[next]!)!) builder.add(fieldId, insert[next]!, tf, length);
+    }
+  };
+  for (const { docs, masks, tf, lengths } of old ? decodeAll(old, documents) : []) {
+    for (let i = 0; i < docs.length; i++) {
+      const document = docs[i]!;
+      addNew(document);
+      if (edited.has(document)) continue;
+      for (let field = 0; field < FIELDS; field++) {
+        if (masks[i]! & (1 << field)) builder.add(field, document, tf[i * FIELDS + field]!, lengths[i * FIELDS + field]!);
+      }
+    }
+  }
+  addNew(Number.POSITIVE_INFINITY);
+  return builder;
+}
+
+const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, i) => byte === b[i]);
+
+/**
+ * The records of every term in the edited documents' old or new text made again in `records` (a term no
+ * document holds any more is deleted); which changed.
+ */
+export function rebuildRecords(
+  records: TermRecords,
+  changed: readonly ChangedDocument[],
+  context: { documents: number; grid: number[] },
+): ChangedTerms {
+  const { byTerm, touched } = newPostings(changed);
+  const numbers = changed.map(({ number }) => number).sort((a, b) => a - b);
+  const terms: ChangedTerms = { all: new Set(), added: new Set(), removed: new Set(), typoBefore: new Map() };
+  for (const term of touched) {
+    const old = records.get(term);
+    const builder = rebuild(old, numbers, byTerm.get(term), context.documents);
+    if (builder.docCount === 0) {
+      if (!old) continue;
+      records.delete(term);
+      terms.removed.add(term);
+    } else {
+      const record = {
+        bytes: builder.encode({ documents: context.documents, averageFieldLength: context.grid }),
+        postings: builder.postings,
+        typo: TYPO_FIELD_IDS.some((id) => builder.has(id)),
+      };
+      if (old && old.postings === record.postings && old.typo === record.typo && sameBytes(old.bytes, record.bytes)) continue;
+      if (!old) terms.added.add(term);
+      records.set(term, record);
+    }
+    terms.all.add(term);
+    terms.typoBefore.set(term, old?.typo ?? false);
+  }
+  return terms;
+}
