@@ -9,7 +9,7 @@ import type { BuildHelper } from './outputs/helper/build-helper.ts';
 import type { Emitted } from './emit/emit-files.ts';
 import { readTrackedOutputs, recordTrackedOutputs } from './emit/tracked-outputs.ts';
 import type { OutputFile } from './outputs/output-file.ts';
-import { buildSearchIndex, buildSearchIndexInHelper } from './outputs/search/search-file.ts';
+import { buildSearchIndex, buildSearchIndexInHelper, searchIndexBodies } from './outputs/search/search-file.ts';
 import { searchInputs } from './outputs/search/search-inputs.ts';
 
 /** What a tracked build starts from: its scope, the content files' digests, and what the previous build made. */
@@ -43,7 +43,7 @@ export function trackedSearch(
   budgetMb: number | undefined,
 ): { files: Promise<OutputFile[]> | OutputFile[]; documents: number } {
   const inputs = searchInputs(catalogue, budgetMb);
-  const make = () => buildSearchIndex(catalogue, budgetMb).files;
+  const make = () => searchIndexBodies(catalogue, budgetMb);
   const carried = catalogue.track.carriedGroup('search index', inputs.key, make);
   if (carried) return { files: carried, documents: inputs.documents };
   const search = helper ? buildSearchIndexInHelper(helper, catalogue, budgetMb) : buildSearchIndex(catalogue, budgetMb);

@@ -83,7 +83,12 @@ function rebuild(old: EncodedRecord | undefined, numbers: readonly number[], now
   return builder;
 }
 
-const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, i) => byte === b[i]);
+/** Whether two byte arrays hold the same bytes (a loop: this runs over whole shards). */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 /**
  * The records of every term in the edited documents' old or new text made again in `records` (a term no

@@ -3,7 +3,10 @@
  * tags, summaries, bodies, addresses), after an edit that moves an average's grid point, and after records
  * are added and removed; and a small edit writes few parts.
  */
+import { hash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type KeptSearchIndex, keptSearchIndexFiles } from '../../generator/pipeline/outputs/search/search-state.ts';
+import { analyseField } from '../../generator/search/index-writer.ts';
 import { createMemoryAssets } from '../../generator/edge/assets.ts';
 import type { SearchDocument } from '../../generator/search/index-format.ts';
 import { updateSearchIndex } from '../../generator/search/index-update.ts';
@@ -21,7 +24,8 @@ const SYNONYMS: SynonymTable = createSynonymTable({
 
 /** The paths whose bytes differ between two sets of parts (missing on either side included). */
 function differences(a: Files, b: Files): string[] {
-  const text = (body: string | Uint8Array | undefined) => (body === undefined || typeof body === 'string' ? body : Buffer.from(body).toString('hex'));
+  const text = (body: string | Uint8Array | undefined) =>
+    body === undefined || typeof body === 'string' ? body : Buffer.from(body).toString('hex');
   return [...new Set([...a.keys(), ...b.keys()])].filter((path) => text(a.get(path)) !== text(b.get(path))).sort();
 }
 
@@ -36,6 +40,7 @@ async function answers(files: Files, queries: string[]) {
   return Promise.all(queries.map((q) => search.rank({ q, type: 'all', limit: 10, offset: 0 })));
 }
 
+const analyse = (text: string) => analyseField(text);
 const QUERIES = ['agentic commerce', 'checkout', 'retrieval evaluaton', 'product catal', 'fresh words', 'zzquux'];
 
 describe('the index updated by term', () => {
@@ -130,9 +135,32 @@ describe('the index updated by term', () => {
 
   it('writes nothing for documents that did not change (copies of them included)', () => {
     const state = writeSearchIndexState(base);
-    const update = updateSearchIndex(state, [...base].map((document) => ({ ...document })));
+    const update = updateSearchIndex(
+      state,
+      [...base].map((document) => ({ ...document })),
+    );
     expect(update.whole).toBe(false);
     expect(update.written).toEqual([]);
     expect(update.removed).toEqual([]);
+  });
+
+  it('is kept by a build cache: the next build gets the changed parts made and the others carried with their digests', () => {
+    const holder: { kept?: KeptSearchIndex } = {};
+    const first = keptSearchIndexFiles(holder, base, analyse, SYNONYMS, 500);
+    expect(first.every((file) => 'body' in file)).toBe(true);
+    const documents = base.map((document, i) => (i === 9 ? { ...document, title: `${document.title} revised` } : document));
+    const second = keptSearchIndexFiles(holder, documents, analyse, SYNONYMS, 500);
+    const clean = writeSearchIndexState(documents, undefined, SYNONYMS).files;
+    expect(second.map(({ path }) => path).sort()).toEqual([...clean.keys()].sort());
+    const made = second.filter((file) => 'body' in file);
+    expect(made.length).toBeGreaterThan(1);
+    expect(made.length).toBeLessThan(second.length / 2);
+    for (const file of second) {
+      const expected = clean.get(file.path)!;
+      if ('body' in file) expect(differences(new Map([[file.path, file.body]]), new Map([[file.path, expected]]))).toEqual([]);
+      else if ('carried' in file) expect(file.carried).toBe(hash('sha1', expected, 'base64'));
+    }
+    expect(() => keptSearchIndexFiles(holder, base, analyse, SYNONYMS, 0.01)).toThrow(/over the budget/);
+    expect(holder.kept).toBeUndefined();
   });
 });

@@ -5,14 +5,13 @@
  */
 import { type AnyEntry, apiCollections, type ApiCollection } from '../../../schemas/collections.ts';
 import type { SearchDocument } from '../../../search/index-format.ts';
-import { analyseField, type SearchIndexFile, writeSearchIndex } from '../../../search/index-writer.ts';
+import { analyseField, type SearchIndexFile } from '../../../search/index-writer.ts';
+import { checkSearchBytes, type KeptSearchIndex, keptSearchIndexFiles, sizeOf } from './search-state.ts';
 import { createSynonymTable, type SynonymTable } from '../../../search/synonyms.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { OutputFile } from '../output-file.ts';
 import type { BuildHelper } from '../helper/build-helper.ts';
 import { DEFAULT_SEARCH_INDEX_BUDGET_MB } from '../../build-settings.ts';
-
-const MB = 1024 * 1024;
 
 /**
  * Markdown to the words a reader sees: link and image targets, HTML tags and bare addresses go, so that
@@ -85,33 +84,30 @@ function synonymTable(catalogue: Catalogue): SynonymTable | null {
 
 /** Throws when the index's parts together are larger than the budget (in megabytes). */
 export function checkSearchBudget(files: readonly SearchIndexFile[], budgetMb: number): void {
-  const encoder = new TextEncoder();
-  const size =
-    files.reduce((sum, { body }) => sum + (typeof body === 'string' ? encoder.encode(body).byteLength : body.byteLength), 0) / MB;
-  if (size > budgetMb) {
-    throw new Error(
-      `search index is ${size < 0.1 ? size.toPrecision(2) : size.toFixed(1)} MB, over the budget of ${budgetMb} MB (SEARCH_INDEX_BUDGET_MB); ` +
-        'a search reads only the parts it needs, so this bounds the size of a deploy: unpublish stale records, ' +
-        'or raise SEARCH_INDEX_BUDGET_MB if the host accepts a larger one',
-    );
-  }
+  checkSearchBytes(
+    files.reduce((sum, { body }) => sum + sizeOf(body), 0),
+    budgetMb,
+  );
 }
 
-/** Builds the index's parts in this thread; throws when they are over the budget. */
+/**
+ * Builds the index's parts in this thread; throws when they are over the budget. With a build cache that
+ * outlives the build (`npm run dev`'s), the index is kept in it and updated by term (search-state.ts).
+ */
 export function buildSearchIndex(
   catalogue: Catalogue,
   budgetMb = DEFAULT_SEARCH_INDEX_BUDGET_MB,
 ): { files: OutputFile[]; documents: number } {
   const documents = createSearchDocuments(catalogue, (body) => catalogue.memo('search text', body, () => toSearchText(body)));
   // Analyses are kept between rebuilds (and within one build), so only changed text is analysed again.
-  const files = writeSearchIndex(
-    documents,
-    (text) => catalogue.memo('search analysis', text, () => analyseField(text)),
-    synonymTable(catalogue),
-  );
-  checkSearchBudget(files, budgetMb);
-  return { files, documents: documents.length };
+  const analyse = (text: string) => catalogue.memo('search analysis', text, () => analyseField(text));
+  const holder = catalogue.memo('search index', 'kept', (): { kept?: KeptSearchIndex } => ({}));
+  return { files: keptSearchIndexFiles(holder, documents, analyse, synonymTable(catalogue), budgetMb), documents: documents.length };
 }
+
+/** buildSearchIndex's files, each with its bytes (what a carried-over group makes when it must). */
+export const searchIndexBodies = (catalogue: Catalogue, budgetMb?: number): OutputFile[] =>
+  buildSearchIndex(catalogue, budgetMb).files.map((file) => ('make' in file ? { path: file.path, body: file.make() } : file));
 
 /**
  * Builds the index's parts in the build's helper thread, beside the rest of the build: the same functions

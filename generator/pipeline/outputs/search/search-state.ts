@@ -1,0 +1,90 @@
+/**
+ * The search index kept between builds by a build cache that lives as long as the process (`npm run dev`
+ * keeps one): the first build writes the index whole and keeps its state; each later build updates it by
+ * term (generator/search/index-update.ts) and hands the emit step only the parts whose bytes changed, the
+ * others carried over with their digests (made from the kept bytes if the emit step cannot use its copy).
+ * Without such a cache (a fresh `npm run build`), every build writes the index whole.
+ */
+import { hash } from 'node:crypto';
+import type { SearchDocument } from '../../../search/index-format.ts';
+import { updateSearchIndex } from '../../../search/index-update.ts';
+import { type Analyse, type SearchIndexState, writeSearchIndexState } from '../../../search/index-writer.ts';
+import type { SynonymTable } from '../../../search/synonyms.ts';
+import type { OutputFile } from '../output-file.ts';
+
+const MB = 1024 * 1024;
+const encoder = new TextEncoder();
+export const sizeOf = (body: string | Uint8Array) => (typeof body === 'string' ? encoder.encode(body).byteLength : body.byteLength);
+
+/** What a build cache keeps of the last index: its state, its parts' digests (as the emit step takes them) and sizes. */
+export interface KeptSearchIndex {
+  state: SearchIndexState;
+  digests: Map<string, string>;
+  sizes: Map<string, number>;
+  bytes: number;
+}
+
+/** Throws when the index's parts together, `bytes`, are larger than the budget (in megabytes). */
+export function checkSearchBytes(bytes: number, budgetMb: number): void {
+  const size = bytes / MB;
+  if (size <= budgetMb) return;
+  throw new Error(
+    `search index is ${size < 0.1 ? size.toPrecision(2) : size.toFixed(1)} MB, over the budget of ${budgetMb} MB (SEARCH_INDEX_BUDGET_MB); ` +
+      'a search reads only the parts it needs, so this bounds the size of a deploy: unpublish stale records, ' +
+      'or raise SEARCH_INDEX_BUDGET_MB if the host accepts a larger one',
+  );
+}
+
+/** The index's state for `documents`, written whole; every part made. */
+function writeWhole(documents: readonly SearchDocument[], analyse: Analyse, synonyms: SynonymTable | null): KeptSearchIndex {
+  const state = writeSearchIndexState(documents, analyse, synonyms);
+  const sizes = new Map([...state.files].map(([path, body]) => [path, sizeOf(body)]));
+  return { state, digests: new Map(), sizes, bytes: [...sizes.values()].reduce((sum, size) => sum + size, 0) };
+}
+
+/**
+ * The index's files for `documents`, from `holder`'s kept index when there is one (which this updates), else
+ * written whole (and kept). Throws when over the budget; after any failure nothing is kept, so the next
+ * build writes the index whole.
+ */
+export function keptSearchIndexFiles(
+  holder: { kept?: KeptSearchIndex | undefined },
+  documents: readonly SearchDocument[],
+  analyse: Analyse,
+  synonyms: SynonymTable | null,
+  budgetMb: number,
+): OutputFile[] {
+  const before = holder.kept;
+  holder.kept = undefined;
+  if (!before) {
+    const kept = writeWhole(documents, analyse, synonyms);
+    checkSearchBytes(kept.bytes, budgetMb);
+    holder.kept = kept;
+    return [...kept.state.files].map(([path, body]) => ({ path, body }));
+  }
+  const { state, written, removed } = updateSearchIndex(before.state, documents, analyse, synonyms);
+  const kept: KeptSearchIndex = { ...before, state };
+  const changed = new Set<string>();
+  for (const { path, body } of written) {
+    kept.bytes += sizeOf(body) - (kept.sizes.get(path) ?? 0);
+    kept.sizes.set(path, sizeOf(body));
+    kept.digests.delete(path);
+    changed.add(path);
+  }
+  for (const path of removed) {
+    kept.bytes -= kept.sizes.get(path) ?? 0;
+    kept.sizes.delete(path);
+    kept.digests.delete(path);
+  }
+  checkSearchBytes(kept.bytes, budgetMb);
+  holder.kept = kept;
+  return [...state.files].map(([path, body]): OutputFile => {
+    if (changed.has(path)) return { path, body };
+    let digest = kept.digests.get(path);
+    if (digest === undefined) {
+      digest = hash('sha1', body, 'base64');
+      kept.digests.set(path, digest);
+    }
+    return { path, carried: digest, make: () => body };
+  });
+}
