@@ -20,14 +20,14 @@ export interface ApiFiles {
   operations: Operation[];
 }
 
-/** The collections the API serves, each with its key, shaper and list items (shaped and serialized once). */
+/** The collections the API serves, each with its key, shaper and records. */
 function serveCollections(catalogue: Catalogue): ServedCollection[] {
-  return apiCollections(catalogue.collections).map(([key, collection]) => {
-    const shaper = createShaper(key, catalogue);
-    const records = catalogue.records[key]!;
-    const items = records.map(shaper.item);
-    return { key, collection, shaper, records, items, json: records.map(shaper.itemJson) };
-  });
+  return apiCollections(catalogue.collections).map(([key, collection]) => ({
+    key,
+    collection,
+    shaper: createShaper(key, catalogue),
+    records: catalogue.records[key]!,
+  }));
 }
 
 /** A filter's allowed values: its taxonomies' ids in order, each once (docs/api.md: `topic` is a topic or a category). */
@@ -37,9 +37,9 @@ function filterValues(filter: ApiSpec['filters'][number], catalogue: Catalogue):
 
 /** Every record's envelope, under its id and, when they differ, its slug; carried over when its inputs are unchanged. */
 function* recordFiles(served: ServedCollection, route: string, meta: MetaFields, catalogue: Catalogue): Generator<OutputFile> {
-  for (const [index, record] of served.records.entries()) {
+  for (const record of served.records) {
     let body: string | undefined;
-    const make = () => (body ??= serializeEnvelope(JSON.stringify(served.shaper.record(record, served.items[index]!)), meta));
+    const make = () => (body ??= serializeEnvelope(JSON.stringify(served.shaper.record(record, served.shaper.item(record))), meta));
     const inputs = `get\n${recordInputs(record, served.key, catalogue)}`;
     yield catalogue.track.file(recordPath(route, record.id), inputs, make);
     if (record.slug !== record.id) yield catalogue.track.file(recordPath(route, record.slug), inputs, make);
@@ -74,7 +74,8 @@ export function buildApiFiles(catalogue: Catalogue, searchDocuments = 0): ApiFil
     });
     const operation = byPath(operations, `${api.path}/list`);
     const inputs = served.records.map(served.shaper.itemInputs);
-    const source = { operation, items: served.items, json: served.json, inputs, filters: listFilters, track: catalogue.track };
+    const { field, itemJson } = served.shaper;
+    const source = { operation, records: served.records, field, json: itemJson, inputs, filters: listFilters, track: catalogue.track };
     const built = buildListFiles(source);
     totals[operation.path] = built.totals;
     return built.files;

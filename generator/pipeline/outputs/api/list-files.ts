@@ -5,6 +5,7 @@
 import type { Operation } from '../../../shared/operations.ts';
 import { CHUNK_SIZE, chunkPath, filterKey, type FilterValues } from '../../../shared/data-paths.ts';
 import type { OutputFile } from '../output-file.ts';
+import type { AnyEntry } from '../../../schemas/collections.ts';
 import type { OutputTracker } from '../../output-tracker.ts';
 
 /** A list filter as the build applies it: its allowed values and the item fields it matches. */
@@ -17,10 +18,12 @@ export interface ListFilter {
 
 export interface ListSource {
   operation: Operation;
-  /** Items in contract order. */
-  items: readonly Record<string, unknown>[];
-  /** Each item serialized once, in the same order. */
-  json: readonly string[];
+  /** Records in contract order. */
+  records: readonly AnyEntry[];
+  /** A field of a record's list item (stored fields are read without shaping the item). */
+  field: (record: AnyEntry, name: string) => unknown;
+  /** A record's list item serialized (once per build): asked only for the chunks that are made. */
+  json: (record: AnyEntry) => string;
   /** What each item is made from, in the same order (output-tracker.ts). */
   inputs: readonly string[];
   /** In documented order. */
@@ -43,10 +46,15 @@ function filterCombinations(filters: readonly ListFilter[]): FilterValues[] {
 }
 
 /** The values of one filter each item holds (in any of the filter's fields), as the indexes of the items that hold each. */
-function holders(items: readonly Record<string, unknown>[], filter: ListFilter): Map<string, number[]> {
+function holders(source: ListSource, filter: ListFilter): Map<string, number[]> {
   const held = new Map<string, number[]>(filter.values.map((value) => [value, []]));
-  items.forEach((item, index) => {
-    const values = new Set(filter.fields.flatMap((field) => (Array.isArray(item[field]) ? item[field] : [item[field]])));
+  source.records.forEach((record, index) => {
+    const values = new Set(
+      filter.fields.flatMap((field) => {
+        const value = source.field(record, field);
+        return Array.isArray(value) ? value : [value];
+      }),
+    );
     for (const value of values) if (typeof value === 'string') held.get(value)?.push(index);
   });
   return held;
@@ -73,8 +81,8 @@ function intersect(lists: readonly (readonly number[])[]): number[] {
 export function buildListFiles(source: ListSource) {
   const route = source.operation.path;
   // Each item is read once per filter; a combination's items are the intersection of its values' holders.
-  const held = new Map(source.filters.map((filter) => [filter.name, holders(source.items, filter)]));
-  const every = source.items.map((_, index) => index);
+  const held = new Map(source.filters.map((filter) => [filter.name, holders(source, filter)]));
+  const every = source.records.map((_, index) => index);
   const totals: Record<string, number> = {};
   const selections: { filters: FilterValues; indexes: number[] }[] = [];
   for (const filters of filterCombinations(source.filters)) {
@@ -92,7 +100,7 @@ export function buildListFiles(source: ListSource) {
   function* files(): Generator<OutputFile> {
     for (const { filters, indexes } of selections) {
       const total = indexes.length;
-      const json = (from: number, to: number) => indexes.slice(from, to).map((index) => source.json[index]!);
+      const json = (from: number, to: number) => indexes.slice(from, to).map((index) => source.json(source.records[index]!));
       for (let chunk = 0; chunk * CHUNK_SIZE < total; chunk++) {
         const [from, to] = [chunk * CHUNK_SIZE, (chunk + 1) * CHUNK_SIZE];
         yield source.track.file(chunkPath(route, filters, chunk), `chunk\n${windowInputs(indexes, from, to)}`, () =>

@@ -12,15 +12,15 @@ import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { OutputFile } from '../output-file.ts';
 import type { createShaper } from './shape-records.ts';
 
-/** A collection the API serves, with its published records and their list items. */
+/**
+ * A collection the API serves, with its published records. Their list items are shaped by the shaper when
+ * an output asks (once per build each): after an edit most outputs are carried over and need none.
+ */
 export interface ServedCollection {
   key: string;
   collection: ApiCollection;
   shaper: ReturnType<typeof createShaper>;
   records: readonly AnyEntry[];
-  items: readonly Record<string, unknown>[];
-  /** Each item serialized once, in order. */
-  json: readonly string[];
 }
 
 function countValues(records: readonly AnyEntry[], field: string, counts: Map<string, number>): void {
@@ -48,14 +48,17 @@ function* extraRouteFiles(served: ServedCollection, catalogue: Catalogue, meta: 
     const path = `${api.path}/${route.path}`;
     if (route.kind === 'latest') {
       for (let count = 1; count <= route.max; count++) {
-        yield { path: latestPath(path, count), body: serializeEnvelope(`[${served.json.slice(0, count).join(',')}]`, meta) };
+        const json = served.records.slice(0, count).map(served.shaper.itemJson);
+        yield { path: latestPath(path, count), body: serializeEnvelope(`[${json.join(',')}]`, meta) };
       }
       continue;
     }
     const data =
       route.kind === 'terms'
         ? termItems(route, catalogue)
-        : served.items.filter((item) => Object.entries(route.where).every(([field, value]) => item[field] === value));
+        : served.records
+            .filter((record) => Object.entries(route.where).every(([field, value]) => served.shaper.field(record, field) === value))
+            .map(served.shaper.item);
     yield { path: staticPath(path), body: serializeEnvelope(JSON.stringify(data), meta) };
   }
 }

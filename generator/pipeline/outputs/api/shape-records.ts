@@ -64,15 +64,19 @@ export function createShaper(key: string, catalogue: Catalogue) {
     return kept === undefined ? make() : catalogue.memo('api item', kept, make);
   };
   // Each record is shaped once per build, whichever output (envelopes, pages) asks first.
+  const item = (record: AnyEntry): Json => catalogue.perRecord(`${key} item`, record, () => shapeItem(record));
   return {
-    item: (record: AnyEntry): Json => catalogue.perRecord(`${key} item`, record, () => shapeItem(record)),
+    item,
+    /** A field of the item; a stored one is read from the record, so a list's filters shape no item. */
+    field: (record: AnyEntry, name: string): unknown =>
+      !itemKeys.includes(name) ? undefined : DERIVED[name] ? item(record)[name] : (record[name] ?? null),
     /** What the item is made from (output-tracker.ts): '' when the build tracks nothing. */
     itemInputs: (record: AnyEntry): string => keptBy(record) ?? '',
     /** The item as JSON, kept as the item is. */
     itemJson: (record: AnyEntry): string =>
       catalogue.perRecord(`${key} item json`, record, () => {
         const kept = keptBy(record);
-        const make = () => JSON.stringify(shapeItem(record));
+        const make = () => JSON.stringify(item(record));
         return kept === undefined ? make() : catalogue.memo('api item json', kept, make);
       }),
     /** `item` is the list item when the caller has it already, so shared fields are shaped once. */
