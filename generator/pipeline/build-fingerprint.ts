@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { damagedFiles, identityOf, readPreviousOutput } from './emit/previous-output.ts';
+import { damagedFiles, identityOf, readJournal, readPreviousOutput } from './emit/previous-output.ts';
 import type { BuildSettings } from './build-settings.ts';
 
 const GENERATOR_DIR = fileURLToPath(new URL('../', import.meta.url));
@@ -129,6 +129,8 @@ export function readUnchangedBuild<S>(outDir: string, fingerprint: Fingerprint):
   const target = path.resolve(outDir);
   const recorded = readRecord<S>(outDir);
   if (recorded?.fingerprint !== fingerprint.value || recorded.identity !== identityOf(target)) return undefined;
+  // An update in place was cut short (update-in-place.ts): files may be half done or left over.
+  if (readJournal(target)) return undefined;
   const output = readPreviousOutput(target);
   return output && damagedFiles(output).length === 0 ? recorded : undefined;
 }

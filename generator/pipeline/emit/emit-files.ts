@@ -15,11 +15,14 @@ import {
   identityOf,
   isIntact,
   type PreviousOutput,
+  readJournal,
   readPreviousOutput,
   recordOutput,
+  removeJournal,
   witness,
 } from './previous-output.ts';
 import { lockOutput } from './output-lock.ts';
+import { applyChanges, type Staged, stageChanges } from './update-in-place.ts';
 
 /** The digest once recorded for a copied file (outputs of older builds may hold it): never equal to a file's digest. */
 export const COPIED = 'copied';
@@ -120,21 +123,53 @@ export async function emitFiles(
 ): Promise<Emitted> {
   const release = await lockOutput(outDir);
   try {
-    return await swapIn(files, path.resolve(outDir), trustPrevious);
+    return await emitInto(files, path.resolve(outDir), trustPrevious);
   } finally {
     release();
   }
 }
 
-async function swapIn(files: Iterable<OutputFile> | AsyncIterable<OutputFile>, target: string, trustPrevious: boolean): Promise<Emitted> {
-  const stamp = `${process.pid}-${Date.now()}`;
-  const staging = `${target}${STAGING_MARK}${stamp}`;
-  const previous = `${target}${REPLACED_MARK}${stamp}`;
+/**
+ * Updates the output in place when its record describes it and no update was cut short (update-in-place.ts);
+ * else makes a new folder, linking the files whose bytes the old one holds as recorded, and swaps it in.
+ */
+async function emitInto(files: Iterable<OutputFile> | AsyncIterable<OutputFile>, target: string, trustPrevious: boolean): Promise<Emitted> {
   await mkdir(path.dirname(target), { recursive: true });
   recoverFromKilledBuilds(target);
+  const stamp = `${process.pid}-${Date.now()}`;
+  const staging = `${target}${STAGING_MARK}${stamp}`;
+  const journal = readJournal(target);
+  const previous = trustPrevious ? readPreviousOutput(target) : undefined;
+  if (!previous || journal) return swapIn(files, target, stamp, previous && withoutFiles(previous, journal));
+  let staged: Staged;
+  try {
+    staged = await stageChanges(files, staging, previous);
+    applyChanges(target, staging, staged, previous);
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+  const { files: count, written, bytes, digests } = staged;
+  return { files: count, written, bytes, identity: identityOf(target) ?? '', digests };
+}
+
+/** The record less the files an update cut short may have left half done. */
+function withoutFiles(previous: PreviousOutput, files: ReadonlySet<string> | undefined): PreviousOutput {
+  if (!files) return previous;
+  const keep = <T>(map: ReadonlyMap<string, T> | undefined) => map && new Map([...map].filter(([file]) => !files.has(file)));
+  return { dir: previous.dir, digests: keep(previous.digests)!, records: keep(previous.records) };
+}
+
+async function swapIn(
+  files: Iterable<OutputFile> | AsyncIterable<OutputFile>,
+  target: string,
+  stamp: string,
+  trusted: PreviousOutput | undefined,
+): Promise<Emitted> {
+  const staging = `${target}${STAGING_MARK}${stamp}`;
+  const previous = `${target}${REPLACED_MARK}${stamp}`;
   let written: Awaited<ReturnType<typeof writeAll>>;
   try {
-    written = await writeAll(files, staging, trustPrevious ? readPreviousOutput(target) : undefined);
+    written = await writeAll(files, staging, trusted);
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
     throw error;
@@ -157,5 +192,7 @@ async function swapIn(files: Iterable<OutputFile> | AsyncIterable<OutputFile>, t
   }
   if (hadPrevious) await rm(previous, { recursive: true, force: true });
   recordOutput(target, written.records, identity);
+  // The folder is new: whatever an update cut short had left half done is gone with the old one.
+  removeJournal(target);
   return { files: written.files, written: written.written, bytes: written.bytes, identity, digests: written.digests };
 }

@@ -5,13 +5,14 @@
  * files only, each replaced in one step. The swap of a whole folder (emit-files.ts) would cost a second
  * tree of links per build, and the server never reads the output folder in dev.
  */
-import { linkSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
+import { linkSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { forgetBuild } from '../build-fingerprint.ts';
 import type { OutputFile } from '../outputs/output-file.ts';
 import { COPIED, type Emitted, writeAll } from './emit-files.ts';
 import { type FileRecord, forgetOutput, identityOf, isIntact, readPreviousOutput, recordOutput } from './previous-output.ts';
 import { lockOutput } from './output-lock.ts';
+import { removeWithEmptyFolders } from './update-in-place.ts';
 
 /** Hard-links every file of `from` into `to`. */
 export function linkTree(from: string, to: string): void {
@@ -31,18 +32,6 @@ function replaceWithLink(source: string, target: string): void {
   rmSync(temporary, { force: true });
   linkSync(source, temporary);
   renameSync(temporary, target);
-}
-
-/** Removes a file and the folders it leaves empty (a removed record's page folder), up to `root`. */
-function removeWithEmptyFolders(root: string, file: string): void {
-  rmSync(path.join(root, file), { force: true });
-  for (let dir = path.dirname(file); dir !== '.'; dir = path.dirname(dir)) {
-    try {
-      rmdirSync(path.join(root, dir));
-    } catch {
-      return;
-    }
-  }
 }
 
 /** Makes `target` hold what `snapshot` holds, touching only the files whose digests differ. */

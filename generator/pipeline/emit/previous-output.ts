@@ -5,7 +5,7 @@
  * describes. A folder replaced or removed since is not trusted, and neither is a file whose size, time or
  * inode moved (changed or replaced by hand): it is written again.
  */
-import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** A file as the build left it: its digest, size, modification time and inode. */
@@ -65,9 +65,41 @@ export function damagedFiles(previous: PreviousOutput): string[] {
   return [...(previous.records ?? [])].filter(([file, record]) => !isIntact(path.join(previous.dir, file), record)).map(([file]) => file);
 }
 
+/** The journal of an update in place (update-in-place.ts): the files it is replacing or removing. */
+export const journalFile = (target: string) => `${target}.journal.json`;
+
+/** The files a build cut short may have left half updated, or undefined when no update was under way. */
+export function readJournal(target: string): Set<string> | undefined {
+  let text: string;
+  try {
+    text = readFileSync(journalFile(target), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    return new Set();
+  }
+  try {
+    const { files } = JSON.parse(text) as { files: unknown };
+    return new Set(Array.isArray(files) ? files.filter((file): file is string => typeof file === 'string') : []);
+  } catch {
+    // Unreadable: some update was under way, and which files it touched is unknown.
+    return new Set();
+  }
+}
+
+export function removeJournal(target: string): void {
+  rmSync(journalFile(target), { force: true });
+}
+
+/** Writes `data` as JSON whole into a file beside `file`, then renames it over `file`: never half a record. */
+export function writeWhole(file: string, data: unknown): void {
+  const temporary = `${file}.${process.pid}-${Date.now()}`;
+  writeFileSync(temporary, JSON.stringify(data));
+  renameSync(temporary, file);
+}
+
 /** Records the files of the build now in place, in the folder whose identity is `identity`. */
 export function recordOutput(target: string, files: ReadonlyMap<string, FileRecord>, identity = identityOf(target)): void {
-  writeFileSync(digestsFile(target), JSON.stringify({ identity, files: Object.fromEntries(files) }));
+  writeWhole(digestsFile(target), { identity, files: Object.fromEntries(files) });
 }
 
 /** Forgets the records while the output is changed in place, so that an update cut short is not trusted. */

@@ -1,0 +1,120 @@
+/**
+ * Brings an output folder up to date in place, when its record (previous-output.ts) describes it: only the
+ * files whose bytes changed are written, so a build after one edit touches a few files instead of linking
+ * every file into a new folder. Safe as the swap of a whole folder is:
+ * - nothing in the output changes until every file has been made: changed files are written into a staging
+ *   folder beside it first, so a build that fails while making them leaves the output as it was;
+ * - then a journal (`<out>.journal.json`, written whole and renamed into place) names every file about to
+ *   be replaced or removed, and the nothing-changed record (`<out>.build.json`) is removed; each file is then
+ *   renamed into place (a reader sees the old file or the new one), and the journal is removed only once the
+ *   output's record has been written. A build killed in between leaves the journal: the next build trusts
+ *   none of the files it names and makes a whole new folder (emit-files.ts), as it would with no record.
+ */
+import { hash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { OutputFile } from '../outputs/output-file.ts';
+import { forgetBuild } from '../build-fingerprint.ts';
+import {
+  type FileRecord,
+  isIntact,
+  journalFile,
+  type PreviousOutput,
+  recordOutput,
+  removeJournal,
+  witness,
+  writeWhole,
+} from './previous-output.ts';
+
+/** Removes a file and the folders it leaves empty (a removed record's page folder), up to `root`. */
+export function removeWithEmptyFolders(root: string, file: string): void {
+  rmSync(path.join(root, file), { force: true });
+  for (let dir = path.dirname(file); dir !== '.'; dir = path.dirname(dir)) {
+    try {
+      rmdirSync(path.join(root, dir));
+    } catch {
+      return;
+    }
+  }
+}
+
+export interface Staged {
+  files: number;
+  written: number;
+  bytes: number;
+  digests: Map<string, string>;
+  records: Map<string, FileRecord>;
+  /** The files written into the staging folder, to be renamed into the output. */
+  changed: string[];
+}
+
+/**
+ * Makes every file the output lacks or holds other bytes of, into `staging`; a file the output holds as
+ * recorded, with the same digest, is left where it is unmade (carried) or unwritten.
+ */
+export async function stageChanges(
+  files: Iterable<OutputFile> | AsyncIterable<OutputFile>,
+  staging: string,
+  previous: PreviousOutput,
+): Promise<Staged> {
+  const digests = new Map<string, string>();
+  const records = new Map<string, FileRecord>();
+  const changed: string[] = [];
+  const madeDirs = new Set<string>();
+  let bytes = 0;
+  const kept = (file: string, digest: string) => {
+    const record = previous.records?.get(file);
+    if (previous.digests.get(file) !== digest || !record || !isIntact(path.join(previous.dir, file), record)) return undefined;
+    return record;
+  };
+  for await (const file of files) {
+    if (digests.has(file.path)) throw new Error(`two outputs claim ${file.path}`);
+    const carried = 'carried' in file ? kept(file.path, file.carried) : undefined;
+    if (carried) {
+      digests.set(file.path, carried[0]);
+      records.set(file.path, carried);
+      bytes += carried[1];
+      continue;
+    }
+    const body = 'body' in file ? file.body : 'carried' in file ? file.make() : readFileSync(file.copyFrom);
+    const digest = hash('sha1', body, 'base64');
+    digests.set(file.path, digest);
+    bytes += typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+    const unchanged = kept(file.path, digest);
+    if (unchanged) {
+      records.set(file.path, unchanged);
+      continue;
+    }
+    const target = path.join(staging, file.path);
+    const dir = path.dirname(target);
+    if (!madeDirs.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      madeDirs.add(dir);
+    }
+    writeFileSync(target, body);
+    // A rename keeps the inode and the modification time: this is the file's record once it is in place.
+    records.set(file.path, witness(digest, target));
+    changed.push(file.path);
+  }
+  return { files: digests.size, written: changed.length, bytes, digests, records, changed };
+}
+
+/** Puts the staged files in place and removes the files no longer made, under the journal; records the output, then removes the journal. */
+export function applyChanges(target: string, staging: string, staged: Staged, previous: PreviousOutput): void {
+  const removed = [...(previous.records ?? previous.digests).keys()].filter((file) => !staged.digests.has(file));
+  forgetBuild(target);
+  writeWhole(journalFile(target), { files: [...staged.changed, ...removed] });
+  // Removed first: a path that was a file may now be a folder, or the other way round.
+  for (const file of removed) removeWithEmptyFolders(target, file);
+  const madeDirs = new Set<string>();
+  for (const file of staged.changed) {
+    const dir = path.dirname(path.join(target, file));
+    if (!madeDirs.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      madeDirs.add(dir);
+    }
+    renameSync(path.join(staging, file), path.join(target, file));
+  }
+  recordOutput(target, staged.records);
+  removeJournal(target);
+}

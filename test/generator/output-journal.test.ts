@@ -1,0 +1,91 @@
+/**
+ * An output updated in place (emit/update-in-place.ts): an edit replaces only the files whose bytes changed
+ * in the folder in place, and an update cut short midway is never trusted: its journal makes the next build
+ * trust none of the files it names, and build a whole new folder that equals a clean build.
+ */
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildSite } from '../../generator/pipeline/build-site.ts';
+import { fingerprintBuild, readUnchangedBuild, recordBuild } from '../../generator/pipeline/build-fingerprint.ts';
+import { resolveBuildSettings } from '../../generator/pipeline/build-settings.ts';
+import { identityOf, journalFile, readPreviousOutput } from '../../generator/pipeline/emit/previous-output.ts';
+import { BUILD_ENV, readTree, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
+import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
+
+afterAll(() => {
+  removeBuildDirs();
+  removeFixtureDirs();
+});
+
+const build = (contentDir: string, outDir: string) => buildSite({ contentDir, outDir, env: BUILD_ENV, scope: 'test' });
+
+function expectSameTree(left: string, right: string): void {
+  const [a, b] = [readTree(left), readTree(right)];
+  expect([...a.keys()]).toEqual([...b.keys()]);
+  for (const [file, bytes] of a) expect(bytes.equals(b.get(file)!), file).toBe(true);
+}
+
+/** Appends a sentence to one article, as an editor would. */
+function editArticle(content: string, name: string): void {
+  const file = path.join(content, 'intelligence', name);
+  writeFileSync(file, `${readFileSync(file, 'utf8')}\nOne more sentence about checkout latency.\n`);
+}
+
+/** A published article of the fixture. */
+const ARTICLE = 'rag-evaluation.md';
+
+describe('an output updated in place', () => {
+  it('keeps its folder and replaces only the files an edit changed; the result is a clean build', async () => {
+    const content = fixtureDir('valid');
+    const out = path.join(tempDir('in-place'), 'dist');
+    await build(content, out);
+    const identity = identityOf(out);
+    const untouched = path.join(out, 'robots.txt');
+    const inode = statSync(untouched).ino;
+    editArticle(content, ARTICLE);
+    const result = await build(content, out);
+    expect(identityOf(out), 'the same folder').toBe(identity);
+    expect(statSync(untouched).ino, 'an unchanged file is left where it is').toBe(inode);
+    expect(result.written).toBeGreaterThan(0);
+    expect(result.written).toBeLessThan(result.files / 4);
+    expect(readdirSync(path.dirname(out)).sort()).toEqual(['dist', 'dist.digests.json', 'dist.inputs.json']);
+    const clean = path.join(tempDir('in-place-clean'), 'dist');
+    await build(content, clean);
+    expectSameTree(out, clean);
+  }, 60_000);
+
+  it('cut short midway leaves a journal; the next build trusts none of it and equals a clean build', async () => {
+    const content = fixtureDir('valid');
+    const out = path.join(tempDir('cut-short'), 'dist');
+    await build(content, out);
+    // The edited article's page will be replaced; a folder where it lies makes the update fail on it, after
+    // the journal is written and other files have been renamed into place.
+    const article = ARTICLE;
+    const before = readPreviousOutput(out)!;
+    editArticle(content, article);
+    const page = [...before.digests.keys()].find((file) => file.endsWith(`/${article.replace(/\.md$/, '')}/index.html`))!;
+    rmSync(path.join(out, page));
+    mkdirSync(path.join(out, page, 'blocker'), { recursive: true });
+    await expect(build(content, out)).rejects.toThrow();
+    expect(JSON.parse(readFileSync(journalFile(out), 'utf8')).files).toContain(page);
+    const result = await build(content, out);
+    expect(result.written, 'a whole new folder, linking what the record still vouches for').toBeLessThan(result.files);
+    expect(() => readFileSync(journalFile(out))).toThrow();
+    const clean = path.join(tempDir('cut-short-clean'), 'dist');
+    await build(content, clean);
+    expectSameTree(out, clean);
+  }, 60_000);
+
+  it('with a journal beside it is not taken as unchanged, even with a matching build record', async () => {
+    const content = fixtureDir('valid');
+    const out = path.join(tempDir('journal-check'), 'dist');
+    const settings = resolveBuildSettings(BUILD_ENV, {});
+    const fingerprint = fingerprintBuild({ contentDir: content, outDir: out, settings });
+    const result = await build(content, out);
+    recordBuild(out, fingerprint, { files: result.files }, result.identity);
+    expect(readUnchangedBuild(out, fingerprintBuild({ contentDir: content, outDir: out, settings }))).toBeDefined();
+    writeFileSync(journalFile(out), JSON.stringify({ files: ['robots.txt'] }));
+    expect(readUnchangedBuild(out, fingerprintBuild({ contentDir: content, outDir: out, settings }))).toBeUndefined();
+  }, 60_000);
+});
