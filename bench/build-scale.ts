@@ -60,7 +60,8 @@ function differences(left: Map<string, string>, right: Map<string, string>): str
 }
 
 const clean = (out: string) => {
-  for (const file of [out, `${out}.digests.json`, `${out}.build.json`]) rmSync(file, { recursive: true, force: true });
+  for (const file of [out, `${out}.digests.json`, `${out}.build.json`, `${out}.inputs.json`, `${out}.load`])
+    rmSync(file, { recursive: true, force: true });
 };
 
 /** CPU seconds (user and system) of the children this process has waited for, from /proc (Linux); NaN elsewhere. */

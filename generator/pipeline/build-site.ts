@@ -2,6 +2,7 @@
 import { collections as siteCollections, markdownCollections, type CollectionTable } from '../schemas/collections.ts';
 import type { Content } from '../schemas/content.ts';
 import { loadContent } from './load/load-content.ts';
+import { openLoadStore } from './load/load-store.ts';
 import { validateContent } from './validate/validate-content.ts';
 import { countPublication, type Preview, type PublicationCount, selectPublished } from './catalogue/publish.ts';
 import { createCatalogue, type Catalogue } from './catalogue/catalogue.ts';
@@ -56,6 +57,8 @@ export interface BuildOptions {
   cache?: BuildCache;
   /** Writes every file anew, trusting nothing of the previous output (`--force`). */
   force?: boolean;
+  /** Keeps what was read of each content file beside the output, for the next build (npm run build; load-store.ts). */
+  keepLoads?: boolean;
   /** Writes the build into this snapshot folder and updates the output folder in place (emit-snapshot.ts). */
   snapshot?: SnapshotEmit;
   /** The caller's own emit step instead (npm run dev keeps the files that changed in memory); `outDir` is then unused. */
@@ -220,7 +223,8 @@ async function buildWith(options: BuildOptions, helper: BuildHelper | undefined)
   const settings =
     options.settings ?? resolveBuildSettings(options.env ?? process.env, { preview: options.preview, cmsBackend: options.cmsBackend });
   const collections = options.collections ?? siteCollections;
-  const raw = await loadContent(options.contentDir, collections, settings.limits, options.cache);
+  const store = options.keepLoads ? openLoadStore(options.outDir, { trust: !options.force }) : undefined;
+  const raw = await loadContent(options.contentDir, collections, settings.limits, options.cache, store);
   const content = validateContent(raw, collections);
   const builtAt = buildTimeOf(settings);
   const buildDate = isoSeconds(builtAt).slice(0, 10);

@@ -131,7 +131,15 @@ async function buildLocked(contentDir: string, outDir: string, settings: BuildSe
     return 0;
   }
   const { buildSite } = await import('./build-site.ts');
-  const result = await buildSite({ contentDir, outDir, settings, helperThread: true, force, scope: fingerprint.generator });
+  const result = await buildSite({
+    contentDir,
+    outDir,
+    settings,
+    helperThread: true,
+    force,
+    keepLoads: true,
+    scope: fingerprint.generator,
+  });
   const summary = { files: result.files, bytes: result.bytes, publication: result.publication };
   recordBuild<BuildSummary>(outDir, fingerprint, summary, result.identity);
   const ms = Math.round(performance.now() - started);

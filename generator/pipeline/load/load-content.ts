@@ -7,6 +7,7 @@ import type { Problem } from '../problems.ts';
 import { isYamlLanguage, parseFrontMatterData, splitFrontMatter } from './front-matter.ts';
 import { createLazyLocate, parseYaml, YamlSyntaxError, type FieldPath, type Locate } from './parse-yaml.ts';
 import { decodeUtf8, type FileIdentity, NotUtf8Error, readApproved } from './read-approved.ts';
+import type { LoadStore, StoredFile } from './load-store.ts';
 import { DEFAULT_LIMITS, readImage, scanContent } from './scan-content.ts';
 
 export interface RawRecord {
@@ -48,6 +49,8 @@ interface ContentSource {
   identities: ReadonlyMap<string, FileIdentity>;
   problems: Problem[];
   digests: Map<string, string>;
+  /** What a file loaded without a problem leaves to keep on disk (load-store.ts). */
+  keep?: StoredFile;
 }
 
 /** `readText`, with text that is not UTF-8 reported as the file's problem (null). */
@@ -103,9 +106,11 @@ function loadYamlFile(source: ContentSource, file: string, kind: 'list' | 'docum
 /** Front matter starts on line 2, after the opening `---`. */
 const FRONT_MATTER_FIRST_LINE = 2;
 
-function loadMarkdownFile(source: ContentSource, file: string, cache: BuildCache): RawRecord | undefined {
+/** A Markdown file's record; from `stored`, what an earlier build read of the same file, when there is that. */
+function loadMarkdownFile(source: ContentSource, file: string, cache: BuildCache, stored?: StoredFile): RawRecord | undefined {
   const { problems } = source;
-  const text = readChecked(source, file);
+  if (stored) source.digests.set(file, stored.digest);
+  const text = stored ? stored.text : readChecked(source, file);
   if (text === null || text === undefined) return undefined;
   const slug = path.posix.basename(file, '.md');
   const split = splitFrontMatter(text);
@@ -117,11 +122,12 @@ function loadMarkdownFile(source: ContentSource, file: string, cache: BuildCache
   let data: unknown;
   try {
     // Kept across builds by its text (npm run dev): nothing downstream changes parsed data in place.
-    data = split.present ? cache.memo('front matter', split.matter, () => parseFrontMatterData(split.matter)) : {};
+    data = stored ? stored.data : split.present ? cache.memo('front matter', split.matter, () => parseFrontMatterData(split.matter)) : {};
   } catch (error) {
     problems.push(syntaxProblem(file, error, 'YAML front matter'));
     return undefined;
   }
+  source.keep = { text, digest: source.digests.get(file)!, data };
   const hasFrontMatter = /^---\r?\n/.test(text);
   return {
     file,
@@ -135,20 +141,28 @@ function loadMarkdownFile(source: ContentSource, file: string, cache: BuildCache
 /** Files changed this close to now are read anew: a coarse clock could hide a second edit in the same tick. */
 const RACY_MS = 2000;
 
+type Load = (source: ContentSource, stored?: StoredFile) => RawRecord[];
+
 /**
  * One file's records, with its problems and digest: a pure function of its path and bytes, so kept across
- * builds (npm run dev) by the file's identity, size and times as the scan saw them. An edit reads one file.
+ * builds by the file's identity, size and times as the scan saw them, in memory (npm run dev) or on disk
+ * (npm run build, load-store.ts). An edit reads one file.
  */
-function loadFile(source: ContentSource, file: string, cache: BuildCache, load: (source: ContentSource) => RawRecord[]): RawRecord[] {
-  const fresh = () => {
-    const own: ContentSource = { ...source, problems: [], digests: new Map() };
-    return { records: load(own), problems: own.problems, digest: own.digests.get(file) };
+function loadFile(source: ContentSource, file: string, cache: BuildCache, load: Load, store?: LoadStore): RawRecord[] {
+  const fresh = (stored?: StoredFile) => {
+    const own: ContentSource = { ...source, problems: [], digests: new Map(), keep: undefined };
+    return { records: load(own, stored), problems: own.problems, digest: own.digests.get(file), keep: own.keep };
   };
   const identity = source.identities.get(file);
   const witness = identity?.changedMs !== undefined && identity.changedMs < Date.now() - RACY_MS;
-  const loaded = witness
-    ? cache.memo('content file', `${file}\n${identity.dev}:${identity.ino}:${identity.size}:${identity.changedMs}`, fresh)
-    : fresh();
+  const key = `${identity?.dev}:${identity?.ino}:${identity?.size}:${identity?.changedMs}`;
+  const kept = () => {
+    const stored = store?.get(file, key);
+    const loaded = fresh(stored);
+    if (!stored && loaded.keep && loaded.problems.length === 0) store?.set(file, key, loaded.keep);
+    return loaded;
+  };
+  const loaded = witness ? cache.memo('content file', `${file}\n${key}`, kept) : fresh();
   source.problems.push(...loaded.problems);
   if (loaded.digest !== undefined) source.digests.set(file, loaded.digest);
   return loaded.records;
@@ -167,12 +181,16 @@ function patternMatcher(pattern: string): (file: string) => boolean {
   return (file) => expression.test(file);
 }
 
-/** Loads the whole content folder; records come in sorted file order, whatever the file system's order. */
+/**
+ * Loads the whole content folder; records come in sorted file order, whatever the file system's order.
+ * `store`: Markdown files kept on disk by an earlier build, and where to keep this build's.
+ */
 export async function loadContent(
   root: string,
   collections: CollectionTable = siteCollections,
   limits = DEFAULT_LIMITS,
   cache: BuildCache = NO_CACHE,
+  store?: LoadStore,
 ): Promise<RawContent> {
   const scan = await scanContent(root, limits);
   const problems: Problem[] = [...scan.problems];
@@ -185,7 +203,9 @@ export async function loadContent(
       const loaded = [...scan.readable]
         .filter(matches)
         .sort()
-        .flatMap((file) => loadFile(source, file, cache, (own) => [loadMarkdownFile(own, file, cache) ?? []].flat()));
+        .flatMap((file) =>
+          loadFile(source, file, cache, (own, stored) => [loadMarkdownFile(own, file, cache, stored) ?? []].flat(), store),
+        );
       records[key] = loaded;
     } else if (scan.readable.has(collection.file) || !scan.problems.some((problem) => problem.file === collection.file)) {
       const { file, kind } = collection;
@@ -196,6 +216,7 @@ export async function loadContent(
     }
   });
   await Promise.all(loads);
+  store?.save();
   const images = new Set([...scan.readable].filter((file) => file.startsWith('images/')).map((file) => `/${file}`));
   const readImageAt = (sitePath: string) => {
     const file = sitePath.slice(1);

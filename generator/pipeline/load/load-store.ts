@@ -1,0 +1,107 @@
+/**
+ * What `npm run build` read of each Markdown file, kept on disk for the next build (`<out>.load/`, safe to
+ * delete), so that a file not changed since is neither read nor parsed again: its text, digest and parsed
+ * front matter, keyed as the nothing-changed check keys files (its device, inode, size and latest change
+ * time). A file changed within RACY_MS of being read is never kept: a coarse clock could hide a second edit
+ * in the same tick. Only files that loaded without a problem are kept.
+ *
+ * Kept in 256 parts by a digest of the file's path, each written whole into a file of its own and renamed
+ * into place, so a build killed while it saves leaves each part old or new, never half written, and an
+ * edit rewrites one part. A part that cannot be read, or an entry of another shape, is ignored. The text is
+ * the content's own, drafts included, beside the output and never in it; the output is made from what
+ * the loaded text says, as if the file had been read.
+ */
+import { hash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+
+/** A Markdown file as loaded: its text, its digest (load-content.ts) and its parsed front matter. */
+export interface StoredFile {
+  text: string;
+  digest: string;
+  data: unknown;
+}
+
+interface Entry extends StoredFile {
+  /** `dev:ino:size:changedMs` of the file when it was read. */
+  key: string;
+}
+
+/** Raise when what is kept changes shape, so no build reads another version's parts. */
+const VERSION = 1;
+const PARTS = 256;
+
+export interface LoadStore {
+  get(file: string, key: string): StoredFile | undefined;
+  set(file: string, key: string, stored: StoredFile): void;
+  /** Writes the parts that changed, keeping only the files this build asked for. */
+  save(): void;
+}
+
+const isEntry = (value: unknown): value is Entry => {
+  const entry = value as Entry;
+  return typeof entry?.key === 'string' && typeof entry.text === 'string' && typeof entry.digest === 'string' && 'data' in entry;
+};
+
+/** The store beside `outDir`; `trust: false` (--force) reads nothing kept, but keeps what this build reads. */
+export function openLoadStore(outDir: string, { trust = true } = {}): LoadStore {
+  const dir = `${path.resolve(outDir)}.load`;
+  const parts = new Map<number, { kept: Map<string, Entry>; used: Map<string, Entry>; changed: boolean }>();
+  const partOf = (file: string) => {
+    const index = hash('sha1', file, 'buffer')[0]! % PARTS;
+    let part = parts.get(index);
+    if (!part) {
+      part = { kept: trust ? readPart(path.join(dir, partName(index))) : new Map(), used: new Map(), changed: !trust };
+      parts.set(index, part);
+    }
+    return part;
+  };
+  return {
+    get(file, key) {
+      const part = partOf(file);
+      const entry = part.kept.get(file);
+      if (entry?.key !== key) return undefined;
+      part.used.set(file, entry);
+      return entry;
+    },
+    set(file, key, stored) {
+      const part = partOf(file);
+      part.used.set(file, { key, ...stored });
+      part.changed = true;
+    },
+    save() {
+      mkdirSync(dir, { recursive: true });
+      for (const [index, part] of parts) {
+        if (!part.changed && part.used.size === part.kept.size) continue;
+        writePart(path.join(dir, partName(index)), part.used);
+      }
+    },
+  };
+}
+
+const partName = (index: number) => `${index.toString(16).padStart(2, '0')}.bin`;
+
+function readPart(file: string): Map<string, Entry> {
+  const entries = new Map<string, Entry>();
+  try {
+    const part = deserialize(readFileSync(file)) as { version: unknown; entries: unknown };
+    if (part?.version !== VERSION || !Array.isArray(part.entries)) return entries;
+    for (const item of part.entries) {
+      if (Array.isArray(item) && typeof item[0] === 'string' && isEntry(item[1])) entries.set(item[0], item[1]);
+    }
+  } catch {
+    // Missing, cut short or of another shape: nothing kept.
+  }
+  return entries;
+}
+
+function writePart(file: string, entries: ReadonlyMap<string, Entry>): void {
+  if (entries.size === 0) {
+    rmSync(file, { force: true });
+    return;
+  }
+  const temporary = `${file}.${process.pid}-${Date.now()}`;
+  writeFileSync(temporary, serialize({ version: VERSION, entries: [...entries] }));
+  renameSync(temporary, file);
+}

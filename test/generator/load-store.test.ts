@@ -1,0 +1,88 @@
+/**
+ * What `npm run build` read of each Markdown file, kept beside the output (load/load-store.ts): a file not
+ * changed since is not read again, a changed one is, one changed within the clock's tick is read whatever
+ * its witness says, and a kept part that is damaged is ignored. Each test plants a text in the store that
+ * no file holds: the build's output shows whether it was taken from the store or from the file.
+ */
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadContent } from '../../generator/pipeline/load/load-content.ts';
+import { openLoadStore } from '../../generator/pipeline/load/load-store.ts';
+import { removeBuildDirs, tempDir } from '../helpers/build-output.ts';
+import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
+
+afterAll(() => {
+  removeBuildDirs();
+  removeFixtureDirs();
+});
+
+const FILE = 'intelligence/rag-evaluation.md';
+const PLANTED = 'A body no file holds.';
+
+/** The key the store keeps a file by, as the scan sees it. */
+function keyOf(content: string, file: string): string {
+  const stats = statSync(path.join(content, file));
+  return `${stats.dev}:${stats.ino}:${stats.size}:${Math.max(stats.mtimeMs, stats.ctimeMs)}`;
+}
+
+async function bodyOf(content: string, out: string, trust = true): Promise<string | undefined> {
+  const raw = await loadContent(content, undefined, undefined, undefined, openLoadStore(out, { trust }));
+  return raw.records.intelligence!.find((record) => record.file === FILE)?.body;
+}
+
+/** Replaces the kept text of FILE by one whose body is PLANTED, under `key`. */
+function plant(content: string, out: string, key: string): void {
+  const store = openLoadStore(out);
+  const text = readFileSync(path.join(content, FILE), 'utf8').replace(/\n---\n[\s\S]*$/, `\n---\n${PLANTED}\n`);
+  const stored = store.get(FILE, keyOf(content, FILE)) ?? { digest: 'planted', data: {} };
+  store.set(FILE, key, { ...stored, text });
+  store.save();
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let content: string;
+beforeAll(async () => {
+  content = fixtureDir('valid');
+  // Files written this close to now are never kept: let the fixture age past the clock's tick.
+  await sleep(2100);
+});
+
+describe('the load store', () => {
+  it('serves an unchanged file without reading it, and reads a changed one', async () => {
+    const out = path.join(tempDir('load-store'), 'dist');
+    const real = await bodyOf(content, out);
+    expect(real).not.toContain(PLANTED);
+    expect(readdirSync(`${out}.load`).length).toBeGreaterThan(0);
+    plant(content, out, keyOf(content, FILE));
+    expect(await bodyOf(content, out), 'taken from the store').toBe(`${PLANTED}\n`);
+    expect(await bodyOf(content, out, false), '--force reads every file').toBe(real);
+    plant(content, out, keyOf(content, FILE));
+    writeFileSync(path.join(content, FILE), `${readFileSync(path.join(content, FILE), 'utf8')}\nOne more line.\n`);
+    expect(await bodyOf(content, out)).toBe(`${real}\nOne more line.\n`);
+  });
+
+  it('reads a file changed within the last two seconds even when its witness matches', async () => {
+    const out = path.join(tempDir('load-store-racy'), 'dist');
+    const file = path.join(content, FILE);
+    writeFileSync(file, readFileSync(file, 'utf8'));
+    await bodyOf(content, out);
+    plant(content, out, keyOf(content, FILE));
+    expect(await bodyOf(content, out)).not.toContain(PLANTED);
+  });
+
+  it('ignores a damaged part and keeps the files again', async () => {
+    await sleep(2100);
+    const out = path.join(tempDir('load-store-damaged'), 'dist');
+    const real = await bodyOf(content, out);
+    plant(content, out, keyOf(content, FILE));
+    for (const part of readdirSync(`${out}.load`)) {
+      const bytes = readFileSync(path.join(`${out}.load`, part));
+      writeFileSync(path.join(`${out}.load`, part), bytes.subarray(0, bytes.length >> 1));
+    }
+    expect(await bodyOf(content, out)).toBe(real);
+    plant(content, out, keyOf(content, FILE));
+    expect(await bodyOf(content, out), 'kept again after the damage').toBe(`${PLANTED}\n`);
+  });
+});
