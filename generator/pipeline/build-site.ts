@@ -254,6 +254,8 @@ async function buildWith(options: BuildOptions, helper: BuildHelper | undefined)
       ? await emitSnapshot(files, options.outDir, options.snapshot)
       : await emitFiles(files, options.outDir, { trustPrevious: !options.force });
   options.cache?.endBuild();
+  // Only once the build is in place: a failed build leaves nothing new beside the output.
+  store?.save();
   const carried = tracking.settle(written);
   const { digests: _, ...counts } = written;
   return { content, publication, ...counts, carried };

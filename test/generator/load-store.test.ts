@@ -27,7 +27,9 @@ function keyOf(content: string, file: string): string {
 }
 
 async function bodyOf(content: string, out: string, trust = true): Promise<string | undefined> {
-  const raw = await loadContent(content, undefined, undefined, undefined, openLoadStore(out, { trust }));
+  const store = openLoadStore(out, { trust });
+  const raw = await loadContent(content, undefined, undefined, undefined, store);
+  store.save();
   return raw.records.intelligence!.find((record) => record.file === FILE)?.body;
 }
 

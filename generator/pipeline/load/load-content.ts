@@ -183,7 +183,7 @@ function patternMatcher(pattern: string): (file: string) => boolean {
 
 /**
  * Loads the whole content folder; records come in sorted file order, whatever the file system's order.
- * `store`: Markdown files kept on disk by an earlier build, and where to keep this build's.
+ * `store`: Markdown files kept on disk by an earlier build, and where to keep this build's (the caller saves it).
  */
 export async function loadContent(
   root: string,
@@ -216,7 +216,6 @@ export async function loadContent(
     }
   });
   await Promise.all(loads);
-  store?.save();
   const images = new Set([...scan.readable].filter((file) => file.startsWith('images/')).map((file) => `/${file}`));
   const readImageAt = (sitePath: string) => {
     const file = sitePath.slice(1);
