@@ -24,6 +24,7 @@ import { sitePath } from './outputs/pages/page-links.ts';
 import { buildLlmsTxt } from './outputs/pages/llms-txt.ts';
 import { buildHeadersFile } from './outputs/deploy/headers-file.ts';
 import type { OutputFile } from './outputs/output-file.ts';
+import { copyImages } from './outputs/copy-images.ts';
 import { OPENAPI_PATH } from '../shared/data-paths.ts';
 import { type Schedule, SCHEDULE_PATH } from '../shared/schedule.ts';
 import { type BuildCache, createBuildCache, NO_CACHE } from './build-cache.ts';
@@ -126,21 +127,6 @@ function* markdownBodies(published: Content, collections: CollectionTable): Gene
   for (const [key] of markdownCollections(collections)) {
     for (const record of (published as unknown as Record<string, { body: string }[]>)[key] ?? []) yield record.body;
   }
-}
-
-/**
- * The images published records refer to (the fields the collections table marks as images), as they are:
- * read one at a time as the emit step asks, each checked to be the file the content scan approved.
- */
-function* copyImages(catalogue: Catalogue, readImage: (sitePath: string) => Uint8Array): Generator<OutputFile> {
-  const images = new Set<string>();
-  for (const [key, collection] of markdownCollections(catalogue.collections)) {
-    for (const [field, reference] of Object.entries(collection.references ?? {})) {
-      if (reference !== 'images') continue;
-      for (const record of catalogue.records[key]!) if (typeof record[field] === 'string') images.add(record[field]);
-    }
-  }
-  for (const image of [...images].sort()) yield { path: image.slice(1), body: readImage(image) };
 }
 
 /**
