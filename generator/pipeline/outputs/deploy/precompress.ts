@@ -39,20 +39,37 @@ function cachedCopy(body: Buffer, encoding: keyof typeof compressors): string | 
   }
 }
 
+/** The compressed copies of one file, if it is large enough and of a type worth compressing. */
+function copiesOf(file: OutputFile): OutputFile[] {
+  if (!PRECOMPRESSED_TYPES[path.extname(file.path)]) return [];
+  const made = 'carried' in file ? file.make() : undefined;
+  const size = 'copyFrom' in file ? statSync(file.copyFrom).size : Buffer.byteLength('body' in file ? file.body : made!);
+  if (size < PRECOMPRESS_MIN_BYTES) return [];
+  const body = 'copyFrom' in file ? readFileSync(file.copyFrom) : Buffer.from('body' in file ? file.body : made!);
+  return (['br', 'gzip'] as const).map((encoding) => {
+    const copy = cachedCopy(body, encoding);
+    const target = `${file.path}${PRECOMPRESSED_EXTENSIONS[encoding]}`;
+    return typeof copy === 'string' ? { path: target, copyFrom: copy } : { path: target, body: copy };
+  });
+}
+
+/**
+ * The copies of each copied file, by its path, its source and the source's stats, for as long as the process
+ * runs (npm run dev builds again and again): the content manager's megabytes are read and hashed again only
+ * when they change, and a copy is trusted only while its cached file is still there.
+ */
+const copiesByStats = new Map<string, OutputFile[]>();
+function keptCopiesOf(file: OutputFile & { copyFrom: string }): OutputFile[] {
+  const stats = statSync(file.copyFrom);
+  const stamp = `${file.path}\n${file.copyFrom}\n${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
+  const kept = copiesByStats.get(stamp);
+  if (kept?.every((copy) => !('copyFrom' in copy) || existsSync(copy.copyFrom))) return kept;
+  const copies = copiesOf(file);
+  copiesByStats.set(stamp, copies);
+  return copies;
+}
+
 /** The compressed copies of `files` that are large enough and of a type worth compressing. */
 export function precompressedCopies(files: readonly OutputFile[]): OutputFile[] {
-  const copies: OutputFile[] = [];
-  for (const file of files) {
-    if (!PRECOMPRESSED_TYPES[path.extname(file.path)]) continue;
-    const made = 'carried' in file ? file.make() : undefined;
-    const size = 'copyFrom' in file ? statSync(file.copyFrom).size : Buffer.byteLength('body' in file ? file.body : made!);
-    if (size < PRECOMPRESS_MIN_BYTES) continue;
-    const body = 'copyFrom' in file ? readFileSync(file.copyFrom) : Buffer.from('body' in file ? file.body : made!);
-    for (const encoding of ['br', 'gzip'] as const) {
-      const copy = cachedCopy(body, encoding);
-      const target = `${file.path}${PRECOMPRESSED_EXTENSIONS[encoding]}`;
-      copies.push(typeof copy === 'string' ? { path: target, copyFrom: copy } : { path: target, body: copy });
-    }
-  }
-  return copies;
+  return files.flatMap((file) => ('copyFrom' in file ? keptCopiesOf(file) : copiesOf(file)));
 }
