@@ -4,6 +4,7 @@
  * files on (dev-output.ts). Bases the server no longer reads are removed here, once builds are quiet. It runs
  * in a thread of its own (dev-builder.ts); a benchmark may run it in its own process (bench/dev-rebuild.ts).
  */
+import { readFileSync } from 'node:fs';
 import { buildSite } from '../pipeline/build-site.ts';
 import { resolveBuildSettings } from '../pipeline/build-settings.ts';
 import { createBuildCache } from '../pipeline/build-cache.ts';
@@ -30,6 +31,8 @@ export type BuildAnswer =
       /** Files that differ from the previous build (none when rebased), and files it no longer has. */
       changed: { path: string; bytes: Uint8Array }[];
       removed: string[];
+      /** The CPU time the build took in its thread, where the system says (Linux). */
+      cpuMs?: number | undefined;
     }
   | { id: number; built: false; report: string }
   | { id: number; built: false; failure: string };
@@ -53,6 +56,19 @@ export interface DevBuilds {
 }
 
 const REMOVE_WHEN_QUIET_MS = 500;
+
+/**
+ * The CPU time this thread has used, in milliseconds, where Linux says (ticks of 10 ms); undefined elsewhere.
+ * The builds run at a low priority: on a busy machine their wall time is mostly waiting, their CPU time is their cost.
+ */
+function threadCpuMs(): number | undefined {
+  try {
+    const fields = readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Removes retired bases one at a time while no build runs: the next edit's build comes first. */
 function createRemover(building: () => boolean) {
@@ -106,8 +122,11 @@ export function createDevBuilds(options: DevBuildOptions): DevBuilds {
   return {
     async build(id) {
       building = true;
+      const cpuBefore = threadCpuMs();
       try {
-        return await build(id);
+        const answer = await build(id);
+        const cpuAfter = threadCpuMs();
+        return answer.built && cpuBefore !== undefined && cpuAfter !== undefined ? { ...answer, cpuMs: cpuAfter - cpuBefore } : answer;
       } finally {
         building = false;
       }

@@ -111,11 +111,12 @@ export function createRebuilder(options: RebuilderOptions): Rebuilder {
     if (answer.built) {
       const ms = Math.round(performance.now() - started);
       const summary = answer.lines.map((line) => line.trim()).join('; ');
+      const cpu = answer.cpuMs === undefined ? '' : `, ${answer.cpuMs} ms of CPU`;
       if (reason === FIRST) console.log(`${reason}: built in ${ms} ms, ${answer.files} files\n${answer.lines.join('\n')}`);
       // One line per rebuild; what it publishes is added only when that changed.
       else
         console.log(
-          `${reason}: rebuilt in ${ms} ms, ${answer.written} of ${answer.files} files changed${summary === lastSummary ? '' : `; ${summary}`}`,
+          `${reason}: rebuilt in ${ms} ms, ${answer.written} of ${answer.files} files changed${cpu}${summary === lastSummary ? '' : `; ${summary}`}`,
         );
       lastSummary = summary;
       built();
