@@ -6,7 +6,13 @@ import { stemmer } from 'stemmer';
 // @ts-expect-error -- stopword ships no type declarations; `eng` is a plain array of lowercase words.
 import { eng } from 'stopword';
 
-const STOP_WORDS: ReadonlySet<string> = new Set<string>(eng as string[]);
+/**
+ * The list names how, what, where, which, who, do and did but not their siblings below, so a question's own
+ * form ("why does ...", "when should ...") counted as words of its subject: a record then had to hold "why"
+ * or "does" to be a complete match of the question (docs/search.md, "Why").
+ */
+const QUESTION_WORDS = ['does', 'doing', 'when', 'why', 'whom', 'whose'];
+const STOP_WORDS: ReadonlySet<string> = new Set<string>([...(eng as string[]), ...QUESTION_WORDS]);
 
 // Apostrophes join rather than split, so "merchant's" indexes as "merchant" and "don't" as "dont".
 const APOSTROPHE = /['\u2019](?:s\b)?/g;

@@ -14,6 +14,7 @@ import { createMemoryAssets } from '../../generator/edge/assets.ts';
 import type { SearchDocument } from '../../generator/search/index-format.ts';
 import { writeSearchIndex } from '../../generator/search/index-writer.ts';
 import { RANKING } from '../../generator/search/ranking.ts';
+import { processQuery } from '../../generator/search/text-analysis.ts';
 import { createSearch } from '../../generator/search/search.ts';
 import { createSynonymTable } from '../../generator/search/synonyms.ts';
 import { createRandom } from '../helpers/synthetic-content.ts';
@@ -132,6 +133,28 @@ describe(`the ranking of questions of more than ${upTo} words`, () => {
       }
     }
   }, 60_000);
+});
+
+describe("a question's own words", () => {
+  it('are not words of what it asks about: a record holding its subject strongly ranks above one that also holds why, when or does in passing', async () => {
+    const random = createRandom(29);
+    for (let trial = 0; trial < 10; trial++) {
+      const words = Array.from({ length: 4 }, () => wordOf(random, 6 + Math.floor(random() * 3)));
+      const filler = () => Array.from({ length: 100 }, () => wordOf(random, 4)).join(' ');
+      const documents = [
+        documentOf('intelligence:about', words.join(' '), `${words.join(' ')} ${filler()}`, words.join(' ')),
+        // Every word once, far apart, with the question's own words among them.
+        documentOf('services:passing', 'Notes', words.map((word) => `${filler()} ${word} why does it fail when`).join(' ')),
+      ];
+      const q = `why does ${words.join(' ')} when`;
+      const { items } = await searchOf(documents).rank({ q, type: 'all', limit: 10, offset: 0 });
+      expect(
+        items.map((item) => item.id),
+        q,
+      ).toEqual(['about', 'passing']);
+    }
+    expect(processQuery('Why does it fail, and when?')).toEqual(['fail']);
+  });
 });
 
 describe('the expansion cap', () => {
