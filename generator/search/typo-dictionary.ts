@@ -8,10 +8,12 @@
  *   deleted first character      t = q[1..]       begins with q[1], length L - 1
  *   replaced first character     t[1..] = q[1..]  second character q[1], length L
  *   character inserted in front  t[1..] = q       second character q[0], length L + 1
+ *   first two characters swapped t = q[1] q[0] q[2..]  begins with q[1], length L
  *
  * So each file, keyed by a length and a UTF-16 code unit, holds the terms of that length beginning with
- * that unit (`head`) and those whose second unit it is (`tail`); a word reads at most five. MiniSearch's
- * fuzzy search is Levenshtein distance over UTF-16 code units, and so is this.
+ * that unit (`head`) and those whose second unit it is (`tail`); a word reads at most five. The distance is
+ * Levenshtein's over UTF-16 code units (MiniSearch's fuzzy search) with a swap of two adjacent units
+ * counted as one edit (optimal string alignment, as Typesense and Meilisearch count typos).
  */
 import { type DictionaryBlock, entryAt, type TermEntry, toDictionaryBlock } from './index-format.ts';
 import { RANKING } from './ranking.ts';
@@ -60,12 +62,19 @@ function sameFrom(a: string, i: number, b: string, j: number): boolean {
   return true;
 }
 
-/** Whether `a` and `b` are exactly one insertion, deletion or substitution apart. */
+/** Whether `a` and `b` differ by two adjacent units swapped at `i` and are the same after them. */
+const swappedAt = (a: string, b: string, i: number) =>
+  a.charCodeAt(i) === b.charCodeAt(i + 1) && a.charCodeAt(i + 1) === b.charCodeAt(i) && sameFrom(a, i + 2, b, i + 2);
+
+/**
+ * Whether `a` and `b` are exactly one insertion, deletion, substitution or swap of two adjacent units apart
+ * (a swap counts as one typo, as Typesense and Meilisearch count it: "guardrial" finds "guardrail").
+ */
 export function oneEditApart(a: string, b: string): boolean {
   if (Math.abs(a.length - b.length) > 1 || a === b) return false;
   let i = 0;
   while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  if (a.length === b.length) return sameFrom(a, i + 1, b, i + 1);
+  if (a.length === b.length) return sameFrom(a, i + 1, b, i + 1) || swappedAt(a, b, i);
   return a.length > b.length ? sameFrom(a, i + 1, b, i) : sameFrom(a, i, b, i + 1);
 }
 
@@ -95,6 +104,8 @@ export async function findTypos(word: string, read: (key: string) => Promise<Typ
   for (const key of keys.slice(0, 3)) scan(key, 'head', (term) => oneEditApart(term, word));
   scan(typoKey(length - 1, second), 'head', (term) => sameFrom(term, 0, word, 1));
   scan(typoKey(length, second), 'tail', (term) => term !== word && sameFrom(term, 1, word, 1));
+  // The first two units swapped: the term begins with the word's second unit.
+  scan(typoKey(length, second), 'head', (term) => term !== word && swappedAt(term, word, 0));
   scan(typoKey(length + 1, first), 'tail', (term) => sameFrom(term, 1, word, 0));
   return [...found.values()].sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
 }

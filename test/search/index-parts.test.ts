@@ -107,16 +107,21 @@ describe('postings records', () => {
   });
 });
 
-/** Levenshtein distance, the textbook table: the independent check of the typo look-up. */
+/**
+ * Levenshtein distance with a swap of two adjacent characters as one edit (optimal string alignment), the
+ * textbook table: the independent check of the typo look-up.
+ */
 function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  const rows = [Array.from({ length: b.length + 1 }, (_, j) => j)];
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
-    for (let j = 1; j <= b.length; j++)
-      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = row;
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(rows[i - 1]![j]! + 1, row[j - 1]! + 1, rows[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j]!, rows[i - 2]![j - 2]! + 1);
+    }
+    rows.push(row);
   }
-  return previous[b.length]!;
+  return rows[a.length]![b.length]!;
 }
 
 describe('dictionary and typo look-ups', () => {
@@ -179,7 +184,7 @@ describe('dictionary and typo look-ups', () => {
     }
   });
 
-  it('finds by typo exactly the terms of the short fields one edit away, first character included', async () => {
+  it('finds by typo exactly the terms of the short fields one edit away (a swap of neighbours included), first character included', async () => {
     const random = createRandom(3);
     const words = [...typoTerms].filter((term) => term.length >= 5);
     const mangled = words.slice(0, 150).flatMap((word) => {
@@ -191,6 +196,9 @@ describe('dictionary and typo look-ups', () => {
         `e${word}`,
         word.slice(0, at) + word.slice(at + 1),
         `${word.slice(0, at)}q${word.slice(at)}`,
+        // Two neighbouring letters swapped, the first two included.
+        `${word[1]}${word[0]}${word.slice(2)}`,
+        word.slice(0, at) + word.slice(at + 1, at + 2) + word.slice(at, at + 1) + word.slice(at + 2),
       ];
     });
     let found = 0;
