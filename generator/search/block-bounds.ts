@@ -10,7 +10,8 @@
  *   each bucket's blocks in document order; a bucket whose best bound cannot reach the page ends the walk.
  * - The tight bound of a block is the best over its documents of what the words found in that document
  *   (match-count.ts bitsets) may add: a block where no document holds every word is bounded by the most any
- *   one document holds, which is what lets a query of many words skip most blocks.
+ *   one document holds, which is what lets a query of many words skip most blocks. The documents' own bounds,
+ *   from the impacts, come last (document-bounds.ts).
  */
 import type { WordBits } from './match-count.ts';
 import type { PreparedForm } from './prepared-form.ts';
@@ -171,36 +172,6 @@ export function tightBound(
       sum += wordScore(found.length, (exact[u]![byte]! & bit) !== 0, bounds.best[u * bounds.blocks + block]!, complete);
     }
     slots[slot] = document >= range[0] && document < range[1] ? sum : 0;
-    if (slots[slot]! > best) best = slots[slot]!;
-  }
-  return best;
-}
-
-/**
- * After word `u` of `block` is scored (`scores`: its best form's score per slot), each document's bound in
- * `slots` with the word's bound replaced by what it really adds; the best of them.
- */
-export function lowerSlots(
-  bits: WordBits,
-  bounds: BlockBounds,
-  block: number,
-  u: number,
-  scores: Float64Array,
-  offset: number,
-  slots: Float64Array,
-): number {
-  const size = RANKING.blockSize;
-  const bound = bounds.best[u * bounds.blocks + block]!;
-  let best = 0;
-  for (let slot = 0; slot < size; slot++) {
-    const document = block * size + slot;
-    const bit = 1 << (document & 7);
-    if (slots[slot]! > 0 && bits.found[u]![document >> 3]! & bit) {
-      const isExact = (bits.exact[u]![document >> 3]! & bit) !== 0;
-      // The word's tiers are the same in both (a complete match's share included): only its BM25 part changes.
-      slots[slot]! +=
-        wordScore(bits.found.length, isExact, scores[offset + slot]!, false) - wordScore(bits.found.length, isExact, bound, false);
-    }
     if (slots[slot]! > best) best = slots[slot]!;
   }
   return best;

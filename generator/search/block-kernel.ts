@@ -3,6 +3,7 @@
  * with no allocation, into the query word's best scores. The arithmetic is postings-codec.ts `blockScore`'s,
  * operation for operation (so the writer's bounds hold), times the form's weight. Runtime-neutral.
  */
+import { impactBytes } from './postings-codec.ts';
 import { bm25 } from './ranking.ts';
 import type { TermRecord } from './record-reader.ts';
 
@@ -59,9 +60,9 @@ export function scoreBlockInto(record: TermRecord, i: number, form: FormScoring,
     docs[i] = slot;
   }
   if (at !== table.dataStart[i]) throw new Error(CORRUPT);
-  // The mask bytes follow the doc gaps; the (tf, length) pairs follow the masks.
+  // The mask bytes follow the doc gaps; the (tf, length) pairs follow the masks and the impacts.
   const masks = at;
-  at += count;
+  at += count + impactBytes(count);
   for (let i = 0; i < count; i++) {
     const mask = bytes[masks + i]!;
     if (mask === 0 || mask > 31) throw new Error(CORRUPT);

@@ -22,7 +22,7 @@ export interface SearchDocument {
 }
 
 /** Changes whenever a part's layout does; the reader refuses any other. */
-export const SEARCH_INDEX_FORMAT = 'search-index/5';
+export const SEARCH_INDEX_FORMAT = 'search-index/6';
 
 export const SEARCH_DIR = `${DATA_DIR}/search`;
 export const SEARCH_META_PATH = `${SEARCH_DIR}/meta.json`;

@@ -8,7 +8,8 @@
  *   kind 1   (a common term, read block by block)
  *     rest   = dense, bitset?, blockCount, top, entry*, body*
  *     entry  = blockGap, count, docBytes, dataBytes, level   level: one byte
- *     body   = docGap* (count of them), mask bytes (count of them), (tf, length)*
+ *     body   = docGap* (count of them), mask bytes (count of them), impacts, (tf, length)*
+ *     impacts = one 4-bit impact per document, two a byte (the first document in the low half)
  *   posting  = docGap, fieldMask, (tf, length)*           one pair per field in the mask, ascending
  *
  * Documents are numbered from 0 in `type:id` order; a block is RANKING.blockSize consecutive numbers. `df`
@@ -20,7 +21,11 @@
  * `blockScore` (below) of any document, scored with the index's `boundAverages` (the averages rounded up,
  * so never below the score with the averages themselves), and each block's bound is `levelBound(top,
  * level)`: a quantized bound, never below the largest `blockScore` of the block's documents, which the
- * reader's skipping relies on. `dense` is 1 when the term is in an eighth of the documents or more; then `bitset` follows, one bit
+ * reader's skipping relies on. A document's impact `n` (0..15) says its own `blockScore` (with the same
+ * averages) is at most `impactBound(blockBound, n)`, sixteenths of its block's bound: the reader bounds each
+ * document of a block from them without decoding a single pair, and scores only the blocks where some
+ * document can still reach the page. `dense` is 1 when the term is in an eighth of the documents or more;
+ * then `bitset` follows, one bit
  * per document (ceil(documents / 8) bytes), so counting matches needs no decoding. Runtime-neutral.
  */
 import { bm25, RANKING, SEARCH_FIELDS } from './ranking.ts';
@@ -81,6 +86,23 @@ export function boundLevel(top: number, value: number): number {
   if (levelBound(top, level) < value) throw new Error("postings: a bound above the record's best score");
   return level;
 }
+
+/** Steps of a document's impact, a fraction of its block's bound (4 bits). */
+export const IMPACT_STEPS = 16;
+
+/** The bound impact `n` (0..IMPACT_STEPS - 1) stands for in a block whose bound is `blockBound`: what the reader uses. */
+export const impactBound = (blockBound: number, n: number) => (blockBound * (n + 1)) / IMPACT_STEPS;
+
+/** The smallest impact whose bound is at or above `score` (0 < score <= blockBound): what the writer stores. */
+export function impactOf(blockBound: number, score: number): number {
+  let n = Math.max(0, Math.ceil((score / blockBound) * IMPACT_STEPS) - 2);
+  while (n < IMPACT_STEPS - 1 && impactBound(blockBound, n) < score) n++;
+  if (impactBound(blockBound, n) < score) throw new Error("postings: a document's score above its block's bound");
+  return n;
+}
+
+/** Bytes of a block's impacts (two documents a byte). */
+export const impactBytes = (count: number) => (count + 1) >> 1;
 
 /** Growable byte buffer for the writer. */
 export class ByteWriter {
@@ -173,7 +195,7 @@ export interface DecodedPostings {
   lengths: Uint32Array;
 }
 
-/** Decodes `count` postings of `reader` (gaps from `before`); `split`: a kind-1 body (docs, mask bytes, pairs). */
+/** Decodes `count` postings of `reader` (gaps from `before`); `split`: a kind-1 body (docs, mask bytes, impacts, pairs). */
 export function decodePostings(reader: ByteReader, count: number, before: number, split: boolean): DecodedPostings {
   const out: DecodedPostings = {
     docs: new Int32Array(count),
@@ -198,6 +220,8 @@ export function decodePostings(reader: ByteReader, count: number, before: number
   }
   if (!split) return out;
   for (let i = 0; i < count; i++) out.masks[i] = reader.byte();
+  // The impacts bound documents before decoding; decoded postings are scored exactly, so they are skipped.
+  reader.position += impactBytes(count);
   for (let i = 0; i < count; i++) pairs(i, out.masks[i]!);
   return out;
 }

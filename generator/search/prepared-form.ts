@@ -3,11 +3,15 @@
  * bound in each (the writer's, times the form's weight; a rare term's exact ones, scored at once), and its
  * postings in a block on demand, each with the form's weighted score. Runtime-neutral.
  */
-import { blockScore, type DecodedPostings, type ScoreContext } from './postings-codec.ts';
+import { blockScore, type DecodedPostings, decodeBlockDocs, impactBound, impactBytes, type ScoreContext } from './postings-codec.ts';
 import { RANKING } from './ranking.ts';
 import { type BlockScratch, type FormScoring, scoreBlockInto } from './block-kernel.ts';
 import { readBlock } from './record-reader.ts';
 import type { TermRecord } from './record-reader.ts';
+
+const CORRUPT = 'postings: record is truncated or corrupt';
+/** A block's documents, decoded for boundsInto. */
+const documents = new Int32Array(RANKING.blockSize);
 
 /** How a query word was found in a term: its own term, a longer one it prefixes, one edit away, or a synonym. */
 export type FormKind = 'exact' | 'prefix' | 'typo' | 'synonym';
@@ -121,6 +125,39 @@ export class PreparedForm {
       const slot = offset + postings.docs[j]! - first;
       if (score > best[slot]!) best[slot] = score;
       if (isExact) exact[slot] = 1;
+    }
+  }
+
+  /**
+   * Each document's bound in entry `i` of the form's blocks, into `into[offset + slot]` where above what is
+   * there: a common term's from its impacts (no pair decoded), a rare term's its exact scores.
+   */
+  boundsInto(i: number, into: Float64Array, offset: number): void {
+    const size = RANKING.blockSize;
+    const first = this.blocks[i]! * size;
+    if (this.whole) {
+      const { postings, starts } = this.whole;
+      for (let j = starts[i]!; j < starts[i + 1]!; j++) {
+        const slot = offset + postings.docs[j]! - first;
+        if (postings.scores[j]! > into[slot]!) into[slot] = postings.scores[j]!;
+      }
+      return;
+    }
+    const { bytes, blocks: table } = this.form.record;
+    const { weight, fields } = this.form;
+    const count = table!.count[i]!;
+    const masks = table!.dataStart[i]!;
+    const impacts = masks + count;
+    if (impacts + impactBytes(count) > table!.dataEnd[i]!) throw new Error(CORRUPT);
+    decodeBlockDocs(bytes, table!.docStart[i]!, masks, count, first - 1, documents);
+    const bound = table!.bound[i]!;
+    for (let j = 0; j < count; j++) {
+      const slot = documents[j]! - first;
+      if (slot < 0 || slot >= size) throw new Error(CORRUPT);
+      if (!(bytes[masks + j]! & fields)) continue;
+      // Times the weight after the impact's bound, as the record's block bounds are (and as the kernel scores).
+      const value = impactBound(bound, (bytes[impacts + (j >> 1)]! >> ((j & 1) << 2)) & 15) * weight;
+      if (value > into[offset + slot]!) into[offset + slot] = value;
     }
   }
 

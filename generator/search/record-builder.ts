@@ -18,6 +18,8 @@ import {
   decodePostings,
   fieldWeights,
   float32Above,
+  impactOf,
+  levelBound,
   type ScoreContext,
 } from './postings-codec.ts';
 import { RANKING, SEARCH_FIELDS } from './ranking.ts';
@@ -114,42 +116,44 @@ function writeDense(out: ByteWriter, docs: Int32Array, documents: number): void 
   out.raw(bits);
 }
 
-/** The block table (with each block's bound, quantized) and the block bodies: doc gaps, mask bytes, then pairs. */
+/** The block table (with each block's bound, quantized) and the block bodies: doc gaps, mask bytes, impacts, then pairs. */
 function writeBlocks(out: ByteWriter, postings: DecodedPostings, weights: Float64Array, context: ScoreContext): void {
   const { docs, masks, tf, lengths } = postings;
   const size = RANKING.blockSize;
-  const entries: number[][] = [];
-  const bounds: number[] = [];
-  const bodies = new ByteWriter(docs.length * 4);
+  // Each document's score, and where each block's documents start (consecutive document numbers per block).
+  const scores = Float64Array.from(docs, (_, i) =>
+    blockScore(weights, context.averageFieldLength, masks[i]!, tf, lengths, i * FIELD_COUNT),
+  );
+  const starts = [0];
+  for (let i = 1; i <= docs.length; i++)
+    if (i === docs.length || Math.floor(docs[i]! / size) !== Math.floor(docs[i - 1]! / size)) starts.push(i);
+  const bounds = starts.slice(1).map((end, b) => scores.subarray(starts[b]!, end).reduce((best, score) => Math.max(best, score), 0));
+  const top = float32Above(bounds.reduce((best, bound) => Math.max(best, bound), 0));
+  const bodies = new ByteWriter(docs.length * 5);
+  out.varint(bounds.length);
+  out.float32(top);
   let previousBlock = -1;
-  for (let first = 0; first < docs.length; ) {
+  for (let b = 0; b < bounds.length; b++) {
+    const [first, end] = [starts[b]!, starts[b + 1]!];
     const block = Math.floor(docs[first]! / size);
-    let end = first;
-    while (end < docs.length && Math.floor(docs[end]! / size) === block) end++;
+    const level = boundLevel(top, bounds[b]!);
     const docStart = bodies.length;
-    let bound = 0;
     for (let i = first, before = block * size - 1; i < end; before = docs[i]!, i++) bodies.varint(docs[i]! - before);
     const dataStart = bodies.length;
     for (let i = first; i < end; i++) bodies.byte(masks[i]!);
+    const blockBound = levelBound(top, level);
+    for (let i = first; i < end; i += 2)
+      bodies.byte(impactOf(blockBound, scores[i]!) | (i + 1 < end ? impactOf(blockBound, scores[i + 1]!) << 4 : 0));
     for (let i = first; i < end; i++) {
       for (let field = 0; field < FIELD_COUNT; field++) {
         if (!(masks[i]! & (1 << field))) continue;
         bodies.varint(tf[i * FIELD_COUNT + field]!);
         bodies.varint(lengths[i * FIELD_COUNT + field]!);
       }
-      bound = Math.max(bound, blockScore(weights, context.averageFieldLength, masks[i]!, tf, lengths, i * FIELD_COUNT));
     }
-    entries.push([block - previousBlock, end - first, dataStart - docStart, bodies.length - dataStart]);
-    bounds.push(bound);
+    for (const value of [block - previousBlock, end - first, dataStart - docStart, bodies.length - dataStart]) out.varint(value);
+    out.byte(level);
     previousBlock = block;
-    first = end;
   }
-  const top = float32Above(bounds.reduce((best, bound) => Math.max(best, bound), 0));
-  out.varint(entries.length);
-  out.float32(top);
-  entries.forEach((entry, i) => {
-    for (const value of entry) out.varint(value);
-    out.byte(boundLevel(top, bounds[i]!));
-  });
   out.raw(bodies.result());
 }

@@ -14,7 +14,8 @@
  * term's bitset is OR-ed whole), then counted in the type's range.
  */
 import { explainDocument, type WordExplanation } from './explain.ts';
-import { type BlockBounds, blockBounds, blockOrder, lowerSlots, quickBound, tightBound } from './block-bounds.ts';
+import { type BlockBounds, blockBounds, blockOrder, quickBound, tightBound } from './block-bounds.ts';
+import { documentBounds, lowerSlots } from './document-bounds.ts';
 import { type WordBits, wordBits } from './match-count.ts';
 import { findBlock, PreparedForm, type Unit } from './prepared-form.ts';
 import { blockCount, type ScoreContext } from './postings-codec.ts';
@@ -50,9 +51,11 @@ interface BlockSkip {
   bits: WordBits;
   bounds: BlockBounds;
   slots: Float64Array;
+  /** Per word and slot: the word's bound in each document (documentBounds), replaced as the word is scored. */
+  words: Float64Array;
   below: (bound: number) => boolean;
   /** The words' indexes, put in the order a block scores them. */
-  words: number[];
+  order: number[];
 }
 
 /** Per word and document slot of a block: the best form's score, and whether the word's own term is there. Reused. */
@@ -72,7 +75,7 @@ function scoreBlock(units: PreparedForm[][], block: number, range: readonly [num
   best.fill(0, 0, units.length * size);
   exact.fill(0, 0, units.length * size);
   // The words whose bound is the widest first: their real scores lower the documents' bounds the most.
-  const words = skip.words.sort(
+  const words = skip.order.sort(
     (a, b) => skip.bounds.best[b * skip.bounds.blocks + block]! - skip.bounds.best[a * skip.bounds.blocks + block]! || a - b,
   );
   for (let w = 0; w < words.length; w++) {
@@ -81,7 +84,7 @@ function scoreBlock(units: PreparedForm[][], block: number, range: readonly [num
       const at = findBlock(prepared.blocks, block);
       if (at >= 0) prepared.scoreInto(at, best, exact, u * size);
     }
-    if (w < words.length - 1 && skip.below(lowerSlots(skip.bits, skip.bounds, block, u, best, u * size, skip.slots))) return;
+    if (w < words.length - 1 && skip.below(lowerSlots(skip.bits, block, u, best, u * size, skip.slots, skip.words))) return;
   }
   for (let slot = 0; slot < size; slot++) {
     const document = first + slot;
@@ -112,14 +115,17 @@ export function rank(units: Unit[], context: ScoreContext, options: RankOptions)
   const { order, starts, bucketBest } = blockOrder(bounds.coarse, Math.floor(options.range[0] / size), Math.ceil(options.range[1] / size));
   const heap = new Heap(options.exhaustive || end > HEAP_LIMIT ? Number.POSITIVE_INFINITY : end, context.documents);
   const below = (bound: number) => heap.full() && Math.ceil(bound * 10_000 * BOUND_ROOM) < heap.lowestUnits();
-  const skip: BlockSkip = { bits, bounds, slots: new Float64Array(size), below, words: units.map((_, u) => u) };
+  const slots = new Float64Array(size);
+  const words = new Float64Array(units.length * size);
+  const skip: BlockSkip = { bits, bounds, slots, words, below, order: units.map((_, u) => u) };
   for (let bucket = 0; bucket < starts.length - 1; bucket++) {
     if (starts[bucket] === starts[bucket + 1]) continue;
     if (below(bucketBest[bucket]!)) break;
     for (let i = starts[bucket]!; i < starts[bucket + 1]!; i++) {
       const block = order[i]!;
       if (below(bounds.coarse[block]!) || (units.length > 1 && below(quickBound(bits, bounds, block)))) continue;
-      if (below(tightBound(bits, bounds, block, options.range, skip.slots))) continue;
+      if (below(tightBound(bits, bounds, block, options.range, slots))) continue;
+      if (below(documentBounds(prepared, bits, block, options.range, slots, words))) continue;
       scoreBlock(prepared, block, options.range, heap, skip);
     }
   }

@@ -8,6 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryAssets } from '../../generator/edge/assets.ts';
 import { blockBounds, quickBound, tightBound } from '../../generator/search/block-bounds.ts';
+import { documentBounds } from '../../generator/search/document-bounds.ts';
 import type { SearchDocument, SearchMeta } from '../../generator/search/index-format.ts';
 import { createIndexParts, type IndexParts } from '../../generator/search/index-reader.ts';
 import { wordBits } from '../../generator/search/match-count.ts';
@@ -172,8 +173,36 @@ describe('block bounds', () => {
     const bits = wordBits(prepared, meta.documents, range);
     const bounds = blockBounds(prepared, blockCount(meta.documents));
     const slots = new Float64Array(RANKING.blockSize);
-    return { page, bits, bounds, tight: (block: number) => tightBound(bits, bounds, block, range, slots) };
+    const words = new Float64Array(units.length * RANKING.blockSize);
+    // Each document's bound from the impacts: [the block's best, then per slot].
+    const perDocument = (block: number) => {
+      const best = documentBounds(prepared, bits, block, range, slots, words);
+      return [best, ...slots];
+    };
+    return { page, bits, bounds, perDocument, tight: (block: number) => tightBound(bits, bounds, block, range, slots) };
   }
+
+  it("bound each document from its impacts never below its score, and far below the block's bound", async () => {
+    let dropped = 0;
+    for (const q of [
+      'agentic commerce checkout',
+      'data privacy measurement attribution',
+      'shopify market retention pricing',
+      'optimisation mar',
+      'commerce',
+    ]) {
+      const { page, bounds, perDocument, tight } = await boundsOf(q);
+      const last = page[Math.min(20, page.length) - 1]!.raw;
+      for (const { document, raw } of page) {
+        const [best, ...slots] = perDocument(Math.floor(document / RANKING.blockSize));
+        expect(raw).toBeLessThanOrEqual(slots[document % RANKING.blockSize]! * (1 + 1e-12));
+        expect(best).toBeLessThanOrEqual(tight(Math.floor(document / RANKING.blockSize)) * (1 + 1e-12));
+      }
+      // Blocks the block bounds keep for a first page of 20 and the documents' own bounds drop.
+      for (let block = 0; block < bounds.blocks; block++) if (tight(block) >= last && perDocument(block)[0]! < last) dropped++;
+    }
+    expect(dropped).toBeGreaterThan(100);
+  }, 120_000);
 
   it('are never below a document of the block, and the tight one is below the coarse one where no document holds every word', async () => {
     let tighter = 0;
