@@ -79,8 +79,9 @@ describe('the index updated by term', () => {
       expect(differences(disk, clean), `round ${round}, as written`).toEqual([]);
       if (!update.whole) {
         byTerm++;
-        // Few cards and no other block's parts: at this size (7 blocks) an edit's terms are in most blocks.
-        expect(update.written.length).toBeLessThan(clean.size * 0.6);
+        // Few cards and no other block's parts: at this size (7 blocks) an edit's terms are in most blocks,
+        // and a common term's record (with its documents' impacts) spans several shards.
+        expect(update.written.length).toBeLessThan(clean.size * 0.65);
       }
     }
     expect(byTerm).toBeGreaterThan(12);
