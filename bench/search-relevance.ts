@@ -50,18 +50,24 @@ export function measureClasses(dir: string, rank: (queries: { q: string; type: s
 const fixed = (value: number, digits = 3) => value.toFixed(digits);
 const pair = ({ mrr, recall }: { mrr: number; recall: number }) => `${fixed(mrr)} / ${fixed(recall)}`;
 
-/** The relevance table, one row per size, and the goals at 100,000 distractors against the row with none. */
-export function printRelevance(rows: { docs: number; relevance: Relevance }[]): void {
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/**
+ * The relevance table, one row per size, with the first search's CPU beside it (what a ranking rule costs
+ * shows there), and the goals at 100,000 distractors against the row with none.
+ */
+export function printRelevance(rows: { docs: number; relevance: Relevance; first?: { cpuMs: number[] } }[]): void {
   console.log(
     '\nRelevance at each size, answered under Deno by the same index (content/ plus the synthetic documents, with content/synonyms.yaml):\n',
   );
   console.log(
-    `| distractors | judged questions (${judgements.length}) MRR@10 / recall@10 | natural-language questions (${questionJudgements.length}) MRR@10 / recall@10 | body-words probe in top 10 (MRR@10) | synonym class MRR@10 / recall@10 |`,
+    `| distractors | judged questions (${judgements.length}) MRR@10 / recall@10 | natural-language questions (${questionJudgements.length}) MRR@10 / recall@10 | body-words probe in top 10 (MRR@10) | synonym class MRR@10 / recall@10 | first search CPU, Deno, median (max) |`,
   );
-  console.log('|---:|---:|---:|---:|---:|');
-  for (const { docs, relevance: r } of rows) {
+  console.log('|---:|---:|---:|---:|---:|---:|');
+  for (const { docs, relevance: r, first } of rows) {
     const probe = r.probe.queries ? `${fixed(r.probe.recall * 100, 0)}% of ${r.probe.queries} (${fixed(r.probe.mrr)})` : 'n/a';
-    console.log(`| ${docs.toLocaleString('en')} | ${pair(r.judged)} | ${pair(r.questions)} | ${probe} | ${pair(r.synonyms)} |`);
+    const cpu = first ? `${fixed(median(first.cpuMs), 1)} ms (${fixed(Math.max(...first.cpuMs), 1)})` : 'n/a';
+    console.log(`| ${docs.toLocaleString('en')} | ${pair(r.judged)} | ${pair(r.questions)} | ${probe} | ${pair(r.synonyms)} | ${cpu} |`);
   }
   const none = rows.find((row) => row.docs === 0)?.relevance;
   const big = rows.find((row) => row.docs === 100_000)?.relevance;
