@@ -16,11 +16,16 @@ import type { Catalogue } from '../../catalogue/catalogue.ts';
 import { orderFields } from '../../catalogue/order.ts';
 import { createRelated, recordRef } from './relations.ts';
 
-/** A record's related object, its JSON, and (once asked) its envelope's inputs (shape-records.ts). */
+/**
+ * A record's related object, its JSON, and (once asked) what its envelope and its page are made from
+ * (shape-records.ts, record-pages.ts): kept with it, since they change only when it or the record's file does,
+ * or where a term links (a names source, which relates the record again).
+ */
 export interface KeptRelated {
   related: Record<string, unknown>;
   json: string;
   inputs?: string;
+  pageInputs?: string;
 }
 
 interface RelationState {
@@ -141,11 +146,14 @@ function openRelations(catalogue: Catalogue): (record: AnyEntry, key: string) =>
   };
 }
 
-const opened = new WeakMap<Catalogue, (record: AnyEntry, key: string) => KeptRelated>();
+/** Each build's related objects by record, and how to make or keep one. */
+const opened = new WeakMap<Catalogue, { of: (record: AnyEntry, key: string) => KeptRelated; made: WeakMap<AnyEntry, KeptRelated> }>();
 
 /** `record`'s related object (a record of collection `key`), once per build, kept across builds when unchanged. */
 export function keptRelated(record: AnyEntry, key: string, catalogue: Catalogue): KeptRelated {
-  const relatedOf = opened.get(catalogue) ?? openRelations(catalogue);
-  opened.set(catalogue, relatedOf);
-  return catalogue.perRecord(`${key} related`, record, () => relatedOf(record, key));
+  const build = opened.get(catalogue) ?? { of: openRelations(catalogue), made: new WeakMap() };
+  opened.set(catalogue, build);
+  const kept = build.made.get(record) ?? build.of(record, key);
+  build.made.set(record, kept);
+  return kept;
 }

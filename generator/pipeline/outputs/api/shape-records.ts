@@ -64,7 +64,8 @@ export function createShaper(key: string, catalogue: Catalogue) {
     return kept === undefined ? make() : catalogue.memo('api item', kept, make);
   };
   // Each record is shaped once per build, whichever output (envelopes, pages) asks first.
-  const item = (record: AnyEntry): Json => catalogue.perRecord(`${key} item`, record, () => shapeItem(record));
+  const tables = { item: `${key} item`, json: `${key} item json`, record: `${key} record` };
+  const item = (record: AnyEntry): Json => catalogue.perRecord(tables.item, record, () => shapeItem(record));
   return {
     item,
     /** A field of the item; a stored one is read from the record, so a list's filters shape no item. */
@@ -74,13 +75,13 @@ export function createShaper(key: string, catalogue: Catalogue) {
     itemInputs: (record: AnyEntry): string => keptBy(record) ?? '',
     /** The item as JSON, kept as the item is. */
     itemJson: (record: AnyEntry): string =>
-      catalogue.perRecord(`${key} item json`, record, () => {
+      catalogue.perRecord(tables.json, record, () => {
         const kept = keptBy(record);
         const make = () => JSON.stringify(item(record));
         return kept === undefined ? make() : catalogue.memo('api item json', kept, make);
       }),
     /** `item` is the list item when the caller has it already, so shared fields are shaped once. */
     record: (record: AnyEntry, item: Json): Json =>
-      catalogue.perRecord(`${key} record`, record, () => fill(recordKeys, record, key, catalogue, { ...item })),
+      catalogue.perRecord(tables.record, record, () => fill(recordKeys, record, key, catalogue, { ...item })),
   };
 }

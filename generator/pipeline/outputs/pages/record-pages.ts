@@ -6,6 +6,7 @@
  */
 import type { AnyEntry, Relation } from '../../../schemas/collections.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
+import { keptRelated } from '../api/kept-relations.ts';
 import { createShaper, recordInputs } from '../api/shape-records.ts';
 import { humanize } from '../labels.ts';
 import type { OutputFile } from '../output-file.ts';
@@ -128,6 +129,12 @@ export const pagedCollections = (catalogue: Catalogue) =>
  * it names links (a technology's page exists only while that record is published).
  */
 function pageInputs(context: PageContext, key: string, record: AnyEntry): string {
+  const kept = keptRelated(record, key, context.catalogue);
+  kept.pageInputs ??= makePageInputs(context, key, record);
+  return kept.pageInputs;
+}
+
+function makePageInputs(context: PageContext, key: string, record: AnyEntry): string {
   const links = Object.entries(context.catalogue.collection(key).api?.relations ?? {}).flatMap(([name, relation]) => {
     if (relation.kind !== 'term' && relation.kind !== 'terms') return [];
     const value = record[relation.field];
