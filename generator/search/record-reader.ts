@@ -87,64 +87,83 @@ export function readRecord(bytes: Uint8Array, offset: number, length: number, co
   return record;
 }
 
+/** Where the last varint longVarint read ends. */
+let longEnd = 0;
+
+/** The varint at `bytes[at - 1]` whose first byte `first` (0x80 or more) is read already; its end goes to longEnd. */
+function longVarint(bytes: Uint8Array, at: number, end: number, first: number): number {
+  let value = first & 0x7f;
+  for (let shift = 7; ; shift += 7) {
+    if (at >= end || shift > 28) throw new Error(CORRUPT);
+    const byte = bytes[at++]!;
+    value |= (byte & 0x7f) << shift;
+    if (byte < 0x80) {
+      longEnd = at;
+      return value >>> 0;
+    }
+  }
+}
+
 function readTable(reader: ByteReader, documents: number): BlockTable {
   const count = reader.varint();
   if (count > blockCount(documents)) throw new Error(CORRUPT);
   const top = reader.float32();
-  const table: BlockTable = {
-    block: new Int32Array(count),
-    count: new Int32Array(count),
-    docStart: new Int32Array(count),
-    dataStart: new Int32Array(count),
-    dataEnd: new Int32Array(count),
-    bound: new Float64Array(count),
-  };
+  const block = new Int32Array(count);
+  const counts = new Int32Array(count);
+  const docStart = new Int32Array(count);
+  const dataStart = new Int32Array(count);
+  const dataEnd = new Int32Array(count);
+  const bound = new Float64Array(count);
   // The hot part of reading a common term (thousands of entries, often before the engine has optimized
-  // anything): one-byte varints read inline, longer ones by a call; each level's bound computed once.
-  const { bytes } = reader;
-  const end = reader.end;
-  let at = reader.position;
-  const long = (first: number) => {
-    let value = first & 0x7f;
-    for (let shift = 7; ; shift += 7) {
-      if (at >= end || shift > 28) throw new Error(CORRUPT);
-      const byte = bytes[at++]!;
-      value |= (byte & 0x7f) << shift;
-      if (byte < 0x80) return value >>> 0;
-    }
-  };
+  // anything): every variable a local (no closure over the position), one-byte varints read inline, longer
+  // ones by a call; each level's bound computed once.
+  const { bytes, end } = reader;
   const levels = Float64Array.from({ length: BOUND_LEVELS + 1 }, (_, level) => levelBound(top, level));
-  let block = -1;
+  const size = RANKING.blockSize;
+  let at = reader.position;
+  let current = -1;
   let body = 0;
   for (let i = 0; i < count; i++) {
     if (at + 5 > end) throw new Error(CORRUPT);
     let value = bytes[at++]!;
-    block += value < 0x80 ? value : long(value);
-    table.block[i] = block;
+    if (value >= 0x80) {
+      value = longVarint(bytes, at, end, value);
+      at = longEnd;
+    }
+    current += value;
+    block[i] = current;
     value = bytes[at++]!;
-    table.count[i] = value;
-    if (value === 0 || value > RANKING.blockSize) throw new Error(CORRUPT);
-    table.docStart[i] = body;
+    if (value === 0 || value > size) throw new Error(CORRUPT);
+    counts[i] = value;
+    docStart[i] = body;
     value = bytes[at++]!;
-    body += value < 0x80 ? value : long(value);
-    table.dataStart[i] = body;
+    if (value >= 0x80) {
+      value = longVarint(bytes, at, end, value);
+      at = longEnd;
+    }
+    body += value;
+    dataStart[i] = body;
     if (at >= end) throw new Error(CORRUPT);
     value = bytes[at++]!;
-    body += value < 0x80 ? value : long(value);
-    table.dataEnd[i] = body;
+    if (value >= 0x80) {
+      value = longVarint(bytes, at, end, value);
+      at = longEnd;
+    }
+    body += value;
+    dataEnd[i] = body;
     if (at >= end) throw new Error(CORRUPT);
     const level = bytes[at++]!;
     if (level === 0 || level > BOUND_LEVELS) throw new Error(CORRUPT);
-    table.bound[i] = levels[level]!;
+    bound[i] = levels[level]!;
   }
-  if (block >= blockCount(documents) || at + body > end) throw new Error(CORRUPT);
+  if (current >= blockCount(documents) || at + body > end) throw new Error(CORRUPT);
   for (let i = 0; i < count; i++) {
-    table.docStart[i]! += at;
-    table.dataStart[i]! += at;
-    table.dataEnd[i]! += at;
+    docStart[i]! += at;
+    dataStart[i]! += at;
+    dataEnd[i]! += at;
   }
   reader.position = at + body;
-  return table;
+  return { block, count: counts, docStart, dataStart, dataEnd, bound };
 }
 
 /** The postings of block entry `i` of a kind-1 record, decoded. */
