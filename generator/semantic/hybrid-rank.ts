@@ -12,6 +12,7 @@ import { RANKING } from '../search/ranking.ts';
 import { rank, type Ranked, type RankOptions } from '../search/scoring.ts';
 import { fuse, lexicalNeeded } from './hybrid.ts';
 import { encodeQuery } from './query-encoder.ts';
+import { SEMANTIC } from './semantic-ranking.ts';
 import { createSemanticParts, type SemanticParts } from './semantic-reader.ts';
 import { nearestDocuments } from './vector-search.ts';
 
@@ -65,6 +66,7 @@ export async function rankHybrid(
     lexicalTotal: lexical.total,
     semantic: neighbours,
     isLexicalMatch: (document) => isLexicalMatch(units, meta, document),
+    floor: SEMANTIC.minSimilarity,
     offset: options.offset,
     limit: options.limit,
   });

@@ -18,12 +18,13 @@ export const SEMANTIC = {
   candidates: 20,
   /** Below this similarity (query vector against the quantized document vector) a neighbour is no answer. */
   minSimilarity: 0.1,
-  /** Reciprocal rank fusion: `weight / (k + rank)` from each list. */
-  fusionK: 60,
-  lexicalWeight: 1,
-  semanticWeight: 1,
   /** Lexical results past those with every word that take part in the fusion. */
   lexicalDepth: 20,
+  /**
+   * The lexical side's share of the fused band's blend (hybrid.ts), the rest meaning's. Above 0.5, the band's
+   * best lexical result is never passed by a record only meaning found: rank fusion let one pass it.
+   */
+  lexicalShare: 0.75,
 } as const;
 
 export type SemanticKnobs = typeof SEMANTIC;

@@ -4,6 +4,9 @@
  * A part is a JSON header (what the vectors belong to) followed by the scales and the codes. Runtime-neutral.
  */
 
+/** How quantize() maps a vector to codes: part of the vector cache's key, so change it with the function. */
+export const QUANTIZATION = 'unit-int8-maxabs-1';
+
 /** A unit vector in int8: codes in [-127, 127] and the scale that maps them back. */
 export interface QuantizedVector {
   codes: Int8Array;

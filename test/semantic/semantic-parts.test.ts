@@ -157,7 +157,7 @@ describe('the fusion', () => {
             .filter(({ raw }) => raw > 0)
             .sort((a, b) => b.score - a.score || a.document - b.document);
           const semantic = near.map((document, i) => ({ document, similarity: 1 - i / 100 }));
-          const input = { words, lexical, lexicalTotal: lexical.length, semantic, isLexicalMatch: () => false };
+          const input = { words, lexical, lexicalTotal: lexical.length, semantic, isLexicalMatch: () => false, floor: 0.1 };
           const all = fuse({ ...input, offset: 0, limit: 1000 });
           const everyWord = lexical.filter(({ raw }) => Math.floor(raw / 100) >= words);
           expect(all.page.slice(0, everyWord.length)).toEqual(everyWord);
@@ -180,11 +180,36 @@ describe('the fusion', () => {
 
   it('scores the fused band between records with every word and records with fewer', () => {
     for (let words = 1; words <= 8; words++) {
-      expect(fusedScore(words, 1, 1)).toBeLessThan(words <= 3 ? 100 * words : words + 1);
+      expect(fusedScore(words, 1)).toBeLessThan(words <= 3 ? 100 * words : words + 1);
       // The best a record with fewer words can score: under the words rule, every word exact and each BM25 part
       // near 1; past it, every word's part near 1.
-      expect(fusedScore(words, 0, 1000)).toBeGreaterThan(words <= 3 ? (words - 1) * 111 : words);
+      expect(fusedScore(words, 0)).toBeGreaterThanOrEqual(words <= 3 ? (words - 1) * 111 + 1 : words);
     }
+  });
+
+  it('keeps the lexical lead: the best lexical result past the complete matches is never passed by a record only meaning found', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 8 }),
+        fc.uniqueArray(fc.double({ min: 0.01, max: 0.99, noNaN: true }), { minLength: 1, maxLength: 20 }),
+        fc.uniqueArray(fc.nat(60), { minLength: 1, maxLength: 20 }),
+        fc.double({ min: 0.11, max: 1, noNaN: true }),
+        (words, parts, near, top) => {
+          // Lexical results with fewer words than the query (none complete), numbered from 100 so that meaning's
+          // records (0 to 60) win every tie on document number.
+          const tier = words <= 3 ? 100 * (words - 1) : 0;
+          const lexical: Ranked[] = [...parts]
+            .sort((a, b) => b - a)
+            .map((part, i) => ({ document: 100 + i, raw: tier + part, score: Math.round((tier + part) * 1e4) / 1e4 }));
+          const semantic = near.map((document, i) => ({ document, similarity: top - (i * (top - 0.1)) / near.length }));
+          const input = { words, lexical, lexicalTotal: lexical.length, semantic, floor: 0.1, isLexicalMatch: () => false };
+          const { page } = fuse({ ...input, offset: 0, limit: 100 });
+          const leader = page.findIndex(({ document }) => document === 100);
+          expect(page.slice(0, leader).every(({ document }) => document >= 100)).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('asks whether a neighbour is a lexical match only when the lexical list is cut', () => {
@@ -194,6 +219,7 @@ describe('the fusion', () => {
       words: 2,
       lexical,
       semantic: [{ document: 9, similarity: 0.9 }],
+      floor: 0.1,
       isLexicalMatch: (document: number) => {
         asked.push(document);
         return true;

@@ -32,7 +32,7 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(removeBuildDirs);
 
-/** MRR@10 of the paraphrase questions with vectors, at least (0.657 when measured); lexical-only search gives 0.582. */
+/** MRR@10 of the paraphrase questions with vectors, at least (0.643 when measured); lexical-only search gives 0.582. */
 const PARAPHRASE_FLOOR = 0.6;
 
 describe('the paraphrase questions', () => {
@@ -44,13 +44,10 @@ describe('the paraphrase questions', () => {
     expect(without.mrr).toBeLessThan(PARAPHRASE_FLOOR);
   });
 
-  it('leave the judged questions within one question of lexical-only search, and questions about nothing with nothing', async () => {
+  it('leave the judged questions no lower than lexical-only search, and questions about nothing with nothing', async () => {
     const search = searchOf(hybrid);
-    // The goal is "no lower"; measured 0.959 against 0.971: one long question ("idempotency keys for agent
-    // checkout retries") loses its first place to the fusion (docs/semantic-search.md, goals not reached).
-    const oneQuestion = 1 / judgements.length;
     expect((await measureRelevance(search, judgements)).mrr).toBeGreaterThanOrEqual(
-      (await measureRelevance(searchOf(lexical), judgements)).mrr - oneQuestion,
+      (await measureRelevance(searchOf(lexical), judgements)).mrr,
     );
     for (const q of misses) expect(await search.search({ q, type: 'all', limit: 10, offset: 0 })).toEqual({ total: 0, items: [] });
   });

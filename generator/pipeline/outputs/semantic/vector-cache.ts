@@ -1,15 +1,17 @@
 /**
  * Vectors kept between builds, keyed by the digest of the text they were made from: a build embeds only
- * text it has not seen. One file per model under node_modules/.cache (Netlify's build cache keeps it between
+ * text it has not seen. One file per model, quantization and form of record text (cacheForm: a change to either
+ * starts a new file, and the old one is removed) under node_modules/.cache (Netlify's build cache keeps it between
  * deploys: netlify/plugins/build-cache). A cache that does not read back whole is ignored, never trusted; two
  * builds saving at once each rename a whole file into place, so the last one wins and neither is torn.
  * Build side: Node only.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { QuantizedVector } from '../../../semantic/vector-part.ts';
+import { QUANTIZATION, type QuantizedVector } from '../../../semantic/vector-part.ts';
+import { RECORD_TEXT_FORM } from './record-text.ts';
 
 /** Where the caches live (safe to delete: the next build embeds everything again). */
 export const VECTOR_CACHE_DIR = fileURLToPath(new URL('../../../../node_modules/.cache/semantic-vectors/', import.meta.url));
@@ -51,9 +53,25 @@ function readEntries(file: string, dimensions: number): Map<string, QuantizedVec
   return entries;
 }
 
-/** The cache of `model`'s vectors in `dir`; `dir` null keeps them in memory only. */
-export function openVectorCache(model: string, dimensions: number, dir: string | null = VECTOR_CACHE_DIR): VectorCache {
-  const file = dir === null ? null : path.join(dir, `${model}.bin`);
+/** What a cached vector depends on besides its text and the model: how it was quantized, what form the text has. */
+export const cacheForm = () => `${QUANTIZATION}.${RECORD_TEXT_FORM}`;
+
+/** Caches of `model` in `dir` written under another form: never read again. */
+function removeOtherForms(dir: string, model: string, keep: string) {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names)
+    if (name.startsWith(`${model}.`) && name.endsWith('.bin') && name !== keep) rmSync(path.join(dir, name), { force: true });
+}
+
+/** The cache of `model`'s vectors of `form` in `dir`; `dir` null keeps them in memory only. */
+export function openVectorCache(model: string, dimensions: number, dir: string | null = VECTOR_CACHE_DIR, form = cacheForm()): VectorCache {
+  const name = `${model}.${form}.bin`;
+  const file = dir === null ? null : path.join(dir, name);
   const before = file ? readEntries(file, dimensions) : new Map<string, QuantizedVector>();
   const used = new Map<string, QuantizedVector>();
   return {
@@ -85,6 +103,7 @@ export function openVectorCache(model: string, dimensions: number, dir: string |
         mkdirSync(path.dirname(file), { recursive: true });
         writeFileSync(staging, bytes);
         renameSync(staging, file);
+        removeOtherForms(path.dirname(file), model, name);
       } catch {
         // A read-only cache folder: the next build embeds again.
         rmSync(staging, { force: true });
