@@ -9,13 +9,14 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import { buildSemanticFiles } from '../generator/pipeline/outputs/semantic/semantic-files.ts';
+import { buildSemanticFiles, writeSemanticIndex } from '../generator/pipeline/outputs/semantic/semantic-files.ts';
 import { createIndexParts } from '../generator/search/index-reader.ts';
 import type { SearchDocument } from '../generator/search/index-format.ts';
 import { writeSearchIndex } from '../generator/search/index-writer.ts';
 import { SEMANTIC_FORMAT, SEMANTIC_META_PATH } from '../generator/semantic/semantic-format.ts';
 import { encodeQuery } from '../generator/semantic/query-encoder.ts';
 import { createSemanticParts } from '../generator/semantic/semantic-reader.ts';
+import { type Projection, project } from '../generator/semantic/projection.ts';
 import { normalize } from '../generator/semantic/vector-part.ts';
 import { nearestDocuments } from '../generator/semantic/vector-search.ts';
 import { loadSentenceModel } from '../generator/pipeline/outputs/semantic/sentence-model.ts';
@@ -25,6 +26,20 @@ import { type Judgement, judgements, scoreRanking, synonymJudgements } from '../
 import { loadSearchDocuments } from '../test/helpers/search-documents.ts';
 import { createDocuments } from '../test/helpers/synthetic-articles.ts';
 import { siteSynonyms } from './search-relevance.ts';
+import { prefillProxyVectors } from './semantic-proxy.ts';
+
+const PROJECTION_FILE = 'projection.json';
+const isDistractor = ({ id }: SearchDocument) => /^\w+:article-\d+$/.test(id);
+
+/** The projection the child wrote, or null when the index keeps the model's dimensions. */
+function readProjection(root: string): Projection | null {
+  try {
+    const { size, dimensions, axes } = JSON.parse(readFileSync(path.join(root, PROJECTION_FILE), 'utf8'));
+    return { size, dimensions, axes: Float64Array.from(axes) };
+  } catch {
+    return null;
+  }
+}
 
 export const CONTENT_DIR = fileURLToPath(new URL('../content', import.meta.url));
 const DENO = createRequire(import.meta.url)
@@ -49,7 +64,13 @@ async function writeFiles(dir: string, files: { path: string; body: string | Uin
   }
 }
 
-/** The child's side: both indexes written, the vector step timed cold and after a one-record edit. */
+/** Distractors past which the bench gives them proxy vectors (semantic-proxy.ts) rather than the model's (SEMANTIC_BENCH_PROXY_FROM). */
+export const PROXY_FROM = Number(process.env.SEMANTIC_BENCH_PROXY_FROM ?? 4000);
+
+/**
+ * The child's side: both indexes written, the vector step timed cold and after a one-record edit, the
+ * projection written to `root` for the parent (which projects the model's query vectors the same way).
+ */
 export async function buildInChild(distractors: number, root: string): Promise<void> {
   const documents = await benchDocuments(distractors);
   const lexical = writeSearchIndex(documents, undefined, siteSynonyms(CONTENT_DIR)) as { path: string; body: string | Uint8Array }[];
@@ -59,9 +80,13 @@ export async function buildInChild(distractors: number, root: string): Promise<v
     { path: SEMANTIC_META_PATH, body: JSON.stringify({ format: SEMANTIC_FORMAT, enabled: false }) },
   ]);
   const cpu = () => process.cpuUsage().user / 1000;
+  const proxy = distractors > PROXY_FROM ? await prefillProxyVectors(documents.filter(isDistractor), cacheDir) : null;
   let started = performance.now();
-  const semantic = (await buildSemanticFiles(documents, { enabled: true, cacheDir })) as { path: string; body: Uint8Array | string }[];
+  const written = await writeSemanticIndex(documents, { enabled: true, cacheDir });
+  const semantic = written.files as { path: string; body: Uint8Array | string }[];
   const coldMs = performance.now() - started;
+  if (written.projection)
+    writeFileSync(path.join(root, PROJECTION_FILE), JSON.stringify({ ...written.projection, axes: [...written.projection.axes] }));
   const coldRssMb = process.resourceUsage().maxRSS / 1024;
   await writeFiles(hybridDir, [...lexical, ...semantic]);
   const edited = documents.map((document, i) => (i === 3 ? { ...document, summary: `${document.summary} One more sentence.` } : document));
@@ -70,7 +95,7 @@ export async function buildInChild(distractors: number, root: string): Promise<v
   await buildSemanticFiles(edited, { enabled: true, cacheDir });
   const editMs = performance.now() - started;
   const bytes = semantic.reduce((sum, { body }) => sum + (typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength), 0);
-  const figures = { coldMs, coldRssMb, editMs, editCpuMs: cpu() - cpuBefore, files: semantic.length, mb: bytes / 1024 / 1024 };
+  const figures = { coldMs, coldRssMb, editMs, editCpuMs: cpu() - cpuBefore, files: semantic.length, mb: bytes / 1024 / 1024, proxy };
   console.log(JSON.stringify(figures));
 }
 
@@ -121,7 +146,8 @@ export async function benchDocuments(distractors: number): Promise<SearchDocumen
  * edge encoder's, as MRR@10 on the paraphrase and judged questions; and recall@10 of the approximate search
  * (the probes the edge reads) against the exact one, over the same questions' encoder vectors.
  */
-export async function encoderAndRecall(dir: string, documents: readonly SearchDocument[]) {
+export async function encoderAndRecall(dir: string, documents: readonly SearchDocument[], root: string) {
+  const projection = readProjection(root);
   const read = (file: string) => {
     try {
       return new Uint8Array(readFileSync(path.join(dir, file)));
@@ -147,7 +173,7 @@ export async function encoderAndRecall(dir: string, documents: readonly SearchDo
     ['paraphrase', paraphraseJudgements],
     ['judged', judgements],
   ] as const) {
-    const full = (await model.embed(list.map(({ q }) => q))).map((vector) => normalize(vector));
+    const full = (await model.embed(list.map(({ q }) => q))).map((vector) => normalize(projection ? project(projection, vector) : vector));
     const encoded = await Promise.all(list.map(({ q }) => encodeQuery(parts, meta, q)));
     const fullAnswers = await Promise.all(full.map(async (vector) => ids(await exact(vector))));
     const encoderAnswers = await Promise.all(encoded.map(async (vector) => ids(await exact(vector))));

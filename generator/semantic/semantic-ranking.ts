@@ -10,8 +10,15 @@ export const SEMANTIC = {
   clusterSize: 256,
   /** A term's vector: this share from the documents that hold it, the rest from its word alone (encoder-writer.ts). */
   contextWeight: 0.4,
+  /** Dimensions the index and the encoder keep (principal axes of the documents; 0: all of the model's). */
+  projectedDimensions: 128,
+  /** Documents the principal axes are found from (an even sample), and rounds of subspace iteration. */
+  projectionSample: 20_000,
+  projectionRounds: 15,
   /** Rounds of k-means. */
   kmeansRounds: 8,
+  /** Documents per cluster k-means trains on (an even sample); every document is then put in its nearest. */
+  kmeansSample: 64,
   /** Clusters a query reads, nearest centroids first. */
   probes: 4,
   /** Nearest documents a query takes from the vector index. */
@@ -36,4 +43,8 @@ export const writerKnobs = () =>
     contextWeight: SEMANTIC.contextWeight,
     clusterSize: SEMANTIC.clusterSize,
     kmeansRounds: SEMANTIC.kmeansRounds,
+    kmeansSample: SEMANTIC.kmeansSample,
+    projectedDimensions: SEMANTIC.projectedDimensions,
+    projectionSample: SEMANTIC.projectionSample,
+    projectionRounds: SEMANTIC.projectionRounds,
   });

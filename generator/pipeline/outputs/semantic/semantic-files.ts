@@ -6,10 +6,11 @@
  * so is written. Build side: Node only.
  */
 import { SEMANTIC_FORMAT, SEMANTIC_META_PATH, type SemanticMeta } from '../../../semantic/semantic-format.ts';
-import { writerKnobs } from '../../../semantic/semantic-ranking.ts';
+import { SEMANTIC, writerKnobs } from '../../../semantic/semantic-ranking.ts';
 import { collectVocabulary, contextVectors, writeEncoder } from '../../../semantic/encoder-writer.ts';
 import { writeVectorIndex } from '../../../semantic/vector-index-writer.ts';
-import type { QuantizedVector } from '../../../semantic/vector-part.ts';
+import { projectionFor, project } from '../../../semantic/projection.ts';
+import { dequantize, type QuantizedVector, quantize } from '../../../semantic/vector-part.ts';
 import type { SearchDocument } from '../../../search/index-format.ts';
 import { compareText } from '../../../shared/compare-text.ts';
 import type { OutputFile } from '../output-file.ts';
@@ -29,11 +30,31 @@ export interface SemanticOptions {
   modelPackage?: string;
 }
 
+/**
+ * Every vector projected onto the principal axes of them all (projection.ts: the documents' and the
+ * vocabulary's, the space queries live in; measured better than the documents' alone), or as it is.
+ */
+function reduceDimensions(vectors: readonly QuantizedVector[]) {
+  // Only the sample the axes are found from is held in floats: at 100,000 documents all of them would take
+  // most of a gigabyte.
+  const count = Math.min(vectors.length, SEMANTIC.projectionSample);
+  const sample = Array.from({ length: count }, (_, i) => vectors[Math.floor((i * vectors.length) / count)]!);
+  const projection = projectionFor(sample.map(({ codes, scale }) => dequantize(codes, scale)));
+  if (!projection) return { reduced: vectors, dimensions: DIMENSIONS, projection };
+  const reduced = vectors.map(({ codes, scale }) => quantize(project(projection, dequantize(codes, scale))));
+  return { reduced, dimensions: projection.dimensions, projection };
+}
+
 const metaFile = (meta: SemanticMeta): OutputFile => ({ path: SEMANTIC_META_PATH, body: JSON.stringify(meta) });
 
 /** The semantic index's files for the search index's documents (numbered the same way: by `type:id`). */
 export async function buildSemanticFiles(documents: readonly SearchDocument[], options: SemanticOptions): Promise<OutputFile[]> {
   if (!options.enabled) return [metaFile({ format: SEMANTIC_FORMAT, enabled: false })];
+  return (await writeSemanticIndex(documents, options)).files;
+}
+
+/** The files, and the projection that took the model's vectors to the index's (for the bench, which projects the model's query vectors). */
+export async function writeSemanticIndex(documents: readonly SearchDocument[], options: SemanticOptions) {
   const model = modelIdentity();
   const cache = openVectorCache(model, DIMENSIONS, options.cacheDir);
   const ordered = [...documents].sort((a, b) => compareText(a.id, b.id));
@@ -45,19 +66,20 @@ export async function buildSemanticFiles(documents: readonly SearchDocument[], o
   const words = [...new Set(vocabulary.words.values())].sort(compareText);
   const vectors = await makeVectors([...texts, ...words], cache, options);
   cache.save();
-  const wordVectors = new Map<string, QuantizedVector>(words.map((word, i) => [word, vectors[texts.length + i]!]));
-  const documentVectors = vectors.slice(0, texts.length);
-  const encoder = writeEncoder(vocabulary, wordVectors, contextVectors(texts, documentVectors, DIMENSIONS), DIMENSIONS);
-  const index = writeVectorIndex(documentVectors, DIMENSIONS);
+  const { reduced, dimensions, projection } = reduceDimensions(vectors);
+  const wordVectors = new Map<string, QuantizedVector>(words.map((word, i) => [word, reduced[texts.length + i]!]));
+  const documentVectors = reduced.slice(0, texts.length);
+  const encoder = writeEncoder(vocabulary, wordVectors, contextVectors(texts, documentVectors, dimensions), dimensions);
+  const index = writeVectorIndex(documentVectors, dimensions);
   const meta: SemanticMeta = {
     format: SEMANTIC_FORMAT,
     enabled: true,
     model,
-    dimensions: DIMENSIONS,
+    dimensions,
     documents: ordered.length,
     encoderBlocks: encoder.firsts,
     clusters: index.clusters,
     knobs: writerKnobs(),
   };
-  return [metaFile(meta), ...encoder.files, ...index.files];
+  return { files: [metaFile(meta), ...encoder.files, ...index.files], projection };
 }
