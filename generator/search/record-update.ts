@@ -8,6 +8,7 @@ import type { DecodedPostings } from './postings-codec.ts';
 import { SEARCH_FIELDS, TYPO_FIELDS } from './ranking.ts';
 import { RecordBuilder } from './record-builder.ts';
 import { parseRecord, readBlock } from './record-reader.ts';
+import { spliceRecord } from './record-splice.ts';
 
 const FIELDS = SEARCH_FIELDS.length;
 const TYPO_FIELD_IDS = TYPO_FIELDS.map((field) => SEARCH_FIELDS.indexOf(field));
@@ -30,6 +31,15 @@ export interface ChangedDocument {
 /** `[fieldId, tf, length]` of one document's posting, fields ascending. */
 type Posting = [fieldId: number, tf: number, length: number][];
 
+/** Whether every edited document holds the term in the same fields now (`now`) as before (`old`). */
+function sameFields(old: Map<number, number> | undefined, now: Map<number, Posting>): boolean {
+  if (!old || old.size !== now.size) return false;
+  for (const [document, posting] of now) {
+    if (old.get(document) !== posting.reduce((mask, [fieldId]) => mask | (1 << fieldId), 0)) return false;
+  }
+  return true;
+}
+
 /** Every posting of a record, decoded (a common term's blocks one after the other). */
 function decodeAll(record: EncodedRecord, documents: number): DecodedPostings[] {
   const parsed = parseRecord(record.bytes, 0, record.bytes.length, { documents, averageFieldLength: SEARCH_FIELDS.map(() => 1) });
@@ -41,8 +51,17 @@ function decodeAll(record: EncodedRecord, documents: number): DecodedPostings[] 
 function newPostings(changed: readonly ChangedDocument[]) {
   const byTerm = new Map<string, Map<number, Posting>>();
   const touched = new Set<string>();
+  // Per term, the edited documents' fields that held it before, as a mask.
+  const oldMasks = new Map<string, Map<number, number>>();
   for (const { number, old, now } of changed) {
-    for (const { terms } of old) for (let i = 0; i < terms.length; i += 2) touched.add(terms[i] as string);
+    old.forEach(({ terms }, fieldId) => {
+      for (let i = 0; i < terms.length; i += 2) {
+        const term = terms[i] as string;
+        touched.add(term);
+        const masks = oldMasks.get(term) ?? new Map<number, number>();
+        oldMasks.set(term, masks.set(number, (masks.get(number) ?? 0) | (1 << fieldId)));
+      }
+    });
     now.forEach(({ length, terms }, fieldId) => {
       for (let i = 0; i < terms.length; i += 2) {
         const term = terms[i] as string;
@@ -55,7 +74,7 @@ function newPostings(changed: readonly ChangedDocument[]) {
       }
     });
   }
-  return { byTerm, touched };
+  return { byTerm, touched, oldMasks };
 }
 
 /** `term`'s record with the postings of the documents in `numbers` (ascending) replaced by `now`'s. */
@@ -99,12 +118,23 @@ export function rebuildRecords(
   changed: readonly ChangedDocument[],
   context: { documents: number; grid: number[] },
 ): ChangedTerms {
-  const { byTerm, touched } = newPostings(changed);
+  const { byTerm, touched, oldMasks } = newPostings(changed);
   const numbers = changed.map(({ number }) => number).sort((a, b) => a - b);
   const terms: ChangedTerms = { all: new Set(), added: new Set(), removed: new Set(), typoBefore: new Map() };
   for (const term of touched) {
     const old = records.get(term);
-    const builder = rebuild(old, numbers, byTerm.get(term), context.documents);
+    const now = byTerm.get(term);
+    // Only pairs change (each edited document holds the term in the same fields): the record is spliced.
+    const spliced =
+      old && now && sameFields(oldMasks.get(term), now) ? spliceRecord(old.bytes, now, context.documents, context.grid) : undefined;
+    if (spliced) {
+      if (sameBytes(spliced, old!.bytes)) continue;
+      records.set(term, { ...old!, bytes: spliced });
+      terms.all.add(term);
+      terms.typoBefore.set(term, old!.typo);
+      continue;
+    }
+    const builder = rebuild(old, numbers, now, context.documents);
     if (builder.docCount === 0) {
       if (!old) continue;
       records.delete(term);
