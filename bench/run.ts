@@ -10,6 +10,7 @@ import { benchEditorsAtScale } from './editors-at-scale.ts';
 import { benchHandler } from './handler.ts';
 import { benchLimiter } from './limiter.ts';
 import { benchSearch } from './search.ts';
+import { benchSearchUpdate } from './search-update.ts';
 import { benchSemantic } from './semantic.ts';
 
 console.log(`# Benchmarks (Node ${process.version}, ${(await import('node:os')).cpus().length} cores)`);
@@ -20,4 +21,5 @@ await benchEditorsAtScale();
 await benchHandler();
 await benchLimiter();
 await benchSearch();
+benchSearchUpdate();
 await benchSemantic();
