@@ -2,8 +2,8 @@
  * A common term's record with some documents' (tf, length) pairs replaced, without decoding the rest: what
  * most of an edit's terms need (a body edit changes the body's length, so every term of that body gets new
  * pairs, in the same fields). The header, the bitset and every other block are copied as they are; the
- * edited blocks are encoded again with their bound's level. The bytes are what record-builder.ts would
- * write for the same postings: a block's level depends on the record's best score and its own bound only,
+ * edited blocks' impacts and pairs are encoded again under their bound's level. The bytes are what
+ * record-builder.ts would write for the same postings: a block's level depends on the record's best score and its own bound only,
  * and the best score stays while the edited blocks neither held nor reach the top level. Runtime-neutral.
  */
 import {
@@ -14,6 +14,7 @@ import {
   ByteWriter,
   decodePostings,
   fieldWeights,
+  impactOf,
   levelBound,
 } from './postings-codec.ts';
 import { RANKING, SEARCH_FIELDS } from './ranking.ts';
@@ -98,17 +99,24 @@ function editBlock(bytes: Uint8Array, table: Table, i: number, edits: Map<number
     if (mask !== masks[j]) return undefined;
     found++;
   }
+  const scores = Float64Array.from(docs, (_, j) => blockScore(weights, grid, masks[j]!, tf, lengths, j * FIELDS));
+  const bound = scores.reduce((best, score) => Math.max(best, score), 0);
+  if (bound > levelBound(table.top, BOUND_LEVELS - 1)) return undefined;
+  const level = boundLevel(table.top, bound);
+  // What follows the mask bytes, as writeBlocks writes it: the impacts under the new level, then the pairs.
   const body = new ByteWriter(table.dataBytes[i]! + 8);
-  let bound = 0;
+  const blockBound = levelBound(table.top, level);
+  for (let j = 0; j < docs.length; j += 2) {
+    body.byte(impactOf(blockBound, scores[j]!) | (j + 1 < docs.length ? impactOf(blockBound, scores[j + 1]!) << 4 : 0));
+  }
   for (let j = 0; j < docs.length; j++) {
     for (let field = 0; field < FIELDS; field++) {
       if (!(masks[j]! & (1 << field))) continue;
       body.varint(tf[j * FIELDS + field]!);
       body.varint(lengths[j * FIELDS + field]!);
     }
-    bound = Math.max(bound, blockScore(weights, grid, masks[j]!, tf, lengths, j * FIELDS));
   }
-  return { found, pairs: body.result(), bound };
+  return { found, rest: body.result(), level };
 }
 
 /**
@@ -130,13 +138,13 @@ export function spliceRecord(
     const block = Math.floor(document / RANKING.blockSize);
     byBlock.set(block, (byBlock.get(block) ?? new Map()).set(document, pairs));
   }
-  const replaced = new Map<number, { pairs: Uint8Array; level: number }>();
+  const replaced = new Map<number, { rest: Uint8Array; level: number }>();
   for (const [block, blockEdits] of byBlock) {
     const i = table.block.indexOf(block);
     if (i < 0 || table.level[i] === BOUND_LEVELS) return undefined;
     const edited = editBlock(bytes, table, i, blockEdits, weights, grid);
-    if (!edited || edited.found !== blockEdits.size || edited.bound > levelBound(table.top, BOUND_LEVELS - 1)) return undefined;
-    replaced.set(i, { pairs: edited.pairs, level: boundLevel(table.top, edited.bound) });
+    if (!edited || edited.found !== blockEdits.size) return undefined;
+    replaced.set(i, { rest: edited.rest, level: edited.level });
   }
   const out = new ByteWriter(bytes.length + 16);
   out.raw(bytes.subarray(0, table.headerEnd));
@@ -147,7 +155,7 @@ export function spliceRecord(
     out.varint(block - (table.block[i - 1] ?? -1));
     out.varint(table.count[i]!);
     out.varint(table.docBytes[i]!);
-    out.varint(now ? table.count[i]! + now.pairs.length : table.dataBytes[i]!);
+    out.varint(now ? table.count[i]! + now.rest.length : table.dataBytes[i]!);
     out.byte(now ? now.level : table.level[i]!);
   });
   table.block.forEach((_, i) => {
@@ -157,9 +165,9 @@ export function spliceRecord(
       out.raw(bytes.subarray(start, start + table.docBytes[i]! + table.dataBytes[i]!));
       return;
     }
-    // The doc gaps and mask bytes are as they were; the pairs are new.
+    // The doc gaps and mask bytes are as they were; the impacts and pairs are new.
     out.raw(bytes.subarray(start, start + table.docBytes[i]! + table.count[i]!));
-    out.raw(now.pairs);
+    out.raw(now.rest);
   });
   return out.result();
 }
