@@ -41,9 +41,34 @@ export interface IndexLayout {
  * Block `block` (terms `[start, end)` of `terms`): its records packed into shards, each term's entry set,
  * its files. Each record's bytes become a view of its shard, so an old shard is let go once rewritten.
  */
-export function layBlock(block: number, terms: readonly string[], start: number, end: number, records: TermRecords, entries: Entries) {
+export function layBlock(
+  block: number,
+  terms: readonly string[],
+  start: number,
+  end: number,
+  records: TermRecords,
+  entries: Entries,
+  previous?: ReadonlyMap<string, string | Uint8Array>,
+  changed?: ReadonlySet<string>,
+) {
   const slice = terms.slice(start, end);
-  const { at, shards } = packShards(slice.map((term) => records.get(term)!.bytes));
+  // An update's shard is the previous one when each of its records is unchanged, at the same place.
+  const reuse = (j: number, first: number, last: number, at: readonly [number, number][]) => {
+    const before = previous?.get(postingsPath(shardNumber(block, j)));
+    if (!(before instanceof Uint8Array)) return undefined;
+    let bytes = 0;
+    for (let i = first; i < last; i++) {
+      const entry = entries.get(slice[i]!);
+      const length = records.get(slice[i]!)!.bytes.length;
+      if (changed!.has(slice[i]!) || entry?.location.join() !== `${shardNumber(block, j)},${at[i]![1]},${length}`) return undefined;
+      bytes += length;
+    }
+    return bytes === before.length ? before : undefined;
+  };
+  const { at, shards } = packShards(
+    slice.map((term) => records.get(term)!.bytes),
+    previous && changed ? reuse : undefined,
+  );
   slice.forEach((term, i) => {
     const record = records.get(term)!;
     const [j, offset] = at[i]!;

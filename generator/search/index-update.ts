@@ -24,7 +24,7 @@ import {
   type SearchIndexState,
   writeSearchIndexState,
 } from './index-writer.ts';
-import { rebuildRecords } from './record-update.ts';
+import { rebuildRecords, sameBytes } from './record-update.ts';
 import { SEARCH_FIELDS } from './ranking.ts';
 import { boundAverages } from './record-builder.ts';
 import type { SynonymTable } from './synonyms.ts';
@@ -44,9 +44,7 @@ const FIELDS = SEARCH_FIELDS.length;
 const sameDocument = (a: SearchDocument, b: SearchDocument) =>
   SEARCH_FIELDS.every((field) => a[field] === b[field]) && a.stored.every((value, i) => value === b.stored[i]);
 const sameBody = (a: string | Uint8Array | undefined, b: string | Uint8Array) =>
-  typeof a === 'string' || typeof b === 'string'
-    ? a === b
-    : a !== undefined && a.length === b.length && a.every((byte, i) => byte === b[i]);
+  a === b || (typeof a === 'string' || typeof b === 'string' ? a === b : a !== undefined && sameBytes(a, b));
 
 /** The index of `documents` from `state`: updated by term when it can be, else written whole. */
 export function updateSearchIndex(
@@ -65,7 +63,8 @@ export function updateSearchIndex(
     const was = before.get(document.id)!;
     const previous = state.documents[was]!;
     if (previous === document || sameDocument(previous, document)) {
-      lengths.set(state.lengths.subarray(was * FIELDS, (was + 1) * FIELDS), index * FIELDS);
+      // A loop, not subarray and set: this runs for every document, and a view costs more than five copies.
+      for (let fieldId = 0; fieldId < FIELDS; fieldId++) lengths[index * FIELDS + fieldId] = state.lengths[was * FIELDS + fieldId]!;
       return;
     }
     const now = analyser(document);

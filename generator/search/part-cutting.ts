@@ -77,8 +77,14 @@ function splitLong(cuts: number[], count: number): number[] {
 /** The number of shard `j` of dictionary block `block`. */
 export const shardNumber = (block: number, j: number) => block * PARTS_PER_FOLDER + j;
 
-/** One dictionary block's records packed into shards: each record's shard (within the block) and offset, and the shards' bytes. */
-export function packShards(records: readonly Uint8Array[]): { at: [shard: number, offset: number][]; shards: Uint8Array[] } {
+/**
+ * One dictionary block's records packed into shards: each record's shard (within the block) and offset, and
+ * the shards' bytes, those `reuse` gives (an update's unchanged shards) as it gives them.
+ */
+export function packShards(
+  records: readonly Uint8Array[],
+  reuse?: (j: number, first: number, end: number, at: readonly [number, number][]) => Uint8Array | undefined,
+): { at: [shard: number, offset: number][]; shards: Uint8Array[] } {
   const at: [number, number][] = [];
   const sizes: number[] = [];
   let bytes = 0;
@@ -91,9 +97,17 @@ export function packShards(records: readonly Uint8Array[]): { at: [shard: number
     bytes += record.length;
   }
   if (records.length > 0) sizes.push(bytes);
-  const shards = sizes.map((size) => new Uint8Array(size));
-  records.forEach((record, i) => {
-    shards[at[i]![0]]!.set(record, at[i]![1]);
+  // Each shard's records are `[first, end)`; a shard `reuse` knows to be unchanged is not copied again.
+  const shards: Uint8Array[] = [];
+  let first = 0;
+  sizes.forEach((size, j) => {
+    let end = first;
+    while (end < records.length && at[end]![0] === j) end++;
+    const kept = reuse?.(j, first, end, at);
+    const shard = kept ?? new Uint8Array(size);
+    if (!kept) for (let i = first; i < end; i++) shard.set(records[i]!, at[i]![1]);
+    shards.push(shard);
+    first = end;
   });
   return { at, shards };
 }

@@ -93,7 +93,7 @@ export function relayTerms(
   for (const b of touched) {
     const slice = terms.slice(starts[b], end(starts, terms.length, b));
     const before = slice.map((term) => parts.entries.get(term));
-    const laid = layBlock(b, terms, starts[b]!, end(starts, terms.length, b), records, parts.entries);
+    const laid = layBlock(b, terms, starts[b]!, end(starts, terms.length, b), records, parts.entries, previous, changed.all);
     slice.forEach((term, i) => {
       const now = parts.entries.get(term)!;
       if (before[i]?.postings !== now.postings || before[i]?.location.join() !== now.location.join()) moved.add(term);
