@@ -6,17 +6,18 @@
  * so is written. Build side: Node only.
  */
 import { SEMANTIC_FORMAT, SEMANTIC_META_PATH, type SemanticMeta } from '../../../semantic/semantic-format.ts';
-import { SEMANTIC, writerKnobs } from '../../../semantic/semantic-ranking.ts';
+import { writerKnobs } from '../../../semantic/semantic-ranking.ts';
 import { collectVocabulary, contextVectors, writeEncoder } from '../../../semantic/encoder-writer.ts';
 import { writeVectorIndex } from '../../../semantic/vector-index-writer.ts';
-import { projectionFor, project } from '../../../semantic/projection.ts';
+import { project } from '../../../semantic/projection.ts';
 import { dequantize, type QuantizedVector, quantize } from '../../../semantic/vector-part.ts';
 import type { SearchDocument } from '../../../search/index-format.ts';
 import { compareText } from '../../../shared/compare-text.ts';
 import type { OutputFile } from '../output-file.ts';
 import { recordText } from './record-text.ts';
 import { DIMENSIONS, modelIdentity, modelWords } from './sentence-model.ts';
-import { openVectorCache } from './vector-cache.ts';
+import { cachedProjection } from './projection-cache.ts';
+import { openVectorCache, VECTOR_CACHE_DIR } from './vector-cache.ts';
 import { makeVectors } from './vector-maker.ts';
 
 export interface SemanticOptions {
@@ -31,15 +32,12 @@ export interface SemanticOptions {
 }
 
 /**
- * Every vector projected onto the principal axes of them all (projection.ts: the documents' and the
- * vocabulary's, the space queries live in; measured better than the documents' alone), or as it is.
+ * Every vector projected onto the principal axes of the model's own words' vectors (projection.ts), or as it
+ * is. Those words depend on the model only, so the axes are kept between builds (projection-cache.ts) and an
+ * edit does not find them again; measured as good as the axes of every vector (docs/semantic-search.md).
  */
-function reduceDimensions(vectors: readonly QuantizedVector[]) {
-  // Only the sample the axes are found from is held in floats: at 100,000 documents all of them would take
-  // most of a gigabyte.
-  const count = Math.min(vectors.length, SEMANTIC.projectionSample);
-  const sample = Array.from({ length: count }, (_, i) => vectors[Math.floor((i * vectors.length) / count)]!);
-  const projection = projectionFor(sample.map(({ codes, scale }) => dequantize(codes, scale)));
+function reduceDimensions(vectors: readonly QuantizedVector[], training: readonly QuantizedVector[], cacheDir: string | null) {
+  const projection = cachedProjection(training, cacheDir);
   if (!projection) return { reduced: vectors, dimensions: DIMENSIONS, projection };
   const reduced = vectors.map(({ codes, scale }) => quantize(project(projection, dequantize(codes, scale))));
   return { reduced, dimensions: projection.dimensions, projection };
@@ -59,14 +57,17 @@ export async function writeSemanticIndex(documents: readonly SearchDocument[], o
   const cache = openVectorCache(model, DIMENSIONS, options.cacheDir);
   const ordered = [...documents].sort((a, b) => compareText(a.id, b.id));
   const texts = ordered.map(recordText);
+  const own = modelWords(options.modelPackage);
   const vocabulary = collectVocabulary(
     ordered.flatMap(({ title, tags, terms, summary, body }) => [`${title} ${tags} ${terms} ${summary} ${body}`]),
-    modelWords(options.modelPackage),
+    own,
   );
   const words = [...new Set(vocabulary.words.values())].sort(compareText);
-  const vectors = await makeVectors([...texts, ...words], cache, options);
+  const vectors = await makeVectors([...texts, ...words, ...own], cache, options);
   cache.save();
-  const { reduced, dimensions, projection } = reduceDimensions(vectors);
+  const cacheDir = options.cacheDir === undefined ? VECTOR_CACHE_DIR : options.cacheDir;
+  const training = vectors.slice(texts.length + words.length);
+  const { reduced, dimensions, projection } = reduceDimensions(vectors.slice(0, texts.length + words.length), training, cacheDir);
   const wordVectors = new Map<string, QuantizedVector>(words.map((word, i) => [word, reduced[texts.length + i]!]));
   const documentVectors = reduced.slice(0, texts.length);
   const encoder = writeEncoder(vocabulary, wordVectors, contextVectors(texts, documentVectors, dimensions), dimensions);

@@ -1,0 +1,60 @@
+/**
+ * The projection's axes (projection.ts) kept between builds. They are found from the model's own words'
+ * vectors, which depend on the model only, so a build after an edit finds them here instead of spending
+ * seconds on a covariance and its subspace iteration. Keyed by the digest of those vectors and the writer's
+ * knobs: other vectors or knobs find nothing and compute the axes again. A file that does not read back whole
+ * is ignored; a write goes to a temporary name first. Build side: Node only.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { projectionFor, type Projection } from '../../../semantic/projection.ts';
+import { SEMANTIC, writerKnobs } from '../../../semantic/semantic-ranking.ts';
+import { dequantize, type QuantizedVector } from '../../../semantic/vector-part.ts';
+
+const remembered = new Map<string, Projection | null>();
+
+function keyOf(vectors: readonly QuantizedVector[]): string {
+  const hash = createHash('sha256').update(writerKnobs());
+  for (const { codes, scale } of vectors) hash.update(new Uint8Array(codes.buffer, codes.byteOffset, codes.length)).update(String(scale));
+  return hash.digest('hex').slice(0, 32);
+}
+
+function readAxes(file: string, size: number, dimensions: number): Projection | null {
+  try {
+    const bytes = readFileSync(file);
+    if (bytes.byteLength !== 8 * size * dimensions) return null;
+    const axes = new Float64Array(size * dimensions);
+    new Uint8Array(axes.buffer).set(bytes);
+    return { size, dimensions, axes };
+  } catch {
+    return null;
+  }
+}
+
+/** The axes of `training` (the model's words' vectors), from memory, from `dir`, or found and saved there. */
+export function cachedProjection(training: readonly QuantizedVector[], dir: string | null): Projection | null {
+  const key = keyOf(training);
+  if (remembered.has(key)) return remembered.get(key)!;
+  const file = dir === null ? null : path.join(dir, `projection-${key}.axes`);
+  const size = training[0]?.codes.length ?? 0;
+  let projection = file ? readAxes(file, size, Math.min(size, SEMANTIC.projectedDimensions)) : null;
+  if (!projection) {
+    projection = projectionFor(training.map(({ codes, scale }) => dequantize(codes, scale)));
+    if (projection && file) saveAxes(file, projection);
+  }
+  remembered.set(key, projection);
+  return projection;
+}
+
+function saveAxes(file: string, { axes }: Projection) {
+  const staging = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(staging, new Uint8Array(axes.buffer, axes.byteOffset, axes.byteLength));
+    renameSync(staging, file);
+  } catch {
+    // A read-only cache folder: the next build finds the axes again.
+    rmSync(staging, { force: true });
+  }
+}
