@@ -15,7 +15,7 @@
  */
 import { explainDocument, type WordExplanation } from './explain.ts';
 import { type BlockBounds, blockBounds, blockOrder, quickBound, tightBound } from './block-bounds.ts';
-import { documentBounds, lowerSlots } from './document-bounds.ts';
+import { lowerByImpacts, lowerSlots } from './document-bounds.ts';
 import { type WordBits, wordBits } from './match-count.ts';
 import { findBlock, PreparedForm, type Unit } from './prepared-form.ts';
 import { blockCount, type ScoreContext } from './postings-codec.ts';
@@ -51,7 +51,7 @@ interface BlockSkip {
   bits: WordBits;
   bounds: BlockBounds;
   slots: Float64Array;
-  /** Per word and slot: the word's bound in each document (documentBounds), replaced as the word is scored. */
+  /** Per word and slot: the word's bound in each document (lowerByImpacts), replaced as the word is scored. */
   words: Float64Array;
   below: (bound: number) => boolean;
   /** The words' indexes, put in the order a block scores them. */
@@ -63,7 +63,7 @@ let scratch = { best: new Float64Array(0), exact: new Uint8Array(0) };
 
 /**
  * Scores every document of `block` into `heap`, by the words' best forms, word by word: after each word,
- * the documents' bounds (`slots`, from tightBound) take its real score, and once none can reach the page
+ * the documents' bounds (`slots`, from tightBound and lowerByImpacts) take its real score, and once none can reach the page
  * (`below`) the block's other words are not decoded.
  */
 function scoreBlock(units: PreparedForm[][], block: number, range: readonly [number, number], heap: Heap, skip: BlockSkip) {
@@ -74,10 +74,7 @@ function scoreBlock(units: PreparedForm[][], block: number, range: readonly [num
   const { best, exact } = scratch;
   best.fill(0, 0, units.length * size);
   exact.fill(0, 0, units.length * size);
-  // The words whose bound is the widest first: their real scores lower the documents' bounds the most.
-  const words = skip.order.sort(
-    (a, b) => skip.bounds.best[b * skip.bounds.blocks + block]! - skip.bounds.best[a * skip.bounds.blocks + block]! || a - b,
-  );
+  const words = skip.order;
   for (let w = 0; w < words.length; w++) {
     const u = words[w]!;
     for (const prepared of units[u]!) {
@@ -125,7 +122,9 @@ export function rank(units: Unit[], context: ScoreContext, options: RankOptions)
       const block = order[i]!;
       if (below(bounds.coarse[block]!) || (units.length > 1 && below(quickBound(bits, bounds, block)))) continue;
       if (below(tightBound(bits, bounds, block, options.range, slots))) continue;
-      if (below(documentBounds(prepared, bits, block, options.range, slots, words))) continue;
+      // The words whose bound is the widest first: their impacts, then their real scores, lower the bounds the most.
+      skip.order.sort((a, b) => bounds.best[b * bounds.blocks + block]! - bounds.best[a * bounds.blocks + block]! || a - b);
+      if (lowerByImpacts(prepared, bits, bounds, block, skip.order, slots, words, below)) continue;
       scoreBlock(prepared, block, options.range, heap, skip);
     }
   }

@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryAssets } from '../../generator/edge/assets.ts';
 import { blockBounds, quickBound, tightBound } from '../../generator/search/block-bounds.ts';
-import { documentBounds } from '../../generator/search/document-bounds.ts';
+import { lowerByImpacts } from '../../generator/search/document-bounds.ts';
 import type { SearchDocument, SearchMeta } from '../../generator/search/index-format.ts';
 import { createIndexParts, type IndexParts } from '../../generator/search/index-reader.ts';
 import { wordBits } from '../../generator/search/match-count.ts';
@@ -174,10 +174,20 @@ describe('block bounds', () => {
     const bounds = blockBounds(prepared, blockCount(meta.documents));
     const slots = new Float64Array(RANKING.blockSize);
     const words = new Float64Array(units.length * RANKING.blockSize);
-    // Each document's bound from the impacts: [the block's best, then per slot].
+    // Each document's bound from the impacts, every word lowered: [the block's best, then per slot].
     const perDocument = (block: number) => {
-      const best = documentBounds(prepared, bits, block, range, slots, words);
-      return [best, ...slots];
+      tightBound(bits, bounds, block, range, slots);
+      lowerByImpacts(
+        prepared,
+        bits,
+        bounds,
+        block,
+        units.map((_, u) => u),
+        slots,
+        words,
+        () => false,
+      );
+      return [Math.max(...slots), ...slots];
     };
     return { page, bits, bounds, perDocument, tight: (block: number) => tightBound(bits, bounds, block, range, slots) };
   }
