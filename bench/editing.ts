@@ -24,7 +24,18 @@ export function runBuildCommand(content: string, out: string): { ms: number; pea
   const started = performance.now();
   const run = spawnSync(
     process.execPath,
-    ['--import', './bench/peak-memory.mjs', 'generator/launch.mjs', 'pipeline/cli.ts', 'build', '--content', content, '--out', out],
+    [
+      '--import',
+      './bench/peak-memory.mjs',
+      'generator/launch.mjs',
+      'pipeline/cli.ts',
+      'build',
+      '--in-place',
+      '--content',
+      content,
+      '--out',
+      out,
+    ],
     { env: { ...process.env, ...ENV }, encoding: 'utf8' },
   );
   const ms = performance.now() - started;

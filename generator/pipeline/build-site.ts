@@ -59,6 +59,8 @@ export interface BuildOptions {
   /** Writes every file anew, trusting nothing of the previous output (`--force`). */
   force?: boolean;
   /** Keeps what was read of each content file beside the output, for the next build (npm run build; load-store.ts). */
+  /** Updates a trusted output in place rather than swapping in a new folder (`--in-place`; emit-files.ts). */
+  inPlace?: boolean;
   keepLoads?: boolean;
   /** Writes the build into this snapshot folder and updates the output folder in place (emit-snapshot.ts). */
   snapshot?: SnapshotEmit;
@@ -238,7 +240,7 @@ async function buildWith(options: BuildOptions, helper: BuildHelper | undefined)
     ? await options.emit(files)
     : options.snapshot
       ? await emitSnapshot(files, options.outDir, options.snapshot)
-      : await emitFiles(files, options.outDir, { trustPrevious: !options.force });
+      : await emitFiles(files, options.outDir, { trustPrevious: !options.force, inPlace: options.inPlace });
   options.cache?.endBuild();
   // Only once the build is in place: a failed build leaves nothing new beside the output.
   store?.save();

@@ -18,7 +18,7 @@ afterAll(() => {
   removeFixtureDirs();
 });
 
-const build = (contentDir: string, outDir: string) => buildSite({ contentDir, outDir, env: BUILD_ENV, scope: 'test' });
+const build = (contentDir: string, outDir: string) => buildSite({ contentDir, outDir, env: BUILD_ENV, scope: 'test', inPlace: true });
 
 function expectSameTree(left: string, right: string): void {
   const [a, b] = [readTree(left), readTree(right)];

@@ -115,15 +115,19 @@ export interface Emitted {
   digests?: ReadonlyMap<string, string>;
 }
 
-/** `trustPrevious: false` (--force) writes every file, linking nothing from the previous output. */
+/**
+ * `trustPrevious: false` (--force) writes every file, linking nothing from the previous output. `inPlace`
+ * updates a trusted output in place (update-in-place.ts) instead of swapping in a new folder: only for an
+ * output no server reads while it is built (a deploy's), since a server holds a build as one folder.
+ */
 export async function emitFiles(
   files: Iterable<OutputFile> | AsyncIterable<OutputFile>,
   outDir: string,
-  { trustPrevious = true } = {},
+  { trustPrevious = true, inPlace = false } = {},
 ): Promise<Emitted> {
   const release = await lockOutput(outDir);
   try {
-    return await emitInto(files, path.resolve(outDir), trustPrevious);
+    return await emitInto(files, path.resolve(outDir), trustPrevious, inPlace);
   } finally {
     release();
   }
@@ -133,14 +137,19 @@ export async function emitFiles(
  * Updates the output in place when its record describes it and no update was cut short (update-in-place.ts);
  * else makes a new folder, linking the files whose bytes the old one holds as recorded, and swaps it in.
  */
-async function emitInto(files: Iterable<OutputFile> | AsyncIterable<OutputFile>, target: string, trustPrevious: boolean): Promise<Emitted> {
+async function emitInto(
+  files: Iterable<OutputFile> | AsyncIterable<OutputFile>,
+  target: string,
+  trustPrevious: boolean,
+  inPlace: boolean,
+): Promise<Emitted> {
   await mkdir(path.dirname(target), { recursive: true });
   recoverFromKilledBuilds(target);
   const stamp = `${process.pid}-${Date.now()}`;
   const staging = `${target}${STAGING_MARK}${stamp}`;
   const journal = readJournal(target);
   const previous = trustPrevious ? readPreviousOutput(target) : undefined;
-  if (!previous || journal) return swapIn(files, target, stamp, previous && withoutFiles(previous, journal));
+  if (!previous || journal || !inPlace) return swapIn(files, target, stamp, previous && withoutFiles(previous, journal));
   let staged: Staged;
   try {
     staged = await stageChanges(files, staging, previous);
