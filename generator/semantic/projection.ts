@@ -7,6 +7,13 @@
  */
 import { SEMANTIC } from './semantic-ranking.ts';
 
+/**
+ * The form of `projectionFor`'s arithmetic. Axes kept between builds are keyed by it, so a change to how the
+ * axes are found (not only to the knobs or the vectors) never reads axes an older form found: change it
+ * whenever the arithmetic changes.
+ */
+export const PROJECTION_FORM = 'subspace-iteration/1';
+
 export interface Projection {
   /** Input dimensions, and output dimensions (axes). */
   size: number;

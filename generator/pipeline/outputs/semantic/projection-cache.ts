@@ -1,21 +1,22 @@
 /**
  * The projection's axes (projection.ts) kept between builds. They are found from the model's own words'
  * vectors, which depend on the model only, so a build after an edit finds them here instead of spending
- * seconds on a covariance and its subspace iteration. Keyed by the digest of those vectors and the writer's
- * knobs: other vectors or knobs find nothing and compute the axes again. A file that does not read back whole
- * is ignored; a write goes to a temporary name first. Build side: Node only.
+ * seconds on a covariance and its subspace iteration. Keyed by the digest of those vectors, the writer's
+ * knobs and the form of the arithmetic (`PROJECTION_FORM`): other vectors, knobs or arithmetic find nothing
+ * and compute the axes again. A file that does not read back whole is ignored; a write goes to a temporary
+ * name first. Build side: Node only.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { projectionFor, type Projection } from '../../../semantic/projection.ts';
+import { PROJECTION_FORM, projectionFor, type Projection } from '../../../semantic/projection.ts';
 import { SEMANTIC, writerKnobs } from '../../../semantic/semantic-ranking.ts';
 import { dequantize, type QuantizedVector } from '../../../semantic/vector-part.ts';
 
 const remembered = new Map<string, Projection | null>();
 
 function keyOf(vectors: readonly QuantizedVector[]): string {
-  const hash = createHash('sha256').update(writerKnobs());
+  const hash = createHash('sha256').update(PROJECTION_FORM).update(writerKnobs());
   for (const { codes, scale } of vectors) hash.update(new Uint8Array(codes.buffer, codes.byteOffset, codes.length)).update(String(scale));
   return hash.digest('hex').slice(0, 32);
 }
