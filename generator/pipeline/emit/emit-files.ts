@@ -4,8 +4,7 @@
  * whose bytes the previous build already wrote is hard-linked from it instead of written again
  * (previous-output.ts), so a build after a small edit writes only what changed.
  */
-import { hash } from 'node:crypto';
-import { copyFileSync, linkSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, linkSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { OutputFile } from '../outputs/output-file.ts';
@@ -22,6 +21,7 @@ import {
   witness,
 } from './previous-output.ts';
 import { lockOutput } from './output-lock.ts';
+import { makeDirOnce, settleFile } from './settle-file.ts';
 import { applyChanges, type Staged, stageChanges } from './update-in-place.ts';
 
 /** The digest once recorded for a copied file (outputs of older builds may hold it): never equal to a file's digest. */
@@ -47,34 +47,19 @@ export async function writeAll(
     if (seen.has(file.path)) throw new Error(`two outputs claim ${file.path}`);
     seen.add(file.path);
     const target = path.join(root, file.path);
-    const dir = path.dirname(target);
-    if (!madeDirs.has(dir)) {
-      mkdirSync(dir, { recursive: true });
-      madeDirs.add(dir);
-    }
-    // A file carried over from the previous build (output-tracker.ts) is linked from it unmade, unless that
-    // copy is gone or was changed by hand.
-    const carried = 'carried' in file ? linkUnchanged(previous, file.path, file.carried, target) : undefined;
-    if (carried) {
-      digests.set(file.path, carried[0]);
-      records.set(file.path, carried);
-      bytes += carried[1];
-      continue;
-    }
-    // Compared by its bytes like any other file (an image, the editor's scripts): a build after a small
-    // edit neither rewrites nor counts the copies that did not change.
-    const body = 'body' in file ? file.body : 'carried' in file ? file.make() : readFileSync(file.copyFrom);
-    const digest = hash('sha1', body, 'base64');
-    digests.set(file.path, digest);
-    bytes += typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
-    const linked = linkUnchanged(previous, file.path, digest, target);
-    if (linked) {
-      records.set(file.path, linked);
+    makeDirOnce(madeDirs, path.dirname(target));
+    // A file carried over from the previous build is linked from it unmade, unless that copy is gone or was
+    // changed by hand; a file made again is linked when the previous build wrote the same bytes.
+    const settled = settleFile(file, (name, digest) => linkUnchanged(previous, name, digest, target));
+    digests.set(file.path, settled.digest);
+    bytes += settled.size;
+    if ('record' in settled) {
+      records.set(file.path, settled.record);
       continue;
     }
     if ('copyFrom' in file) copyFileSync(file.copyFrom, target);
-    else writeFileSync(target, body);
-    records.set(file.path, witness(digest, target));
+    else writeFileSync(target, settled.body);
+    records.set(file.path, witness(settled.digest, target));
     written++;
   }
   return { files: seen.size, written, bytes, digests, records };

@@ -10,8 +10,7 @@
  *   output's record has been written. A build killed in between leaves the journal: the next build trusts
  *   none of the files it names and makes a whole new folder (emit-files.ts), as it would with no record.
  */
-import { hash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { OutputFile } from '../outputs/output-file.ts';
 import { forgetBuild } from '../build-fingerprint.ts';
@@ -25,6 +24,7 @@ import {
   witness,
   writeWhole,
 } from './previous-output.ts';
+import { makeDirOnce, settleFile } from './settle-file.ts';
 
 /** Removes a file and the folders it leaves empty (a removed record's page folder), up to `root`. */
 export function removeWithEmptyFolders(root: string, file: string): void {
@@ -69,31 +69,18 @@ export async function stageChanges(
   };
   for await (const file of files) {
     if (digests.has(file.path)) throw new Error(`two outputs claim ${file.path}`);
-    const carried = 'carried' in file ? kept(file.path, file.carried) : undefined;
-    if (carried) {
-      digests.set(file.path, carried[0]);
-      records.set(file.path, carried);
-      bytes += carried[1];
-      continue;
-    }
-    const body = 'body' in file ? file.body : 'carried' in file ? file.make() : readFileSync(file.copyFrom);
-    const digest = hash('sha1', body, 'base64');
-    digests.set(file.path, digest);
-    bytes += typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
-    const unchanged = kept(file.path, digest);
-    if (unchanged) {
-      records.set(file.path, unchanged);
+    const settled = settleFile(file, kept);
+    digests.set(file.path, settled.digest);
+    bytes += settled.size;
+    if ('record' in settled) {
+      records.set(file.path, settled.record);
       continue;
     }
     const target = path.join(staging, file.path);
-    const dir = path.dirname(target);
-    if (!madeDirs.has(dir)) {
-      mkdirSync(dir, { recursive: true });
-      madeDirs.add(dir);
-    }
-    writeFileSync(target, body);
+    makeDirOnce(madeDirs, path.dirname(target));
+    writeFileSync(target, settled.body);
     // A rename keeps the inode and the modification time: this is the file's record once it is in place.
-    records.set(file.path, witness(digest, target));
+    records.set(file.path, witness(settled.digest, target));
     changed.push(file.path);
   }
   return { files: digests.size, written: changed.length, bytes, digests, records, changed };
@@ -108,11 +95,7 @@ export function applyChanges(target: string, staging: string, staged: Staged, pr
   for (const file of removed) removeWithEmptyFolders(target, file);
   const madeDirs = new Set<string>();
   for (const file of staged.changed) {
-    const dir = path.dirname(path.join(target, file));
-    if (!madeDirs.has(dir)) {
-      mkdirSync(dir, { recursive: true });
-      madeDirs.add(dir);
-    }
+    makeDirOnce(madeDirs, path.dirname(path.join(target, file)));
     renameSync(path.join(staging, file), path.join(target, file));
   }
   recordOutput(target, staged.records);
