@@ -140,13 +140,15 @@ describe('the content manager', () => {
     await page.getByLabel('Title', { exact: true }).fill('A title typed into the form');
     const preview = page.frameLocator('iframe').first();
     await expect(preview.locator('article.entry h1').first().textContent()).resolves.toBe('A title typed into the form');
-    // The preview is styled by the site's own stylesheet, loaded in its frame.
-    const styled = await preview
-      .locator('html')
-      .evaluate(() =>
-        [...document.styleSheets].some((sheet) => sheet.href?.endsWith('/resources/resources.css') && sheet.cssRules.length > 0),
-      );
-    expect(styled).toBe(true);
+    // The preview is styled by the site's own stylesheet, loaded in its frame. The typed title can show
+    // before the stylesheet has loaded, so this is asked until it has (or the poll's time runs out).
+    const styled = () =>
+      preview
+        .locator('html')
+        .evaluate(() =>
+          [...document.styleSheets].some((sheet) => sheet.href?.endsWith('/resources/resources.css') && sheet.cssRules.length > 0),
+        );
+    await expect.poll(styled, { timeout: 10_000 }).toBe(true);
     // Decap's local proxy saves files only: the editor falls back from the configured editorial workflow
     // (draft, in review, ready on Netlify) to publishing at once, so there is no workflow board here.
     const config = await (await fetch(`${base}/admin/config.yml`)).text();
