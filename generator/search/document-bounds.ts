@@ -11,6 +11,9 @@ import type { WordBits } from './match-count.ts';
 import { findBlock, type PreparedForm } from './prepared-form.ts';
 import { RANKING, wordScore } from './ranking.ts';
 
+/** One word's impact bounds in a block, gathered before they replace its block bound (reused: no allocation per block). */
+const impacts = new Float64Array(RANKING.blockSize);
+
 /**
  * Lowers each document's bound in `slots` (as tightBound leaves it: every word at its bound in the block)
  * word by word, in `order`, to the word's bound in that very document, the best of its forms' impact bounds
@@ -32,26 +35,16 @@ export function lowerByImpacts(
   for (let u = 0; u < units.length; u++) words.fill(bounds.best[u * bounds.blocks + block]!, u * size, (u + 1) * size);
   for (let w = 0; w < order.length; w++) {
     const u = order[w]!;
-    const offset = u * size;
-    const bound = bounds.best[u * bounds.blocks + block]!;
-    words.fill(0, offset, offset + size);
+    // The word's impact bounds are gathered apart, then put in place of its block bound exactly as a real
+    // score is once the word is scored (lowerSlots), and kept in `words` for that later replacement.
+    impacts.fill(0);
     const forms = units[u]!;
     for (let f = 0; f < forms.length; f++) {
       const at = findBlock(forms[f]!.blocks, block);
-      if (at >= 0) forms[f]!.boundsInto(at, words, offset);
+      if (at >= 0) forms[f]!.boundsInto(at, impacts, 0);
     }
-    let best = 0;
-    for (let slot = 0; slot < size; slot++) {
-      const document = block * size + slot;
-      const bit = 1 << (document & 7);
-      if (slots[slot]! > 0 && bits.found[u]![document >> 3]! & bit) {
-        const isExact = (bits.exact[u]![document >> 3]! & bit) !== 0;
-        // As in lowerSlots: the word's tiers are the same in both, only its BM25 part's bound changes.
-        slots[slot]! +=
-          wordScore(bits.found.length, isExact, words[offset + slot]!, false) - wordScore(bits.found.length, isExact, bound, false);
-      }
-      if (slots[slot]! > best) best = slots[slot]!;
-    }
+    const best = lowerSlots(bits, block, u, impacts, 0, slots, words);
+    words.set(impacts, u * size);
     if (below(best)) return true;
   }
   return false;
