@@ -86,6 +86,8 @@ export interface BuildResult {
   bytes: number;
   /** The identity of the output folder this build put in place. */
   identity?: string;
+  /** Markdown files taken from the load store unparsed, and files parsed (with `keepLoads`; load-store.ts). */
+  loaded?: { kept: number; parsed: number } | undefined;
 }
 
 export interface OutputOptions {
@@ -246,5 +248,5 @@ async function buildWith(options: BuildOptions, helper: BuildHelper | undefined)
   store?.save();
   const carried = tracking.settle(written);
   const { digests: _, ...counts } = written;
-  return { content, publication, ...counts, carried };
+  return { content, publication, ...counts, carried, loaded: store?.counts };
 }

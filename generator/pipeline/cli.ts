@@ -153,8 +153,9 @@ async function buildLocked(contentDir: string, outDir: string, settings: BuildSe
   const summary = { files: result.files, bytes: result.bytes, publication: result.publication };
   recordBuild<BuildSummary>(outDir, fingerprint, summary, result.identity);
   const ms = Math.round(performance.now() - started);
+  const loaded = result.loaded ? `; Markdown files: ${result.loaded.parsed} parsed, ${result.loaded.kept} kept from the last build` : '';
   console.log(
-    `${contentDir} -> ${outDir}: ${result.files} files, ${result.written} written (the rest unchanged), ${result.carried ?? 0} carried over unmade, ${formatSize(result.bytes)} in ${ms} ms`,
+    `${contentDir} -> ${outDir}: ${result.files} files, ${result.written} written (the rest unchanged), ${result.carried ?? 0} carried over unmade, ${formatSize(result.bytes)} in ${ms} ms${loaded}`,
   );
   for (const line of formatPublication(result.publication, preview)) console.log(line);
   return 0;

@@ -4,7 +4,8 @@
  * its witness says, and a kept part that is damaged is ignored. Each test plants a text in the store that
  * no file holds: the build's output shows whether it was taken from the store or from the file.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { hash } from 'node:crypto';
+import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContent } from '../../generator/pipeline/load/load-content.ts';
@@ -72,6 +73,27 @@ describe('the load store', () => {
     await bodyOf(content, out);
     plant(content, out, keyOf(content, FILE));
     expect(await bodyOf(content, out)).not.toContain(PLANTED);
+  });
+
+  it('confirms a file by its bytes after a fresh checkout (new inodes, new times), and parses a changed one', async () => {
+    const out = path.join(tempDir('load-store-checkout'), 'dist');
+    await bodyOf(content, out);
+    // The kept front matter says what no file says: a build that confirms the file by its bytes shows it.
+    const store = openLoadStore(out);
+    const digest = hash('sha1', `${FILE}\n${readFileSync(path.join(content, FILE), 'utf8')}`, 'base64');
+    const kept = store.confirm(FILE, digest, keyOf(content, FILE))!;
+    store.set(FILE, keyOf(content, FILE), { ...kept, data: { ...(kept.data as object), title: 'Planted title' } });
+    store.save();
+    const titleOf = async (dir: string) => {
+      const raw = await loadContent(dir, undefined, undefined, undefined, openLoadStore(out));
+      return (raw.records.intelligence!.find((record) => record.file === FILE)!.data as { title: string }).title;
+    };
+    const checkout = path.join(tempDir('load-store-checkout'), 'content');
+    cpSync(content, checkout, { recursive: true });
+    expect(statSync(path.join(checkout, FILE)).ino).not.toBe(statSync(path.join(content, FILE)).ino);
+    expect(await titleOf(checkout), 'confirmed by its bytes, not parsed').toBe('Planted title');
+    writeFileSync(path.join(checkout, FILE), readFileSync(path.join(checkout, FILE), 'utf8').replace(/^title: .*$/m, 'title: "Edited"'));
+    expect(await titleOf(checkout), 'other bytes are parsed').toBe('Edited');
   });
 
   it('ignores a damaged part and keeps the files again', async () => {

@@ -53,11 +53,14 @@ interface ContentSource {
   keep?: StoredFile;
 }
 
+/** A content file's digest: of its path and text, what outputs made from it are tracked by. */
+const digestOf = (file: string, text: string) => hash('sha1', `${file}\n${text}`, 'base64');
+
 /** `readText`, with text that is not UTF-8 reported as the file's problem (null). */
 function readChecked(source: ContentSource, file: string): string | undefined | null {
   try {
     const text = readText(source, file);
-    if (text !== undefined) source.digests.set(file, hash('sha1', `${file}\n${text}`, 'base64'));
+    if (text !== undefined) source.digests.set(file, digestOf(file, text));
     return text;
   } catch (error) {
     if (!(error instanceof NotUtf8Error)) throw error;
@@ -156,16 +159,30 @@ function loadFile(source: ContentSource, file: string, cache: BuildCache, load: 
   const identity = source.identities.get(file);
   const witness = identity?.changedMs !== undefined && identity.changedMs < Date.now() - RACY_MS;
   const key = `${identity?.dev}:${identity?.ino}:${identity?.size}:${identity?.changedMs}`;
-  const kept = () => {
-    const stored = store?.get(file, key);
+  // A file too new to be known by its key is kept under none: only its bytes can confirm it.
+  const kept = (stamp: string) => {
+    const stored = store?.get(file, stamp) ?? confirmed(source, file, stamp, store);
     const loaded = fresh(stored);
-    if (!stored && loaded.keep && loaded.problems.length === 0) store?.set(file, key, loaded.keep);
+    if (!stored && loaded.keep && loaded.problems.length === 0) store?.set(file, stamp, loaded.keep);
     return loaded;
   };
-  const loaded = witness ? cache.memo('content file', `${file}\n${key}`, kept) : fresh();
+  const loaded = witness ? cache.memo('content file', `${file}\n${key}`, () => kept(key)) : kept('');
   source.problems.push(...loaded.problems);
   if (loaded.digest !== undefined) source.digests.set(file, loaded.digest);
   return loaded.records;
+}
+
+/** What `store` kept of `file` when its bytes are still those it was kept from (its key moved: a fresh checkout). */
+function confirmed(source: ContentSource, file: string, key: string, store?: LoadStore): StoredFile | undefined {
+  if (!store?.has(file)) return undefined;
+  let text: string | undefined;
+  try {
+    text = readText(source, file);
+  } catch {
+    return undefined;
+  }
+  const stored = text === undefined ? undefined : store.confirm(file, digestOf(file, text), key);
+  return stored && { ...stored, text: text! };
 }
 
 /**

@@ -2,8 +2,11 @@
  * What `npm run build` read of each Markdown file, kept on disk for the next build (`<out>.load/`, safe to
  * delete), so that a file not changed since is neither read nor parsed again: its text, digest and parsed
  * front matter, keyed as the nothing-changed check keys files (its device, inode, size and latest change
- * time). A file changed within RACY_MS of being read is never kept: a coarse clock could hide a second edit
- * in the same tick. Only files that loaded without a problem are kept.
+ * time). A file whose key moved but whose bytes did not (a fresh checkout, as every Netlify deploy starts
+ * from, gives every file a new inode and time) is read and hashed, not parsed: `confirm` hands back what was
+ * kept when the digest of its bytes is the kept one. A file changed within RACY_MS of being read is only
+ * ever confirmed by its bytes: a coarse clock could hide a second edit in the same tick. Only files that
+ * loaded without a problem are kept.
  *
  * Kept in 256 parts by a digest of the file's path, each written whole into a file of its own and renamed
  * into place, so a build killed while it saves leaves each part old or new, never half written, and an
@@ -24,7 +27,7 @@ export interface StoredFile {
 }
 
 interface Entry extends StoredFile {
-  /** `dev:ino:size:changedMs` of the file when it was read. */
+  /** `dev:ino:size:changedMs` of the file when it was read; '' for a file too new to be known by its key. */
   key: string;
 }
 
@@ -34,7 +37,13 @@ const PARTS = 256;
 
 export interface LoadStore {
   get(file: string, key: string): StoredFile | undefined;
+  /** Whether anything is kept of `file`, under any key. */
+  has(file: string): boolean;
+  /** What is kept of `file` when `digest` (of its bytes as read now) is the kept one; kept under `key` from now on. */
+  confirm(file: string, digest: string, key: string): StoredFile | undefined;
   set(file: string, key: string, stored: StoredFile): void;
+  /** Files handed back by `get` or `confirm` (not parsed again) and files set (read and parsed). */
+  readonly counts: { kept: number; parsed: number };
   /** Writes the parts that changed, keeping only the files this build asked for. */
   save(): void;
 }
@@ -57,18 +66,32 @@ export function openLoadStore(outDir: string, { trust = true } = {}): LoadStore 
     }
     return part;
   };
+  const counts = { kept: 0, parsed: 0 };
   return {
+    counts,
     get(file, key) {
       const part = partOf(file);
       const entry = part.kept.get(file);
-      if (entry?.key !== key) return undefined;
+      if (key === '' || entry?.key !== key) return undefined;
       part.used.set(file, entry);
+      counts.kept++;
+      return entry;
+    },
+    has: (file) => partOf(file).kept.has(file),
+    confirm(file, digest, key) {
+      const part = partOf(file);
+      const entry = part.kept.get(file);
+      if (entry?.digest !== digest) return undefined;
+      part.used.set(file, entry.key === key ? entry : { ...entry, key });
+      if (entry.key !== key) part.changed = true;
+      counts.kept++;
       return entry;
     },
     set(file, key, stored) {
       const part = partOf(file);
       part.used.set(file, { key, ...stored });
       part.changed = true;
+      counts.parsed++;
     },
     save() {
       mkdirSync(dir, { recursive: true });

@@ -1,15 +1,26 @@
-// Keeps the last build's output, its file records and its build record in Netlify's build cache, so a
-// deploy starts from the previous output as a local build does: `npm run build` then writes only the files
-// whose bytes changed, or says nothing changed. Netlify starts every build from a fresh checkout, so without
-// this each deploy is a cold build. The cache is Netlify's own (`utils.cache`, @netlify/cache-utils).
+// Keeps the last build's output, its records and what it read of the content in Netlify's build cache, so a
+// deploy starts from the previous output as a local build does: `npm run build -- --in-place` (netlify.toml's
+// command) then makes only the outputs an edit touched, writes only the files whose bytes changed into the
+// folder in place, or says nothing changed. Netlify starts every build from a fresh checkout, so without this
+// each deploy is a cold build. The cache is Netlify's own (`utils.cache`, @netlify/cache-utils).
 //
 // Cold cache (the first deploy, or after "Clear cache and deploy site"): nothing is restored and the build is
 // cold. A cache that should not be trusted: clear it in Netlify, or set BUILD_CACHE=off for one deploy.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 
-/** The output folder and the three records kept beside it (generator/pipeline/emit, build-fingerprint.ts). */
-const cachedPaths = (publishDir) => [publishDir, `${publishDir}.digests.json`, `${publishDir}.build.json`, `${publishDir}.inputs.json`];
+/**
+ * The output folder, the three records kept beside it (generator/pipeline/emit, build-fingerprint.ts) and the
+ * load store (generator/pipeline/load/load-store.ts): a fresh checkout's files have new inodes, so the store
+ * confirms each by its bytes, which is still far cheaper than parsing it again.
+ */
+const cachedPaths = (publishDir) => [
+  publishDir,
+  `${publishDir}.digests.json`,
+  `${publishDir}.build.json`,
+  `${publishDir}.inputs.json`,
+  `${publishDir}.load`,
+];
 
 const disabled = () => process.env.BUILD_CACHE === 'off';
 
