@@ -5,7 +5,7 @@ import { loadContent } from './load/load-content.ts';
 import { openLoadStore } from './load/load-store.ts';
 import { validateContent } from './validate/validate-content.ts';
 import { countPublication, type Preview, type PublicationCount, selectPublished } from './catalogue/publish.ts';
-import { createCatalogue, type Catalogue } from './catalogue/catalogue.ts';
+import { createCatalogue } from './catalogue/catalogue.ts';
 import { buildApiFiles } from './outputs/api/api-files.ts';
 import { buildArticleFeeds } from './outputs/feed/article-feeds.ts';
 import { buildFeedFiles } from './outputs/feed/feed-files.ts';
@@ -18,9 +18,9 @@ import { buildSemanticIndex } from './outputs/semantic/semantic-output.ts';
 import { type BuildHelper, renderWithHelper, startBuildHelper } from './outputs/helper/build-helper.ts';
 import { buildOpenApi, serializeOpenApi } from './outputs/openapi/openapi-document.ts';
 import { createExampleCollector } from './outputs/openapi/openapi-examples.ts';
-import { buildDocsFiles } from './outputs/pages/docs-pages.ts';
-import { buildSitemap, listPages } from './outputs/pages/sitemap.ts';
-import { sitePath } from './outputs/pages/page-links.ts';
+import { buildHomeFiles } from './outputs/pages/home-page.ts';
+import { buildReferenceFiles } from './outputs/pages/reference-files.ts';
+import { buildSitemap, lastModifiedOf, listPages } from './outputs/pages/sitemap.ts';
 import { buildLlmsTxt } from './outputs/pages/llms-txt.ts';
 import { buildHeadersFile } from './outputs/deploy/headers-file.ts';
 import type { OutputFile } from './outputs/output-file.ts';
@@ -113,19 +113,6 @@ export interface OutputOptions {
   tracker?: (tracker: OutputTracker) => void;
 }
 
-/** The day a page last changed: its record's `updated`, a collection's newest, else the content's newest. */
-function lastModifiedOf(catalogue: Catalogue): (page: string) => string {
-  const days = new Map<string, string>();
-  for (const [key, collection] of markdownCollections(catalogue.collections)) {
-    const folder = `${collection.page.path}/`;
-    for (const record of catalogue.records[key] ?? []) {
-      days.set(sitePath(catalogue, catalogue.recordUrl(key, record)).slice(1), record.updated);
-      if (record.updated > (days.get(folder) ?? '')) days.set(folder, record.updated);
-    }
-  }
-  return (page) => days.get(page) ?? catalogue.contentTime.slice(0, 10);
-}
-
 /** The bodies of every published record. */
 function* markdownBodies(published: Content, collections: CollectionTable): Generator<string> {
   for (const [key] of markdownCollections(collections)) {
@@ -176,7 +163,12 @@ export async function* generateOutput(published: Content, options: OutputOptions
   // Pages are yielded as they are made; the sitemap keeps only their paths.
   const pages: string[] = [];
   const recordPages = options.recordPages === false ? [] : [() => buildRecordPages(catalogue), () => buildListPages(catalogue)];
-  for (const build of [() => buildDocsFiles(catalogue, openApi), () => buildResourcePages(catalogue), ...recordPages]) {
+  for (const build of [
+    () => buildHomeFiles(catalogue),
+    () => buildReferenceFiles(catalogue, openApi),
+    () => buildResourcePages(catalogue),
+    ...recordPages,
+  ]) {
     for (const file of build()) {
       pages.push(file.path);
       yield file;
@@ -188,7 +180,7 @@ export async function* generateOutput(published: Content, options: OutputOptions
   yield* buildArticleFeeds(catalogue);
   yield* buildSitemap(catalogue, listPages(pages, lastModifiedOf(catalogue)));
   yield* copyImages(catalogue, options.readImage);
-  yield buildHeadersFile();
+  yield buildHeadersFile(catalogue);
   const schedule: Schedule = {
     next_publication: options.nextPublication ? `${options.nextPublication}T00:00:00Z` : null,
     built_at: builtAt,

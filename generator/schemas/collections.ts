@@ -9,6 +9,7 @@
  * budget for a request): the build writes the route table it derives from here (shared/operations.ts).
  */
 import { createOperations, type Operation } from '../shared/operations.ts';
+import { SITE_ADDRESSES } from '../shared/site-addresses.ts';
 import { apiCollections, type CollectionTable, type ExtraRoute, type OperationNames, type Relation } from './collection-types.ts';
 import * as Api from './api.ts';
 import { articleSchema, expertiseSchema, resourceSchema, serviceSchema, technologySchema } from './records.ts';
@@ -232,7 +233,8 @@ export const collections = {
     schema: resourceSchema,
     titleField: 'title',
     order: 'updated',
-    page: { path: 'resources', key: 'id' },
+    // The resources' pages are the hub's: the hub lists them, each at its id below it.
+    page: { path: SITE_ADDRESSES.hub, key: 'id' },
     references: { category: ['categories'], type: 'site.resource_types', image: 'images' },
   },
 } as const satisfies CollectionTable;

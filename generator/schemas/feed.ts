@@ -6,17 +6,19 @@
 import { z } from 'zod';
 import { id, url } from './fields.ts';
 import { resourceSchema } from './records.ts';
+import { folderAddress, SITE_ADDRESSES } from '../shared/site-addresses.ts';
 
 const from = resourceSchema.shape;
+const HUB = folderAddress(SITE_ADDRESSES.hub);
 
-/** Plain strings, not enums: the allowed ids come from content, and build-feed.ts pins them in the published schema. */
+/** Plain strings, not enums: the allowed ids come from content, and the feed output (pipeline/outputs/feed/feed-files.ts) pins them in the published schema. */
 export const feedEntrySchema = z
   .strictObject({
     id: id.meta({ description: 'Slug of the entry, unique in the feed.', examples: ['agentic-checkout-readiness-checklist'] }),
     type: from.type.meta({ description: 'Kind of resource, one of result.resources_hub.taxonomy.types.' }),
     title: from.title.meta({ description: 'Title of the resource.' }),
     category: from.category.meta({ description: 'Practice category id, one of result.resources_hub.taxonomy.categories.' }),
-    url: url.meta({ description: 'Absolute address of the entry page, {site_url}/resources/<id>/.' }),
+    url: url.meta({ description: `Absolute address of the entry page, {site_url}${HUB}<id>/.` }),
     excerpt: from.excerpt.meta({ description: 'Short plain-text summary.' }),
     // The front matter defaults topics to []; an entry always states them, so the default is dropped.
     topics: from.topics.unwrap().meta({ description: 'Topic tags, lowercase ids.' }),
@@ -31,7 +33,7 @@ export const feedEntrySchema = z
 const hubSchema = z.strictObject({
   name: z.string().meta({ description: 'Name of the resources hub.' }),
   description: z.string().meta({ description: 'What the hub offers.' }),
-  url: url.meta({ description: 'Address of the resources page, {site_url}/resources/.' }),
+  url: url.meta({ description: `Address of the resources page, {site_url}${HUB}.` }),
   update_frequency: z.string().meta({ description: 'How often entries are added, in words.' }),
   taxonomy: z.strictObject({
     types: z.array(z.string()).meta({ description: 'Allowed entry types.' }),

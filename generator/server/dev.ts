@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCommandLine, quietOnClosedOutput } from '../pipeline/command-line.ts';
 import { MANIFEST_PATH } from '../shared/data-paths.ts';
+import { SITE_ADDRESSES } from '../shared/site-addresses.ts';
 import { type CmsProxy, startCmsProxy } from './cms-proxy.ts';
 import { type ContentWatcher, watchContent } from './content-watcher.ts';
 import { createServer } from './create-server.ts';
@@ -34,7 +35,7 @@ Options:
   -F, --future    include records dated after today (a preview)
   -h, --help      show this help
 
-The content manager (Decap CMS) is at /admin/, saving into the content folder through Decap's local proxy,
+The content manager (Decap CMS) is at /${SITE_ADDRESSES.admin}/, saving into the content folder through Decap's local proxy,
 which listens on 127.0.0.1:CMS_PORT whatever HOST says (default: PORT + 1; a free port when PORT is 0) and
 answers the admin page of this dev server only.
 
@@ -154,7 +155,7 @@ async function main(): Promise<number | undefined> {
   if (!(await started.start())) console.log('waiting for a good edit to make the first build');
   console.log(
     `Serving ${content} at ${url} (API at /v1/), rebuilding on every change; press Ctrl+C to stop` +
-      (proxy ? `\nContent manager at ${url}admin/, saving into ${content}` : ''),
+      (proxy ? `\nContent manager at ${url}${SITE_ADDRESSES.admin}/, saving into ${content}` : ''),
   );
   return undefined;
 }

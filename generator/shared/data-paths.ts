@@ -73,7 +73,3 @@ export const latestPath = (route: string, count: number) => `${DATA_ROOT}/${rout
 
 /** The OpenAPI document, served as it is (not an envelope) at `/v1/openapi.json`. */
 export const OPENAPI_PATH = `${DATA_ROOT}/openapi.json`;
-
-/** The static resource feed and the JSON Schema of one entry (spec "Resource feed document"). */
-export const FEED_PATH = 'api/resources.json';
-export const ENTRY_SCHEMA_PATH = 'api/resources-entry.schema.json';

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import jsYaml from 'js-yaml';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SITE_ADDRESSES } from '../../generator/shared/site-addresses.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 
 const SCREENSHOT = fileURLToPath(new URL('../../docs/cms-editor.png', import.meta.url));
@@ -145,8 +146,9 @@ describe('the content manager', () => {
     const styled = () =>
       preview
         .locator('html')
-        .evaluate(() =>
-          [...document.styleSheets].some((sheet) => sheet.href?.endsWith('/resources/resources.css') && sheet.cssRules.length > 0),
+        .evaluate(
+          (_, stylesheet) => [...document.styleSheets].some((sheet) => sheet.href?.endsWith(stylesheet) && sheet.cssRules.length > 0),
+          `/${SITE_ADDRESSES.stylesheet}`,
         );
     await expect.poll(styled, { timeout: 10_000 }).toBe(true);
     // Decap's local proxy saves files only: the editor falls back from the configured editorial workflow

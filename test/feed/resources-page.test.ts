@@ -11,6 +11,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
 import type { Feed, FeedEntry } from '../../generator/schemas/feed.ts';
+import { SITE_ADDRESSES } from '../../generator/shared/site-addresses.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { startSiteServer, type SiteServer } from '../helpers/site-server.ts';
 
@@ -237,7 +238,7 @@ describe('/resources/ in a browser', () => {
 
   it('weighs under 50 KB before images, HTML, script and stylesheet together', async () => {
     let bytes = 0;
-    for (const file of ['/resources/', '/resources/hub.js', '/resources/resources.css']) {
+    for (const file of ['/resources/', '/resources/hub.js', `/${SITE_ADDRESSES.stylesheet}`]) {
       const response = await fetch(`${server.url}${file}`);
       expect(response.status).toBe(200);
       bytes += (await response.arrayBuffer()).byteLength;

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../generator/server/create-server.ts';
 import { HEADERS_FILE, headersFor, parseHeaderRules, type HeaderRule } from '../../generator/shared/header-rules.ts';
+import { SITE_ADDRESSES } from '../../generator/shared/site-addresses.ts';
 import { buildInto, removeBuildDirs } from '../helpers/build-output.ts';
 import { VALID_FIXTURE } from '../helpers/fixture.ts';
 
@@ -36,6 +37,7 @@ const PATHS = [
   '/resources/rag-evaluation-guide/',
   '/resources/hub.js',
   '/docs/',
+  `/${SITE_ADDRESSES.stylesheet}`,
   '/api/resources.json',
   '/api/resources-entry.schema.json',
   '/images/resources/rag-evaluation-guide.svg',

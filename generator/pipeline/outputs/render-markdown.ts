@@ -1,16 +1,6 @@
 /** Markdown to HTML for `content_html`: raw HTML is escaped so clients can embed the result as it is. */
 import { Marked, type Tokens } from 'marked';
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** The path part of the site address (`https://host/base` -> `/base`), so site-absolute links still work under it. */
-export function basePathOf(siteUrl: string): string {
-  return new URL(siteUrl).pathname.replace(/\/+$/, '');
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ESCAPES[char]!);
-}
+import { escapeHtml } from './html.ts';
 
 /** Links and images may only point to the web or the site itself: no `javascript:` or `data:`. */
 function isSafeHref(href: string): boolean {

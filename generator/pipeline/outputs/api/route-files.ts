@@ -4,7 +4,8 @@
  */
 import type { HealthData, IndexData } from '../../../schemas/api.ts';
 import type { AnyEntry, ApiCollection, ExtraRoute } from '../../../schemas/collections.ts';
-import { FEED_PATH, latestPath, staticPath } from '../../../shared/data-paths.ts';
+import { latestPath, staticPath } from '../../../shared/data-paths.ts';
+import { folderAddress, SITE_ADDRESSES } from '../../../shared/site-addresses.ts';
 import { serializeEnvelope, type MetaFields } from '../../../shared/envelope.ts';
 import type { Operation } from '../../../shared/operations.ts';
 import { API_BASE_PATH } from '../../../shared/policy.ts';
@@ -69,9 +70,9 @@ function createIndex(catalogue: Catalogue, operations: readonly Operation[]): In
   return {
     name: `${site.name} API`,
     version: site.api_version,
-    documentation: `${siteUrl}/docs/`,
+    documentation: `${siteUrl}${folderAddress(SITE_ADDRESSES.reference)}`,
     openapi: `${baseUrl}openapi.json`,
-    resource_feed: `${siteUrl}/${FEED_PATH}`,
+    resource_feed: `${siteUrl}/${SITE_ADDRESSES.resourceFeed}`,
     operations: operations
       .filter((op) => op.path !== '')
       .map((op) => ({

@@ -9,6 +9,11 @@ import { type CollectionTable, markdownCollections, type Reference } from '../..
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import { humanize } from '../labels.ts';
 import { type CmsField, type FieldContext, toField } from './cms-fields.ts';
+import { SITE_ADDRESSES } from '../../../shared/site-addresses.ts';
+import { LIVE_DIR } from './live-page.ts';
+
+/** Images are served where they are in the content folder (copy-images.ts), so one name serves both. */
+const IMAGES = SITE_ADDRESSES.images;
 
 /**
  * Where Decap commits: a Git host backend in production, the local file-system proxy in dev (with the dev
@@ -50,7 +55,7 @@ function folderCollection(context: ConfigContext, key: string): Record<string, u
   const collection = context.catalogue.collection(key);
   const folder = collection.pattern.slice(0, collection.pattern.lastIndexOf('/'));
   const shape = (collection.schema as unknown as z.ZodObject).shape as Record<string, z.ZodType>;
-  const images = { media_folder: `/${context.prefix}images/${folder}`, public_folder: `/images/${folder}` };
+  const images = { media_folder: `/${context.prefix}${IMAGES}/${folder}`, public_folder: `/${IMAGES}/${folder}` };
   const fields: CmsField[] = Object.entries(shape).map(([name, schema]) =>
     toField(name, schema, {
       reference: collection.references?.[name],
@@ -75,7 +80,7 @@ function folderCollection(context: ConfigContext, key: string): Record<string, u
     // Pages are at the record's slug, its file name; a resource's page is at its id, which is its file name too
     // unless its front matter gives another.
     // Records the API serves have their page in a fan-out folder Decap cannot compute: the live page does.
-    preview_path: collection.api ? `admin/live/?page=${collection.page.path}/{{slug}}` : `${collection.page.path}/{{slug}}/`,
+    preview_path: collection.api ? `${LIVE_DIR}/?page=${collection.page.path}/{{slug}}` : `${collection.page.path}/{{slug}}/`,
     fields: [...fields, { name: 'body', label: 'Body', widget: 'markdown' }],
   };
 }
@@ -105,8 +110,8 @@ export function createCmsConfig(catalogue: Catalogue, backend: CmsBackend): Reco
     site_url: siteUrl,
     display_url: siteUrl,
     locale: 'en',
-    media_folder: `${context.prefix}images`,
-    public_folder: '/images',
+    media_folder: `${context.prefix}${IMAGES}`,
+    public_folder: `/${IMAGES}`,
     collections: [
       ...markdownCollections(catalogue.collections).map(([key]) => folderCollection(context, key)),
       {

@@ -3,16 +3,17 @@
  * to the deployed files and the local server reads and applies the same way (server/static-headers.ts).
  * CORS on what other sites fetch (the feed, its schema, images), a cache policy per kind of file, and the
  * hardening every page needs: nosniff, a Content-Security-Policy that allows only what each page loads,
- * no framing, and `noindex` on the precomputed API data.
+ * no framing, and `noindex` on the precomputed API data. A function of the collections (which have pages)
+ * and the site's addresses alone, so a new collection or a renamed address changes it without an edit here.
  */
 import { createHash } from 'node:crypto';
-import { collections, markdownCollections } from '../../../schemas/collections.ts';
+import { type CollectionTable, markdownCollections } from '../../../schemas/collections.ts';
 import { DATA_DIR } from '../../../shared/data-paths.ts';
 import { formatHeaderRules, HEADERS_FILE, type HeaderRule } from '../../../shared/header-rules.ts';
-import { ARTICLE_FEEDS } from '../feed/article-feeds.ts';
+import { SITE_ADDRESSES } from '../../../shared/site-addresses.ts';
+import type { Catalogue } from '../../catalogue/catalogue.ts';
+import { HOME_STYLE, NOSCRIPT_STYLE } from '../inline-styles.ts';
 import type { OutputFile } from '../output-file.ts';
-import { HOME_STYLE } from '../pages/docs-pages.ts';
-import { NOSCRIPT_STYLE } from '../pages/resource-pages.ts';
 
 /** The CSP source of one inline block: its SHA-256, as browsers compute it over the exact text. */
 const inlineHash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
@@ -27,8 +28,22 @@ const NO_FRAMING = "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
  */
 const SAME_SITE_FETCH = "connect-src 'self'";
 
+/** Record and list pages: no script at all (their JSON-LD is data, which script-src does not govern). */
+function recordPageRules(collections: CollectionTable): HeaderRule[] {
+  return markdownCollections(collections)
+    .filter(([, collection]) => collection.page.schema)
+    .map(([, collection]) => ({
+      path: `/${collection.page.path}/*`,
+      headers: {
+        'Cache-Control': PAGE_CACHE,
+        'Content-Security-Policy': `default-src 'none'; style-src 'self'; img-src 'self' data:; ${SAME_SITE_FETCH}; ${NO_FRAMING}`,
+      },
+    }));
+}
+
 /** The rules, from the broadest to the most specific; no two rules that match one path set the same header. */
-export function createHeaderRules(): HeaderRule[] {
+export function createHeaderRules(collections: CollectionTable): HeaderRule[] {
+  const { hub, reference, admin, stylesheet, feedFolder, articleFeeds, images } = SITE_ADDRESSES;
   return [
     {
       // On every path however it is spelt: a host that matches rules on the undecoded path (`/%61dmin/`) still
@@ -44,7 +59,7 @@ export function createHeaderRules(): HeaderRule[] {
       },
     },
     {
-      path: '/resources/*',
+      path: `/${hub}/*`,
       headers: {
         'Cache-Control': PAGE_CACHE,
         'Content-Security-Policy': `default-src 'none'; script-src 'self'; style-src 'self' ${inlineHash(NOSCRIPT_STYLE)}; img-src 'self' data:; connect-src 'self'; ${NO_FRAMING}`,
@@ -52,26 +67,19 @@ export function createHeaderRules(): HeaderRule[] {
     },
     {
       // The reference: its own stylesheet and "try it" script, which calls the API on the same origin.
-      path: '/docs/*',
+      path: `/${reference}/*`,
       headers: {
         'Cache-Control': PAGE_CACHE,
         'Content-Security-Policy': `default-src 'none'; script-src 'self'; style-src 'self'; img-src data:; connect-src 'self'; ${NO_FRAMING}`,
       },
     },
-    // Record and list pages: no script at all (their JSON-LD is data, which script-src does not govern).
-    ...markdownCollections(collections)
-      .filter(([, collection]) => collection.page.schema)
-      .map(([, collection]) => ({
-        path: `/${collection.page.path}/*`,
-        headers: {
-          'Cache-Control': PAGE_CACHE,
-          'Content-Security-Policy': `default-src 'none'; style-src 'self'; img-src 'self' data:; ${SAME_SITE_FETCH}; ${NO_FRAMING}`,
-        },
-      })),
+    ...recordPageRules(collections),
+    // The pages' stylesheet changes with a deploy like they do.
+    { path: `/${stylesheet}`, headers: { 'Cache-Control': PAGE_CACHE } },
     {
       // The content manager: a large single-page app that styles inline, compiles WebAssembly and talks to its
       // Git backend (or, in dev, the local proxy). Never indexed, never framed.
-      path: '/admin/*',
+      path: `/${admin}/*`,
       headers: {
         'Cache-Control': PAGE_CACHE,
         'X-Robots-Tag': 'noindex',
@@ -79,11 +87,11 @@ export function createHeaderRules(): HeaderRule[] {
       },
     },
     // The feeds exist for other sites' clients and readers: readable from any origin, cached briefly so a new entry shows soon.
-    { path: '/api/*', headers: FEED_HEADERS },
-    ...ARTICLE_FEEDS.map((feed) => ({ path: `/${feed.path}`, headers: FEED_HEADERS })),
+    { path: `/${feedFolder}/*`, headers: FEED_HEADERS },
+    ...Object.values(articleFeeds).map((feed) => ({ path: `/${feed}`, headers: FEED_HEADERS })),
     {
       // An image opened on its own (an SVG can hold script) runs nothing and loads nothing.
-      path: '/images/*',
+      path: `/${images}/*`,
       headers: {
         'Access-Control-Allow-Origin': '*',
         'Cache-Control': 'public, max-age=86400',
@@ -95,6 +103,6 @@ export function createHeaderRules(): HeaderRule[] {
   ];
 }
 
-export function buildHeadersFile(): OutputFile {
-  return { path: HEADERS_FILE, body: formatHeaderRules(createHeaderRules()) };
+export function buildHeadersFile(catalogue: Pick<Catalogue, 'collections'>): OutputFile {
+  return { path: HEADERS_FILE, body: formatHeaderRules(createHeaderRules(catalogue.collections)) };
 }

@@ -7,27 +7,17 @@ import { Feed } from 'feed';
 import type { AnyEntry } from '../../../schemas/collections.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { OutputFile } from '../output-file.ts';
-import { escapeHtml } from '../render-markdown.ts';
+import { escapeHtml } from '../html.ts';
+import { SITE_ADDRESSES } from '../../../shared/site-addresses.ts';
 
 /** The articles collection and how many of its newest a feed carries. */
 const ARTICLES = 'intelligence';
 export const FEED_ITEMS = 20;
 
-/** Where the feeds live; every page links them. */
-export const ARTICLE_FEEDS = [
-  { path: 'feed.xml', type: 'application/rss+xml', title: 'RSS' },
-  { path: 'atom.xml', type: 'application/atom+xml', title: 'Atom' },
-  { path: 'feed.json', type: 'application/feed+json', title: 'JSON Feed' },
-] as const;
+/** Where the feeds live (every page links them, html.ts). */
+const FEEDS = SITE_ADDRESSES.articleFeeds;
 
 const dayTime = (day: string) => `${day}T00:00:00Z`;
-
-/** The `<link rel="alternate">` lines every page carries, so a reader finds the feeds from any page. */
-export function feedLinkTags(siteUrl: string, escapeText: (text: string) => string): string {
-  return ARTICLE_FEEDS.map(
-    (feed) => `<link rel="alternate" type="${feed.type}" title="Articles (${feed.title})" href="${escapeText(`${siteUrl}/${feed.path}`)}">`,
-  ).join('\n');
-}
 
 interface FeedItem {
   url: string;
@@ -59,7 +49,7 @@ function jsonFeed(catalogue: Catalogue, items: FeedItem[], title: string, home: 
       version: 'https://jsonfeed.org/version/1.1',
       title,
       home_page_url: home,
-      feed_url: `${catalogue.siteUrl}/${ARTICLE_FEEDS[2].path}`,
+      feed_url: `${catalogue.siteUrl}/${FEEDS.json}`,
       description: `The latest articles from ${catalogue.site.name}.`,
       language: catalogue.site.language,
       items: items.map((item) => ({
@@ -120,7 +110,7 @@ export function buildArticleFeeds(catalogue: Catalogue): OutputFile[] {
     updated: new Date(newest),
     generator: site.name,
     copyright: site.license?.name ?? `© ${site.name}`,
-    feedLinks: { rss: `${siteUrl}/${ARTICLE_FEEDS[0].path}`, atom: `${siteUrl}/${ARTICLE_FEEDS[1].path}` },
+    feedLinks: { rss: `${siteUrl}/${FEEDS.rss}`, atom: `${siteUrl}/${FEEDS.atom}` },
   };
   const names = catalogue.names(['topics']);
   const topicName = (id: string) => names.get(id) ?? id;
@@ -129,8 +119,8 @@ export function buildArticleFeeds(catalogue: Catalogue): OutputFile[] {
   const atom = new Feed(options);
   addItems(atom, items, topicName, true);
   return [
-    { path: ARTICLE_FEEDS[0].path, body: rss.rss2() },
-    { path: ARTICLE_FEEDS[1].path, body: atom.atom1() },
-    { path: ARTICLE_FEEDS[2].path, body: jsonFeed(catalogue, items, title, home) },
+    { path: FEEDS.rss, body: rss.rss2() },
+    { path: FEEDS.atom, body: atom.atom1() },
+    { path: FEEDS.json, body: jsonFeed(catalogue, items, title, home) },
   ];
 }

@@ -1,6 +1,6 @@
 /**
- * The static resource feed (`api/resources.json`) and the JSON Schema of one entry
- * (`api/resources-entry.schema.json`), both addressed on the site URL (docs/api.md "Addresses").
+ * The static resource feed (`SITE_ADDRESSES.resourceFeed`) and the JSON Schema of one entry
+ * (`SITE_ADDRESSES.entrySchema`), both addressed on the site URL (docs/api.md "Addresses").
  */
 import { z } from 'zod';
 import { feedEntrySchema, type Feed, type FeedEntry } from '../../../schemas/feed.ts';
@@ -8,7 +8,7 @@ import type { AnyEntry } from '../../../schemas/collections.ts';
 import type { Resource } from '../../../schemas/content.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { OutputFile } from '../output-file.ts';
-import { ENTRY_SCHEMA_PATH, FEED_PATH } from '../../../shared/data-paths.ts';
+import { folderAddress, SITE_ADDRESSES } from '../../../shared/site-addresses.ts';
 import { readingTime } from '../../../shared/reading-time.ts';
 
 /** The feed is a static document, not a reply to a request, so it always echoes request 1. */
@@ -58,11 +58,11 @@ function createFeed(catalogue: Catalogue): Feed {
       resources_hub: {
         name: site.hub.name,
         description: site.hub.description,
-        url: `${siteUrl}/resources/`,
+        url: `${siteUrl}${folderAddress(SITE_ADDRESSES.hub)}`,
         update_frequency: site.hub.update_frequency,
         taxonomy: { types: [...site.resource_types], categories: feedCategories(catalogue).map((category) => category.id) },
-        entry_schema: `${siteUrl}/${ENTRY_SCHEMA_PATH}`,
-        feeds: { json: `${siteUrl}/${FEED_PATH}` },
+        entry_schema: `${siteUrl}/${SITE_ADDRESSES.entrySchema}`,
+        feeds: { json: `${siteUrl}/${SITE_ADDRESSES.resourceFeed}` },
       },
       methods: { list: site.hub.list, filter: site.hub.filter },
       resources,
@@ -82,7 +82,7 @@ export function createEntrySchema(catalogue: Catalogue): Record<string, unknown>
   const { pattern: _idPattern, maxLength: _idLength, ...category } = generated.properties.category ?? {};
   return {
     $schema,
-    $id: `${catalogue.siteUrl}/${ENTRY_SCHEMA_PATH}`,
+    $id: `${catalogue.siteUrl}/${SITE_ADDRESSES.entrySchema}`,
     title,
     description,
     ...rest,
@@ -98,7 +98,7 @@ export function createEntrySchema(catalogue: Catalogue): Record<string, unknown>
 
 export function buildFeedFiles(catalogue: Catalogue): OutputFile[] {
   return [
-    { path: FEED_PATH, body: JSON.stringify(createFeed(catalogue)) },
-    { path: ENTRY_SCHEMA_PATH, body: JSON.stringify(createEntrySchema(catalogue), null, 2) },
+    { path: SITE_ADDRESSES.resourceFeed, body: JSON.stringify(createFeed(catalogue)) },
+    { path: SITE_ADDRESSES.entrySchema, body: JSON.stringify(createEntrySchema(catalogue), null, 2) },
   ];
 }

@@ -3,7 +3,7 @@
  * (shared/operations.ts), schemas from the zod schemas, enumerations and examples from the built content.
  * Nothing is written per operation by hand, so a new operation is documented as soon as it is routed.
  */
-import { FEED_PATH } from '../../../shared/data-paths.ts';
+import { SITE_ADDRESSES } from '../../../shared/site-addresses.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, type Operation, type Param } from '../../../shared/operations.ts';
 import { API_BASE_PATH, RATE_LIMIT } from '../../../shared/policy.ts';
 import type { Manifest } from '../../../shared/manifest.ts';
@@ -139,7 +139,7 @@ export function buildOpenApi(catalogue: Pick<Catalogue, 'site' | 'siteUrl' | 'co
         'No authentication. `GET` and `HEAD` only. Every success is `{ success: true, data, meta }`; every error is `{ success: false, error }` with no `meta`. Clients check `success` before reading `data`.',
         `Lists paginate with \`limit\` (1 to ${MAX_LIMIT}, default ${DEFAULT_LIMIT}) and \`offset\`. Responses may be cached for an hour; \`ETag\` and \`If-None-Match\` give 304 while the data is unchanged.`,
         `Rate limit: ${RATE_LIMIT.requests} requests per rolling ${RATE_LIMIT.windowSeconds === 60 ? 'minute' : `${RATE_LIMIT.windowSeconds} seconds`} per IP address, reported in \`RateLimit\` and \`RateLimit-Policy\`; back off exponentially after a 429.`,
-        `The resource feed is separate and static: ${siteUrl}/${FEED_PATH}.`,
+        `The resource feed is separate and static: ${siteUrl}/${SITE_ADDRESSES.resourceFeed}.`,
       ].join('\n\n'),
       ...(site.contact ? { contact: site.contact } : {}),
       ...(site.license ? { license: site.license } : {}),

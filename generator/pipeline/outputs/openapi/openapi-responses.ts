@@ -8,7 +8,7 @@ import { ALLOWED_METHODS, API_BASE_PATH, CACHE_CONTROL, RATE_LIMIT } from '../..
 import type { Manifest } from '../../../shared/manifest.ts';
 import type { Operation, Param } from '../../../shared/operations.ts';
 import { parseParams } from '../../../shared/params.ts';
-import { pascalCase } from './names.ts';
+import { pascalCase } from '../labels.ts';
 import { errorSchemaName, listErrorStatuses, schemaRef } from './openapi-schemas.ts';
 
 type Json = Record<string, unknown>;

@@ -10,7 +10,7 @@ import type { MetaFields, Pagination } from '../../../shared/envelope.ts';
 import { apiCollections, type ApiCollection, type CollectionTable } from '../../../schemas/collections.ts';
 import { MAX_LIMIT, MAX_OFFSET, type Operation } from '../../../shared/operations.ts';
 import { compareText } from '../../../shared/compare-text.ts';
-import { pascalCase } from './names.ts';
+import { pascalCase } from '../labels.ts';
 
 /** Where a generated schema is referenced from elsewhere in the document. */
 export const schemaRef = (name: string) => `#/components/schemas/${name}`;

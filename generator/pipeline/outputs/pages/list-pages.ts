@@ -6,7 +6,7 @@
 import type { AnyEntry, FilterSpec } from '../../../schemas/collections.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { OutputFile } from '../output-file.ts';
-import { escapeHtml } from '../render-markdown.ts';
+import { escapeHtml } from '../html.ts';
 import { createContext, type PageContext, renderDocument } from './page-document.ts';
 import { listPath, PAGE_SIZE, pageFilters, sitePath } from './page-links.ts';
 import { humanize } from '../labels.ts';

@@ -3,7 +3,7 @@
  * reference, its OpenAPI document, each collection, the feed and the main pages, written from the content.
  */
 import { apiCollections } from '../../../schemas/collections.ts';
-import { FEED_PATH } from '../../../shared/data-paths.ts';
+import { folderAddress, SITE_ADDRESSES } from '../../../shared/site-addresses.ts';
 import { joinWords } from '../../../shared/operations.ts';
 import { API_BASE_PATH, MCP_PATH, RATE_LIMIT } from '../../../shared/policy.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
@@ -45,7 +45,7 @@ export function buildLlmsTxt(catalogue: Catalogue): OutputFile {
     '',
     '## API',
     '',
-    `- [API reference](${siteUrl}/docs/): every operation, parameter and response, with examples`,
+    `- [API reference](${siteUrl}${folderAddress(SITE_ADDRESSES.reference)}): every operation, parameter and response, with examples`,
     `- [OpenAPI 3.1 document](${base}/openapi.json): the machine-readable description, for code generators and agents`,
     `- [Index of operations](${base}/): the API root, as JSON`,
     `- [Search](${base}/search?q=agentic%20commerce): natural-language search over ${joinWords(searchable)}; \`type\` narrows it`,
@@ -57,8 +57,8 @@ export function buildLlmsTxt(catalogue: Catalogue): OutputFile {
     '',
     '## Resources',
     '',
-    `- [${site.hub.name}](${siteUrl}/resources/): ${site.hub.description}`,
-    `- [Resource feed](${siteUrl}/${FEED_PATH}): the same entries as JSON`,
+    `- [${site.hub.name}](${siteUrl}${folderAddress(SITE_ADDRESSES.hub)}): ${site.hub.description}`,
+    `- [Resource feed](${siteUrl}/${SITE_ADDRESSES.resourceFeed}): the same entries as JSON`,
     '',
     '## Optional',
     '',
@@ -66,5 +66,5 @@ export function buildLlmsTxt(catalogue: Catalogue): OutputFile {
     `- [Home](${siteUrl}/): a short page that links everything above`,
     '',
   ];
-  return { path: 'llms.txt', body: lines.join('\n') };
+  return { path: SITE_ADDRESSES.llmsTxt, body: lines.join('\n') };
 }

@@ -3,10 +3,9 @@
  * one head with the canonical address, Open Graph and Twitter card tags, feed links and, where a page has
  * one, its schema.org JSON-LD; one header and footer. Every value from content passes through `escapeHtml`.
  */
-import { FEED_PATH } from '../../../shared/data-paths.ts';
+import { SITE_ADDRESSES } from '../../../shared/site-addresses.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
-import { feedLinkTags } from '../feed/article-feeds.ts';
-import { basePathOf, escapeHtml } from '../render-markdown.ts';
+import { basePathOf, escapeHtml, renderHead, scriptJson } from '../html.ts';
 
 export interface PageContext {
   catalogue: Catalogue;
@@ -42,12 +41,6 @@ export interface PageSpec {
   next?: string;
 }
 
-/**
- * JSON for a `<script>` element: `<` is escaped so that no content can close the element (`</script>`) or
- * open a comment, whatever it holds.
- */
-export const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
-
 function metaTags(catalogue: Catalogue, page: PageSpec): string {
   const tags: [string, string, string][] = [
     ['property', 'og:type', page.type ?? 'website'],
@@ -64,11 +57,11 @@ function metaTags(catalogue: Catalogue, page: PageSpec): string {
   return tags.map(([attribute, name, content]) => `<meta ${attribute}="${name}" content="${escapeHtml(content)}">`).join('\n');
 }
 
-/** The empty icon stops browsers asking for a /favicon.ico that the site does not have. */
+/** A content page: the site's head with the page's own links and tags, its header, main and footer. */
 export function renderDocument(context: PageContext, page: PageSpec): string {
   const { catalogue, base } = context;
   const site = escapeHtml(catalogue.site.name);
-  const feed = escapeHtml(`${catalogue.siteUrl}/${FEED_PATH}`);
+  const feed = escapeHtml(`${catalogue.siteUrl}/${SITE_ADDRESSES.resourceFeed}`);
   const pagination = [
     page.prev && `<link rel="prev" href="${escapeHtml(page.prev)}">`,
     page.next && `<link rel="next" href="${escapeHtml(page.next)}">`,
@@ -78,21 +71,19 @@ export function renderDocument(context: PageContext, page: PageSpec): string {
   const jsonLd = page.jsonLd
     ? `<script type="application/ld+json">${scriptJson({ '@context': 'https://schema.org', ...page.jsonLd })}</script>\n`
     : '';
-  return `<!doctype html>
-<html lang="${escapeHtml(catalogue.site.language)}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="icon" href="data:,">
-${feedLinkTags(catalogue.siteUrl, escapeHtml)}
-<title>${escapeHtml(page.title)} | ${site}</title>
-<meta name="description" content="${escapeHtml(page.description)}">
-<link rel="canonical" href="${escapeHtml(page.canonical)}">
+  const more = `<link rel="canonical" href="${escapeHtml(page.canonical)}">
 ${pagination ? `${pagination}\n` : ''}${metaTags(catalogue, page)}
 <link rel="alternate" type="application/json" title="Resource feed" href="${feed}">
-<link rel="stylesheet" href="${base}/resources/resources.css">
-${jsonLd}${page.head ?? ''}</head>
-<body>
+<link rel="stylesheet" href="${base}/${SITE_ADDRESSES.stylesheet}">
+${jsonLd}${page.head ?? ''}`;
+  const head = renderHead({
+    language: catalogue.site.language,
+    title: `${page.title} | ${catalogue.site.name}`,
+    description: page.description,
+    siteUrl: catalogue.siteUrl,
+    more,
+  });
+  return `${head}<body>
 <a class="skip" href="#main">Skip to content</a>
 <header class="site"><div class="wrap"><a class="home" href="${base}/">${site}</a></div></header>
 <main id="main" class="wrap">

@@ -4,7 +4,7 @@
  */
 import type { FilterSpec, Relation } from '../../../schemas/collections.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
-import { basePathOf } from '../render-markdown.ts';
+import { basePathOf } from '../html.ts';
 
 /** The site-relative path of an address on the site (`https://x.test/folder/a/` -> `/a/` when the site is in `/folder`). */
 export const sitePath = (catalogue: Catalogue, url: string) => new URL(url).pathname.slice(basePathOf(catalogue.siteUrl).length);

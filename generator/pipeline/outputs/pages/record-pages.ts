@@ -10,7 +10,7 @@ import { keptRelated } from '../api/kept-relations.ts';
 import { createShaper, recordInputs } from '../api/shape-records.ts';
 import { humanize } from '../labels.ts';
 import type { OutputFile } from '../output-file.ts';
-import { escapeHtml } from '../render-markdown.ts';
+import { escapeHtml } from '../html.ts';
 import { recordJsonLd } from './json-ld.ts';
 import { createContext, type PageContext, renderDocument } from './page-document.ts';
 import { listPath, sitePath, termLink } from './page-links.ts';

@@ -4,7 +4,7 @@
  * sends to the API on the page's own origin, so it works on any address the site is served from. Chosen
  * over Swagger UI by measurement: a 1.7 MB script scored 31 for mobile performance, this page scores 100.
  */
-import { escapeHtml } from '../render-markdown.ts';
+import { escapeHtml } from '../html.ts';
 import { type Operation, type OpenApi, type Parameter, type Response, type Schema, resolveRef } from './reference-schema.ts';
 
 /** `code` spans and paragraphs, the only Markdown the document's descriptions use. */

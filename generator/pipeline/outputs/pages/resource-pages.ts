@@ -1,28 +1,26 @@
 /**
- * The resources hub (`/resources/`) and one page per entry (`/resources/<id>/`): plain HTML with every
- * entry already in the markup, so the hub works without JavaScript; `hub.js` only adds filtering.
- * Every value from content passes through `escapeHtml` (or the catalogue's `render` for bodies).
+ * The resources hub (`SITE_ADDRESSES.hub`, `/resources/`) and one page per entry (`/resources/<id>/`): plain
+ * HTML with every entry already in the markup, so the hub works without JavaScript; `hub.js` only adds
+ * filtering. Every value from content passes through `escapeHtml` (or the catalogue's `render` for bodies).
  */
 import { fileURLToPath } from 'node:url';
 import type { Resource } from '../../../schemas/content.ts';
-import { FEED_PATH } from '../../../shared/data-paths.ts';
+import { folderAddress, SITE_ADDRESSES } from '../../../shared/site-addresses.ts';
 import { feedCategories, feedResources, toFeedEntry } from '../feed/feed-files.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { OutputFile } from '../output-file.ts';
-import { escapeHtml } from '../render-markdown.ts';
+import { escapeHtml } from '../html.ts';
+import { NOSCRIPT_STYLE } from '../inline-styles.ts';
+import { humanize } from '../labels.ts';
 import { createContext, type PageContext, renderDocument } from './page-document.ts';
 
-const ASSETS = ['hub.js', 'resources.css'];
-/** Without JavaScript the hub's controls could not filter, so they are hidden; the CSP allows this text by hash. */
-export const NOSCRIPT_STYLE = '.filters{display:none}';
+/** The hub's site-absolute address, before the site's base path. */
+const HUB = folderAddress(SITE_ADDRESSES.hub);
 /**
  * Cards show every image in the 1.91:1 frame of social preview images (CSS crops any other shape), so
  * the width and height reserve that space before the image loads and the list never jumps.
  */
 const IMAGE_SIZE = { width: 1200, height: 630 };
-
-/** `research-report` -> `Research report`. */
-const formatType = (type: string) => type.charAt(0).toUpperCase() + type.slice(1).replace(/-/g, ' ');
 
 function renderTopics(topics: readonly string[]): string {
   if (!topics.length) return '';
@@ -40,8 +38,8 @@ function renderCard(context: PageContext, resource: Resource): string {
   return `<li class="card" data-id="${escapeHtml(resource.id)}" data-category="${escapeHtml(resource.category)}">
 <img src="${escapeHtml(base + resource.image)}" alt="${escapeHtml(`Cover of ${resource.title}`)}" width="${IMAGE_SIZE.width}" height="${IMAGE_SIZE.height}" loading="lazy" decoding="async">
 <div class="card-body">
-<p class="kicker">${escapeHtml(formatType(resource.type))} · ${escapeHtml(category)}</p>
-<h2 class="card-title"><a href="${escapeHtml(`${base}/resources/${resource.id}/`)}">${escapeHtml(resource.title)}</a></h2>
+<p class="kicker">${escapeHtml(humanize(resource.type))} · ${escapeHtml(category)}</p>
+<h2 class="card-title"><a href="${escapeHtml(`${base}${HUB}${resource.id}/`)}">${escapeHtml(resource.title)}</a></h2>
 <p class="excerpt">${escapeHtml(resource.excerpt)}</p>
 ${renderTopics(resource.topics)}
 ${renderByline(context, resource, entry.reading_time)}
@@ -58,7 +56,7 @@ function renderHub(context: PageContext, resources: readonly Resource[]): string
   const count = `${resources.length} resource${resources.length === 1 ? '' : 's'}`;
   const main = `<h1>${escapeHtml(hub.name)}</h1>
 <p class="lede">${escapeHtml(hub.description)}</p>
-<p class="small">New entries: ${escapeHtml(hub.update_frequency)} · <a href="${escapeHtml(`${catalogue.siteUrl}/${FEED_PATH}`)}">JSON feed</a></p>
+<p class="small">New entries: ${escapeHtml(hub.update_frequency)} · <a href="${escapeHtml(`${catalogue.siteUrl}/${SITE_ADDRESSES.resourceFeed}`)}">JSON feed</a></p>
 <form id="hub-filters" class="filters" role="search" aria-label="Filter resources">
 <div class="field"><label for="hub-category">Category</label><select id="hub-category" name="category"><option value="">All categories</option>${options}</select></div>
 <div class="field grow"><label for="hub-search">Search</label><input id="hub-search" name="search" type="search" autocomplete="off" spellcheck="false" placeholder="Title, topic, author…"></div>
@@ -72,9 +70,9 @@ ${resources.map((resource) => renderCard(context, resource)).join('\n')}
   return renderDocument(context, {
     title: hub.name,
     description: hub.description,
-    canonical: `${catalogue.siteUrl}/resources/`,
+    canonical: `${catalogue.siteUrl}${HUB}`,
     // Without JavaScript the controls could not filter, so they are not shown at all.
-    head: `<script type="module" src="${base}/resources/hub.js"></script>\n<noscript><style>${NOSCRIPT_STYLE}</style></noscript>\n`,
+    head: `<script type="module" src="${base}${HUB}hub.js"></script>\n<noscript><style>${NOSCRIPT_STYLE}</style></noscript>\n`,
     main,
   });
 }
@@ -83,10 +81,10 @@ function renderEntry(context: PageContext, resource: Resource): string {
   const { catalogue, base } = context;
   const entry = toFeedEntry(resource, catalogue);
   const category = catalogue.names(['categories']).get(resource.category) ?? resource.category;
-  const main = `<a class="back" href="${base}/resources/">← All resources</a>
+  const main = `<a class="back" href="${base}${HUB}">← All resources</a>
 <article class="entry">
 <header>
-<p class="kicker">${escapeHtml(formatType(resource.type))} · <a href="${escapeHtml(`${base}/resources/?category=${encodeURIComponent(resource.category)}`)}">${escapeHtml(category)}</a></p>
+<p class="kicker">${escapeHtml(humanize(resource.type))} · <a href="${escapeHtml(`${base}${HUB}?category=${encodeURIComponent(resource.category)}`)}">${escapeHtml(category)}</a></p>
 <h1>${escapeHtml(resource.title)}</h1>
 <p class="lede">${escapeHtml(resource.excerpt)}</p>
 ${renderByline(context, resource, entry.reading_time, 'By ')}
@@ -116,13 +114,14 @@ ${catalogue.render(resource)}</div>
   });
 }
 
-/** The hub, one page per entry, and the hub's script and stylesheet (copied as they are, no build step). */
+/** The hub, one page per entry, and the hub's script (copied as it is, no build step). */
 export function buildResourcePages(catalogue: Catalogue): OutputFile[] {
   const context = createContext(catalogue);
   const resources = feedResources(catalogue);
+  const { hub } = SITE_ADDRESSES;
   return [
-    { path: 'resources/index.html', body: renderHub(context, resources) },
-    ...resources.map((resource) => ({ path: `resources/${resource.id}/index.html`, body: renderEntry(context, resource) })),
-    ...ASSETS.map((name) => ({ path: `resources/${name}`, copyFrom: fileURLToPath(new URL(`./assets/${name}`, import.meta.url)) })),
+    { path: `${hub}/index.html`, body: renderHub(context, resources) },
+    ...resources.map((resource) => ({ path: `${hub}/${resource.id}/index.html`, body: renderEntry(context, resource) })),
+    { path: `${hub}/hub.js`, copyFrom: fileURLToPath(new URL('./assets/hub.js', import.meta.url)) },
   ];
 }
