@@ -2,7 +2,7 @@
  * Answers any `limit`/`offset` window of a list from the one or two precomputed chunks it falls in (a
  * default page, 20 items at a multiple of 20, is always inside one). The work never grows with the list.
  */
-import { CHUNK_SIZE, chunkPath, type FilterValues } from '../shared/data-paths.ts';
+import { CHUNK_SIZE, chunkPath, type AppliedFilters } from '../shared/data-paths.ts';
 import type { Assets } from './assets.ts';
 
 export interface Window {
@@ -21,7 +21,7 @@ async function mustRead(assets: Assets, path: string): Promise<string> {
 export async function readWindow(
   assets: Assets,
   route: string,
-  filters: FilterValues,
+  filters: AppliedFilters,
   total: number,
   limit: number,
   offset: number,

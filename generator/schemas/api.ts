@@ -14,7 +14,7 @@ const url = z.string().meta({ description: 'Absolute address of the record on th
 const day = z.string().meta({ description: 'Date, YYYY-MM-DD.', example: '2026-05-12' });
 const ids = z.array(z.string());
 const html = z.string().meta({ description: 'The body rendered to HTML; raw HTML in the source is escaped, so it is safe to embed.' });
-const readingTime = z
+const readingTimeText = z
   .string()
   .meta({ description: `Estimated reading time, "<n> min read" (${WORDS_PER_MINUTE} words a minute).`, example: '4 min read' });
 
@@ -51,7 +51,7 @@ const practiceRelated = (other: 'services' | 'expertise', otherDescription: stri
 export const serviceRecord = serviceItem.extend({
   technologies: ids.meta({ description: 'Ids of technologies and platforms used.' }),
   deliverables: z.array(z.string()),
-  reading_time: readingTime,
+  reading_time: readingTimeText,
   content_html: html,
   related: practiceRelated('expertise', 'Expertise areas in the same category.'),
 });
@@ -60,7 +60,7 @@ export const expertiseItem = z.object(practiceItemFields);
 
 export const expertiseRecord = expertiseItem.extend({
   technologies: ids,
-  reading_time: readingTime,
+  reading_time: readingTimeText,
   content_html: html,
   related: practiceRelated('services', 'Services in the same category.'),
 });
@@ -82,7 +82,7 @@ export const technologyItem = z.object({
 });
 
 export const technologyRecord = technologyItem.extend({
-  reading_time: readingTime,
+  reading_time: readingTimeText,
   content_html: html,
   related: z.object({
     category: termRef,
@@ -103,7 +103,7 @@ export const articleItem = z.object({
   category: z.string().nullable(),
   tags: ids,
   image: z.string().nullable().meta({ description: 'Absolute address of the hero image.' }),
-  reading_time: readingTime,
+  reading_time: readingTimeText,
   url,
 });
 

@@ -39,8 +39,8 @@ export const date = z
     error: 'must be a date written YYYY-MM-DD',
   });
 
-/** `<n> min read`, as the feed spells a reading time. */
-export const readingTime = z.string().regex(READING_TIME_PATTERN, { error: 'must read "<n> min read", like "6 min read"' });
+/** A reading time as the front matter may state one, in place of the estimate from the body: `<n> min read`. */
+export const readingTimeText = z.string().regex(READING_TIME_PATTERN, { error: 'must read "<n> min read", like "6 min read"' });
 
 /** A site-relative image path under /images/; the validator checks that the file exists. */
 export const imagePath = z

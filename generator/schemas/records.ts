@@ -1,6 +1,6 @@
 /** Front matter of each Markdown collection. Strict: an unknown field is almost always a typo. */
 import { z } from 'zod';
-import { date, id, idList, imagePath, readingTime, recordFields, text, url } from './fields.ts';
+import { date, id, idList, imagePath, readingTimeText, recordFields, text, url } from './fields.ts';
 import { RESOURCE_TYPES, TECHNOLOGY_CATEGORY_IDS, TECHNOLOGY_STATUSES } from './vocabulary.ts';
 
 const tags = z.array(id).default([]).describe('Lowercase ids, like "product-feeds".');
@@ -66,5 +66,5 @@ export const resourceSchema = z.strictObject({
   author: text,
   updated: date,
   image: imagePath,
-  reading_time: readingTime.optional(),
+  reading_time: readingTimeText.optional(),
 });

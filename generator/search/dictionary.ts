@@ -4,18 +4,7 @@
  */
 import { entryAt, type TermEntry } from './index-format.ts';
 import type { IndexParts } from './index-reader.ts';
-
-/** The last index whose value is <= `term` in sorted `values`, or -1 when `term` sorts before them all. */
-function lastAtOrBefore(values: readonly string[], term: string): number {
-  let low = 0;
-  let high = values.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (values[mid]! <= term) low = mid + 1;
-    else high = mid;
-  }
-  return low - 1;
-}
+import { lastAtOrBefore } from '../shared/sorted-search.ts';
 
 /** The entry of `term`, or undefined when no document has it. */
 export async function lookupTerm(parts: IndexParts, blocks: readonly string[], term: string): Promise<TermEntry | undefined> {

@@ -5,6 +5,7 @@
  * the same bytes. Runtime-neutral.
  */
 import { compareText } from '../shared/compare-text.ts';
+import { firstAtOrAfter, lastAtOrBefore } from '../shared/sorted-search.ts';
 import { postingsPath, typoPath } from './index-format.ts';
 import { type IndexLayout, layBlock, type TermRecords } from './index-layout.ts';
 import { blockStarts, shardNumber, termHash } from './part-cutting.ts';
@@ -13,29 +14,8 @@ import { typoBody, typoKeysOf } from './typo-dictionary.ts';
 
 type Files = Map<string, string | Uint8Array>;
 
-/** The first index of sorted `list` whose value is >= `term`. */
-function lowerBound(list: readonly string[], term: string): number {
-  let low = 0;
-  let high = list.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (compareText(list[mid]!, term) < 0) low = mid + 1;
-    else high = mid;
-  }
-  return low;
-}
-
 /** The block holding term index `index`: the last start at or before it. */
-function blockOf(starts: readonly number[], index: number): number {
-  let low = 0;
-  let high = starts.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (starts[mid]! <= index) low = mid + 1;
-    else high = mid;
-  }
-  return Math.max(0, low - 1);
-}
+const blockOf = (starts: readonly number[], index: number) => Math.max(0, lastAtOrBefore(starts, index));
 
 /** The sorted terms and their hashes with `added` in and `removed` out. */
 function mergeTerms(parts: IndexLayout, added: Set<string>, removed: Set<string>) {
@@ -80,7 +60,7 @@ export function relayTerms(
   const { terms, starts } = parts;
   const touched = new Set<number>();
   for (const term of changed.all) {
-    const index = lowerBound(terms, term);
+    const index = firstAtOrAfter(terms, term);
     touched.add(blockOf(starts, index));
     if (changed.removed.has(term) && index > 0) touched.add(blockOf(starts, index - 1));
   }
@@ -111,7 +91,7 @@ export function relayTerms(
 
 /** Sorted `list` with `term` put in (`add`) or taken out. */
 function place(list: string[], term: string, add: boolean): void {
-  const at = lowerBound(list, term);
+  const at = firstAtOrAfter(list, term);
   if (add && list[at] !== term) list.splice(at, 0, term);
   if (!add && list[at] === term) list.splice(at, 1);
 }

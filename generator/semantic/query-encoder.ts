@@ -7,28 +7,14 @@
 import { processQuery } from '../search/text-analysis.ts';
 import type { EnabledMeta, SemanticParts } from './semantic-reader.ts';
 import { normalize } from './vector-part.ts';
-
-/** Index of the block whose first term is the last one at or before `term`, or -1. */
-export function blockOf(firsts: readonly string[], term: string): number {
-  let low = 0;
-  let high = firsts.length - 1;
-  let found = -1;
-  while (low <= high) {
-    const mid = (low + high) >>> 1;
-    if (firsts[mid]! <= term) {
-      found = mid;
-      low = mid + 1;
-    } else high = mid - 1;
-  }
-  return found;
-}
+import { lastAtOrBefore } from '../shared/sorted-search.ts';
 
 /** The query's unit vector, or null when none of its terms is in the encoder's vocabulary. */
 export async function encodeQuery(parts: SemanticParts, meta: EnabledMeta, q: string): Promise<Float64Array | null> {
   const terms = processQuery(q);
   const blocks = await Promise.all(
     terms.map((term) => {
-      const block = blockOf(meta.encoderBlocks, term);
+      const block = lastAtOrBefore(meta.encoderBlocks, term);
       return block < 0 ? null : parts.encoder(block);
     }),
   );

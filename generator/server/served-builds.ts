@@ -56,7 +56,7 @@ let snapshotCount = 0;
 export const snapshotName = (root: string) => `${root}${SNAPSHOT_MARK}${process.pid}-${threadId}-${++snapshotCount}`;
 
 /** Which build a folder holds: a swap gives the folder a new inode. Null when there is no build. */
-function identityOf(dist: string): string | null {
+function buildIdentityOf(dist: string): string | null {
   try {
     const folder = statSync(dist);
     const manifest = statSync(path.join(dist, MANIFEST_PATH));
@@ -159,7 +159,7 @@ export function createFolderSource<T>(dist: string, prepare: (files: BuildFiles)
   };
 
   const refresh = () => {
-    const now = identityOf(root);
+    const now = buildIdentityOf(root);
     if (now === null || now === identity) return;
     identity = now;
     const folder = openFolder(root);

@@ -19,10 +19,11 @@ export const CHUNK_SIZE = 100;
 /** The precomputed responses, in folders that mirror the API's paths. */
 const DATA_ROOT = `${DATA_DIR}${API_BASE_PATH}`;
 
-export type FilterValues = readonly (readonly [name: string, value: string])[];
+/** The filters a list is narrowed by, as name and value pairs in the documented order of its filters. */
+export type AppliedFilters = readonly (readonly [name: string, value: string])[];
 
 /** `all`, or `category=seo/industry=retail`: one folder per filter combination, filters in documented order. */
-export function filterKey(filters: FilterValues): string {
+export function filterKey(filters: AppliedFilters): string {
   return filters.length ? filters.map(([name, value]) => `${name}=${value}`).join('/') : 'all';
 }
 
@@ -32,7 +33,7 @@ export const PARTS_PER_FOLDER = 1000;
 /** Part `n` of a numbered series, under a folder of its thousand: `0/7`, `12/12345`. No client asks for one by its path. */
 export const partPath = (n: number) => `${Math.floor(n / PARTS_PER_FOLDER)}/${n}`;
 
-export const chunkPath = (route: string, filters: FilterValues, chunk: number) =>
+export const chunkPath = (route: string, filters: AppliedFilters, chunk: number) =>
   `${DATA_ROOT}/${route}/${filterKey(filters)}/chunk/${partPath(chunk)}.ndjson`;
 
 /**

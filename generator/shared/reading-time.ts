@@ -35,7 +35,7 @@ export function countWords(markdown: string): number {
   return words;
 }
 
-/** `<n> min read` at WORDS_PER_MINUTE, at least 1. */
-export function readingTime(markdown: string): string {
+/** The estimated reading time of a body, `<n> min read` at WORDS_PER_MINUTE, at least 1. */
+export function estimateReadingTime(markdown: string): string {
   return `${Math.max(1, Math.ceil(countWords(markdown) / WORDS_PER_MINUTE))} min read`;
 }

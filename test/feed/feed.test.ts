@@ -9,7 +9,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
-import { readingTime } from '../../generator/shared/reading-time.ts';
+import { estimateReadingTime } from '../../generator/shared/reading-time.ts';
 import { feedSchema, type Feed, type FeedEntry } from '../../generator/schemas/feed.ts';
 import type { Content } from '../../generator/schemas/content.ts';
 import { startSiteServer, type SiteServer } from '../helpers/site-server.ts';
@@ -146,7 +146,7 @@ describe('api/resources.json', () => {
     const resources = new Map(content.resources.map((resource) => [resource.id, resource]));
     for (const entry of entries) {
       const resource = resources.get(entry.id)!;
-      expect(entry.reading_time, entry.id).toBe(resource.reading_time ?? readingTime(resource.body));
+      expect(entry.reading_time, entry.id).toBe(resource.reading_time ?? estimateReadingTime(resource.body));
     }
     expect(content.resources.some((resource) => resource.reading_time === undefined)).toBe(true);
     expect(content.resources.some((resource) => resource.reading_time !== undefined)).toBe(true);

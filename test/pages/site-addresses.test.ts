@@ -77,7 +77,8 @@ describe('a build with the site addresses renamed in the table', () => {
 
   it('gives the renamed paths their headers, crawler rules, sitemap entries, feed addresses and editor links', () => {
     const headers = read('_headers');
-    for (const rule of ['/library/*', '/reference/*', '/editor/*', `/${RENAMED.stylesheet}`, '/rss.xml']) expect(headers).toContain(`\n${rule}\n`);
+    for (const rule of ['/library/*', '/reference/*', '/editor/*', `/${RENAMED.stylesheet}`, '/rss.xml'])
+      expect(headers).toContain(`\n${rule}\n`);
     expect(read('robots.txt')).toContain('Disallow: /editor/\n');
     expect(read('sitemap.xml')).toContain(`<loc>${SITE_URL}/library/</loc>`);
     const feed = JSON.parse(read('api/resources.json')).result;
@@ -119,14 +120,20 @@ describe('the site addresses in the source', () => {
     // a collection has that name too; a file by its name.
     const folders = Object.values(named).filter((address) => !address.includes('.'));
     const spellings = [
-      ...folders.flatMap((folder) => [`/${folder}/`, `${folder}/index.html`, ...(folder in collections ? [] : [`"${folder}"`, `"/${folder}"`])]),
+      ...folders.flatMap((folder) => [
+        `/${folder}/`,
+        `${folder}/index.html`,
+        ...(folder in collections ? [] : [`"${folder}"`, `"/${folder}"`]),
+      ]),
       ...[...Object.values(named), ...Object.values(articleFeeds)].filter((address) => address.includes('.')),
     ];
     expect(spellings).toContain('/docs/');
     const found = [GENERATOR, NETLIFY].flatMap(sourceFiles).flatMap((file) => {
       const code = codeOf(file);
       const withoutImages = code.replace(new RegExp(`/${_images}/[^"\`\\s]*`, 'g'), '');
-      return spellings.filter((spelling) => withoutImages.includes(spelling)).map((spelling) => `${path.relative(GENERATOR, file)}: ${spelling}`);
+      return spellings
+        .filter((spelling) => withoutImages.includes(spelling))
+        .map((spelling) => `${path.relative(GENERATOR, file)}: ${spelling}`);
     });
     expect(found).toEqual([]);
   });

@@ -31,7 +31,7 @@ function serveCollections(catalogue: Catalogue): ServedCollection[] {
 }
 
 /** A filter's allowed values: its taxonomies' ids in order, each once (docs/api.md: `topic` is a topic or a category). */
-function filterValues(filter: ApiSpec['filters'][number], catalogue: Catalogue): string[] {
+function allowedFilterValues(filter: ApiSpec['filters'][number], catalogue: Catalogue): string[] {
   return [...new Set(filter.taxonomies.flatMap((taxonomy) => (catalogue.terms[taxonomy] ?? []).map((term) => term.id)))];
 }
 
@@ -69,7 +69,7 @@ export function buildApiFiles(catalogue: Catalogue, searchDocuments = 0): ApiFil
   const lists = collections.map((served) => {
     const { api } = served.collection;
     const listFilters = api.filters.map((filter): ListFilter => {
-      filters[filter.source] ??= filterValues(filter, catalogue);
+      filters[filter.source] ??= allowedFilterValues(filter, catalogue);
       return { name: filter.param, fields: filter.fields, values: filters[filter.source]! };
     });
     const operation = byPath(operations, `${api.path}/list`);

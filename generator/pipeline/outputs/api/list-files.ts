@@ -3,7 +3,7 @@
  * cut from (see shared/data-paths.ts).
  */
 import type { Operation } from '../../../shared/operations.ts';
-import { CHUNK_SIZE, chunkPath, filterKey, type FilterValues } from '../../../shared/data-paths.ts';
+import { CHUNK_SIZE, chunkPath, filterKey, type AppliedFilters } from '../../../shared/data-paths.ts';
 import type { OutputFile } from '../output-file.ts';
 import type { AnyEntry } from '../../../schemas/collections.ts';
 import type { OutputTracker } from '../../output-tracker.ts';
@@ -32,7 +32,7 @@ export interface ListSource {
 }
 
 /** Every combination of filters, each absent or set to one value, in documented filter order. */
-function filterCombinations(filters: readonly ListFilter[]): FilterValues[] {
+function filterCombinations(filters: readonly ListFilter[]): AppliedFilters[] {
   let combinations: [string, string][][] = [[]];
   for (const filter of filters) {
     const next: [string, string][][] = [];
@@ -84,7 +84,7 @@ export function buildListFiles(source: ListSource) {
   const held = new Map(source.filters.map((filter) => [filter.name, holders(source, filter)]));
   const every = source.records.map((_, index) => index);
   const totals: Record<string, number> = {};
-  const selections: { filters: FilterValues; indexes: number[] }[] = [];
+  const selections: { filters: AppliedFilters; indexes: number[] }[] = [];
   for (const filters of filterCombinations(source.filters)) {
     const indexes = filters.length ? intersect(filters.map(([name, value]) => held.get(name)!.get(value)!)) : every;
     totals[filterKey(filters)] = indexes.length;

@@ -5,7 +5,7 @@
  */
 import { hash } from 'node:crypto';
 import type { AnyEntry } from '../../../schemas/collections.ts';
-import { readingTime } from '../../../shared/reading-time.ts';
+import { estimateReadingTime } from '../../../shared/reading-time.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import { keptRelated } from './kept-relations.ts';
 
@@ -15,7 +15,7 @@ type Json = Record<string, unknown>;
 const DERIVED: Record<string, (record: AnyEntry, key: string, catalogue: Catalogue) => unknown> = {
   slug: (record) => record.slug,
   url: (record, key, catalogue) => catalogue.recordUrl(key, record),
-  reading_time: (record) => readingTime(record.body),
+  reading_time: (record) => estimateReadingTime(record.body),
   // Site-relative in content, absolute in the API, so a client can fetch it as it is.
   image: (record, _key, catalogue) => (typeof record.image === 'string' ? `${catalogue.siteUrl}${record.image}` : null),
   content_html: (record, _key, catalogue) => catalogue.render(record),

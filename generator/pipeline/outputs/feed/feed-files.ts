@@ -9,7 +9,7 @@ import type { Resource } from '../../../schemas/content.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { OutputFile } from '../output-file.ts';
 import { folderAddress, SITE_ADDRESSES } from '../../../shared/site-addresses.ts';
-import { readingTime } from '../../../shared/reading-time.ts';
+import { estimateReadingTime } from '../../../shared/reading-time.ts';
 
 /** The feed is a static document, not a reply to a request, so it always echoes request 1. */
 const FEED_REQUEST_ID = 1;
@@ -38,7 +38,7 @@ export function toFeedEntry(resource: Resource, catalogue: Catalogue): FeedEntry
     url: catalogue.recordUrl(FEED_COLLECTION, resource as unknown as AnyEntry),
     excerpt: resource.excerpt,
     topics: resource.topics,
-    reading_time: resource.reading_time ?? readingTime(resource.body),
+    reading_time: resource.reading_time ?? estimateReadingTime(resource.body),
     author: resource.author,
     updated: resource.updated,
     image: resource.image,

@@ -13,7 +13,7 @@ import { humanize } from '../labels.ts';
 import { pagedCollections } from './record-pages.ts';
 
 /** A filter of a collection and its values that some record has: id, name, records. */
-type FilterValues = { filter: FilterSpec; values: [id: string, name: string, records: AnyEntry[]][] };
+type AppliedFilters = { filter: FilterSpec; values: [id: string, name: string, records: AnyEntry[]][] };
 
 interface ListSpec {
   key: string;
@@ -21,7 +21,7 @@ interface ListSpec {
   heading: string;
   filter?: { param: string; value: string };
   /** The collection's filters, for the links every list page shows. */
-  filters: readonly FilterValues[];
+  filters: readonly AppliedFilters[];
 }
 
 function renderCard(context: PageContext, key: string, record: AnyEntry): string {
@@ -122,8 +122,8 @@ ${renderFilterNav(context, spec)}`;
 }
 
 /** The values of a filter that some record has, with their names and records, in the taxonomies' order. */
-function filterValues(catalogue: Catalogue, key: string, filter: FilterSpec): FilterValues {
-  const values = [...catalogue.names(filter.taxonomies)].map(([id, name]): FilterValues['values'][number] => [
+function filterValues(catalogue: Catalogue, key: string, filter: FilterSpec): AppliedFilters {
+  const values = [...catalogue.names(filter.taxonomies)].map(([id, name]): AppliedFilters['values'][number] => [
     id,
     name,
     filteredRecords(catalogue, key, filter, id),
@@ -156,7 +156,7 @@ export function* buildListPages(catalogue: Catalogue): Generator<OutputFile> {
       ),
     ];
   });
-  const navs = new Map<readonly FilterValues[], string>();
+  const navs = new Map<readonly AppliedFilters[], string>();
   for (const spec of specs) {
     if (!navs.has(spec.filters))
       navs.set(
