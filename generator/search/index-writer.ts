@@ -128,7 +128,7 @@ function collectPostings(order: readonly number[], analysed: (FieldAnalysis[] | 
   return postings;
 }
 
-/** Each term's record encoded (index-parts.ts TermRecords), the builders let go as they are read. */
+/** Each term's record encoded (index-layout.ts TermRecords), the builders let go as they are read. */
 function encodeRecords(postings: Map<string, RecordBuilder>, context: ScoreContext): TermRecords {
   const typoFieldIds = TYPO_FIELDS.map((field) => SEARCH_FIELDS.indexOf(field));
   const records: TermRecords = new Map();

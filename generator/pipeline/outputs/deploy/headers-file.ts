@@ -1,6 +1,7 @@
 /**
  * The static side's response headers, stated once: written to `_headers` in the build, which Netlify applies
- * to the deployed files and the local server reads and applies the same way (server/static-headers.ts).
+ * to the deployed files and the local server reads and applies the same way (shared/header-rules.ts,
+ * server/create-server.ts).
  * CORS on what other sites fetch (the feed, its schema, images), a cache policy per kind of file, and the
  * hardening every page needs: nosniff, a Content-Security-Policy that allows only what each page loads,
  * no framing, and `noindex` on the precomputed API data. A function of the collections (which have pages)
