@@ -60,7 +60,7 @@ function differences(left: Map<string, string>, right: Map<string, string>): str
 }
 
 const clean = (out: string) => {
-  for (const file of [out, `${out}.digests.json`, `${out}.build.json`, `${out}.inputs.json`, `${out}.load`])
+  for (const file of [out, `${out}.digests.json`, `${out}.build.json`, `${out}.inputs.json`, `${out}.load`, `${out}.search`])
     rmSync(file, { recursive: true, force: true });
 };
 

@@ -46,7 +46,8 @@ const timeBuildCommand = (content: string, out: string) => runBuildCommand(conte
 
 const clean = (out: string) => {
   rmSync(out, { recursive: true, force: true });
-  for (const record of ['digests.json', 'build.json', 'inputs.json', 'load']) rmSync(`${out}.${record}`, { recursive: true, force: true });
+  for (const record of ['digests.json', 'build.json', 'inputs.json', 'load', 'search'])
+    rmSync(`${out}.${record}`, { recursive: true, force: true });
 };
 
 /** Hugo on the PATH, installing Debian's package when it is missing; null when it cannot be had. */

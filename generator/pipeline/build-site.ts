@@ -58,9 +58,9 @@ export interface BuildOptions {
   cache?: BuildCache;
   /** Writes every file anew, trusting nothing of the previous output (`--force`). */
   force?: boolean;
-  /** Keeps what was read of each content file beside the output, for the next build (npm run build; load-store.ts). */
   /** Updates a trusted output in place rather than swapping in a new folder (`--in-place`; emit-files.ts). */
   inPlace?: boolean;
+  /** Keeps what was read of each content file, and the search index's state, beside the output (load-store.ts, search-store.ts). */
   keepLoads?: boolean;
   /** Writes the build into this snapshot folder and updates the output folder in place (emit-snapshot.ts). */
   snapshot?: SnapshotEmit;
@@ -147,7 +147,8 @@ export async function* generateOutput(published: Content, options: OutputOptions
     cache,
     track: options.tracking && trackerOf(options.tracking, options.siteUrl, collections, options.tracker),
   });
-  const search = options.searchIndex === false ? undefined : trackedSearch(catalogue, options.helper, options.searchIndexBudgetMb);
+  const search =
+    options.searchIndex === false ? undefined : trackedSearch(catalogue, options.helper, options.searchIndexBudgetMb, options.tracking);
   const semantic = search && buildSemanticIndex(catalogue, options.semanticSearch ?? true);
   const api = buildApiFiles(catalogue, search?.documents ?? 0);
   const examples = createExampleCollector(api.operations);

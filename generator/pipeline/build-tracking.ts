@@ -11,6 +11,9 @@ import { readTrackedOutputs, recordTrackedOutputs } from './emit/tracked-outputs
 import type { OutputFile } from './outputs/output-file.ts';
 import { buildSearchIndex, buildSearchIndexInHelper, searchIndexBodies } from './outputs/search/search-file.ts';
 import { searchInputs } from './outputs/search/search-inputs.ts';
+import { openSearchStore, type SearchStore } from './outputs/search/search-store.ts';
+import { storedSearch } from './outputs/search/stored-search.ts';
+import { DEFAULT_SEARCH_INDEX_BUDGET_MB } from './build-settings.ts';
 
 /** What a tracked build starts from: its scope, the content files' digests, and what the previous build made. */
 export interface Tracking {
@@ -18,6 +21,8 @@ export interface Tracking {
   digests: ReadonlyMap<string, string>;
   previous: TrackedOutputs | undefined;
   verify?: boolean | undefined;
+  /** The search index's state kept beside the output (npm run build; search-store.ts). */
+  searchStore?: SearchStore | undefined;
 }
 
 /**
@@ -27,25 +32,46 @@ export interface Tracking {
  */
 export function trackerOf(tracking: Tracking, siteUrl: string, collections: CollectionTable, made?: (tracker: OutputTracker) => void) {
   return (contentTime: string) => {
-    const files = Object.values(collections).flatMap((collection) => (collection.kind === 'markdown' ? [] : [collection.file]));
-    const shared = files.map((file) => `${file}:${tracking.digests.get(file) ?? ''}`);
-    const scope = [tracking.scope, siteUrl, contentTime, Object.keys(collections).join(','), ...shared].join('\n');
+    const scope = `${contentTime}\n${sharedScope(tracking, siteUrl, collections)}`;
     const tracker = createOutputTracker({ previous: tracking.previous, scope, digests: tracking.digests, verify: tracking.verify });
     made?.(tracker);
     return tracker;
   };
 }
 
-/** The search index: carried over whole when its documents are the same as the previous build's, else made. */
+/** The scope of every tracked output but the content's newest date: the generator and settings, the address, the other files. */
+export function sharedScope(tracking: Tracking, siteUrl: string, collections: CollectionTable): string {
+  const files = Object.values(collections).flatMap((collection) => (collection.kind === 'markdown' ? [] : [collection.file]));
+  const shared = files.map((file) => `${file}:${tracking.digests.get(file) ?? ''}`);
+  return [tracking.scope, siteUrl, Object.keys(collections).join(','), ...shared].join('\n');
+}
+
+/**
+ * The search index: carried over whole when its documents are the same as the previous build's; else, with
+ * a store on disk (`npm run build`), updated by term from it or written whole keeping it (stored-search.ts);
+ * else made.
+ */
 export function trackedSearch(
   catalogue: Catalogue,
   helper: BuildHelper | undefined,
   budgetMb: number | undefined,
+  tracking?: Tracking,
 ): { files: Promise<OutputFile[]> | OutputFile[]; documents: number } {
   const inputs = searchInputs(catalogue, budgetMb);
   const make = () => searchIndexBodies(catalogue, budgetMb);
   const carried = catalogue.track.carriedGroup('search index', inputs.key, make);
   if (carried) return { files: carried, documents: inputs.documents };
+  if (tracking?.searchStore && inputs.keys) {
+    const stored = { store: tracking.searchStore, scope: sharedScope(tracking, catalogue.siteUrl, catalogue.collections) };
+    const files = Promise.resolve(storedSearch(catalogue, helper, budgetMb ?? DEFAULT_SEARCH_INDEX_BUDGET_MB, stored, inputs.keys));
+    return {
+      files: files.then((made) => {
+        catalogue.track.madeGroup('search index', inputs.key, made);
+        return made;
+      }),
+      documents: inputs.documents,
+    };
+  }
   const search = helper ? buildSearchIndexInHelper(helper, catalogue, budgetMb) : buildSearchIndex(catalogue, budgetMb);
   const files = Promise.resolve(search.files).then((made) => {
     catalogue.track.madeGroup('search index', inputs.key, made);
@@ -66,14 +92,16 @@ export function openTracking(options: {
   verifyCarried?: boolean | undefined;
   outDir: string;
   ownEmit: boolean;
+  keepLoads?: boolean | undefined;
 }) {
   const { scope, outDir } = options;
   const onDisk = scope !== undefined && !options.ownEmit && !options.tracked;
+  const searchStore = onDisk && options.keepLoads ? openSearchStore(outDir, { trust: !options.force }) : undefined;
   const tracked = options.tracked ?? { outputs: onDisk && !options.force ? readTrackedOutputs(outDir) : undefined };
   let tracker: OutputTracker | undefined;
   return {
     start: (digests: ReadonlyMap<string, string>): Tracking | undefined =>
-      scope === undefined ? undefined : { scope, digests, previous: tracked.outputs, verify: options.verifyCarried },
+      scope === undefined ? undefined : { scope, digests, previous: tracked.outputs, verify: options.verifyCarried, searchStore },
     made: (made: OutputTracker) => {
       tracker = made;
     },
@@ -81,6 +109,7 @@ export function openTracking(options: {
     settle(written: Emitted): number | undefined {
       tracked.outputs = tracker?.settle(written.digests);
       if (onDisk) recordTrackedOutputs(outDir, tracked.outputs, written.identity);
+      searchStore?.save(written.digests);
       return tracker?.carried();
     },
   };

@@ -46,12 +46,22 @@ const sameDocument = (a: SearchDocument, b: SearchDocument) =>
 const sameBody = (a: string | Uint8Array | undefined, b: string | Uint8Array) =>
   a === b || (typeof a === 'string' || typeof b === 'string' ? a === b : a !== undefined && sameBytes(a, b));
 
+/**
+ * The previous documents as a state read back from disk holds them (a build keeps their analyses, not their
+ * text): whether the document at an index of `state.documents` is unchanged, and its analysis before.
+ */
+export interface PreviousDocuments {
+  same(index: number, document: SearchDocument): boolean;
+  analysis(index: number): FieldAnalysis[];
+}
+
 /** The index of `documents` from `state`: updated by term when it can be, else written whole. */
 export function updateSearchIndex(
   state: SearchIndexState,
   documents: readonly SearchDocument[],
   analyse?: Analyse,
   synonyms: SynonymTable | null = null,
+  kept?: PreviousDocuments,
 ): SearchIndexUpdate {
   const reason = wholeReason(state, documents, synonyms);
   if (reason) return writeWhole(state, documents, analyse, synonyms, reason);
@@ -62,7 +72,7 @@ export function updateSearchIndex(
   documents.forEach((document, index) => {
     const was = before.get(document.id)!;
     const previous = state.documents[was]!;
-    if (previous === document || sameDocument(previous, document)) {
+    if (previous === document || (kept ? kept.same(was, document) : sameDocument(previous, document))) {
       // A loop, not subarray and set: this runs for every document, and a view costs more than five copies.
       for (let fieldId = 0; fieldId < FIELDS; fieldId++) lengths[index * FIELDS + fieldId] = state.lengths[was * FIELDS + fieldId]!;
       return;
@@ -71,7 +81,7 @@ export function updateSearchIndex(
     now.forEach(({ length }, fieldId) => {
       lengths[index * FIELDS + fieldId] = length;
     });
-    changed.push({ number: state.numbers.get(document.id)!, old: analyser(previous), now });
+    changed.push({ number: state.numbers.get(document.id)!, old: kept ? kept.analysis(was) : analyser(previous), now });
   });
   const averages = averagesOf(lengths);
   const grid = boundAverages(averages);

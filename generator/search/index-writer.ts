@@ -54,10 +54,15 @@ export type Analyse = (text: string, field: string) => FieldAnalysis;
  * (`addFieldLength`: the new average is `(average * count + length) / (count + 1)`), whose last bits depend
  * on that order, so they are computed here once and read by the edge, never recomputed.
  */
-function analyseAll(documents: readonly SearchDocument[], analyseDocument: (document: SearchDocument) => FieldAnalysis[]) {
+function analyseAll(
+  documents: readonly SearchDocument[],
+  analyseDocument: (document: SearchDocument) => FieldAnalysis[],
+  seen?: (index: number, fields: FieldAnalysis[]) => void,
+) {
   const averageFieldLength = SEARCH_FIELDS.map(() => 0);
   const analysed = documents.map((document, count) => {
     const fields = analyseDocument(document);
+    seen?.(count, fields);
     fields.forEach(({ length }, fieldId) => {
       averageFieldLength[fieldId] = runningAverage(averageFieldLength[fieldId]!, count, length);
     });
@@ -172,14 +177,16 @@ export interface SearchIndexState {
 /**
  * The index of `documents` (built in this order, which fixes the averages' last bits) as files, and the
  * state an update starts from. `analyse` may answer from a cache (the build keeps bodies' analyses between
- * rebuilds); it must give what `analyseField` gives.
+ * rebuilds); it must give what `analyseField` gives. `seen` is given each document's analysis (by its
+ * index in `documents`), for a caller that keeps them where the state is not kept (a build's store on disk).
  */
 export function writeSearchIndexState(
   documents: readonly SearchDocument[],
   analyse?: Analyse,
   synonyms: SynonymTable | null = null,
+  seen?: (index: number, fields: FieldAnalysis[]) => void,
 ): SearchIndexState {
-  const { analysed, averageFieldLength } = analyseAll(documents, documentAnalyser(analyse, synonyms));
+  const { analysed, averageFieldLength } = analyseAll(documents, documentAnalyser(analyse, synonyms), seen);
   const lengths = new Uint32Array(documents.length * SEARCH_FIELDS.length);
   analysed.forEach((fields, index) => {
     for (const [fieldId, { length }] of fields.entries()) lengths[index * SEARCH_FIELDS.length + fieldId] = length;

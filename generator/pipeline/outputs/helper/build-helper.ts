@@ -8,10 +8,13 @@ import type { SearchDocument } from '../../../search/index-format.ts';
 import type { SynonymTable } from '../../../search/synonyms.ts';
 import { startTypeScriptWorker } from '../../typescript-worker.ts';
 import type { OutputFile } from '../output-file.ts';
+import type { KeptWhole } from '../search/search-store.ts';
 
 type Task =
   | { kind: 'render'; bodies: string[] }
-  | { kind: 'search'; documents: SearchDocument[]; budgetMb: number; synonyms: SynonymTable | null };
+  | { kind: 'search'; documents: SearchDocument[]; budgetMb: number; synonyms: SynonymTable | null; keep?: KeepFor };
+/** What a build keeps of a whole index for its store on disk (stored-search.ts): each document's key, and the scope. */
+export type KeepFor = { keys: string[]; scope: string };
 export type HelperTask = Task & { id: number };
 export type HelperAnswer = { id: number; result: unknown } | { id: number; error: string };
 
@@ -20,6 +23,13 @@ export interface BuildHelper {
   render(bodies: string[]): Promise<(string | null)[]>;
   /** The search index's files from documents whose bodies are Markdown; rejects with the writer's error. */
   searchIndex(documents: SearchDocument[], budgetMb: number, synonyms: SynonymTable | null): Promise<OutputFile[]>;
+  /** The same, with what the store on disk keeps of it (stored-search.ts). */
+  searchIndexKeeping(
+    documents: SearchDocument[],
+    budgetMb: number,
+    synonyms: SynonymTable | null,
+    keep: KeepFor,
+  ): Promise<{ files: OutputFile[]; kept: KeptWhole }>;
   /** Ends the thread; a build calls it however it ends. */
   close(): Promise<void>;
 }
@@ -54,6 +64,7 @@ export function startBuildHelper(): BuildHelper {
   return {
     render: (bodies) => ask({ kind: 'render', bodies }),
     searchIndex: (documents, budgetMb, synonyms) => ask({ kind: 'search', documents, budgetMb, synonyms }),
+    searchIndexKeeping: (documents, budgetMb, synonyms, keep) => ask({ kind: 'search', documents, budgetMb, synonyms, keep }),
     async close() {
       await worker.terminate();
     },

@@ -8,7 +8,8 @@ import { writeSearchIndex } from '../../../search/index-writer.ts';
 import type { SynonymTable } from '../../../search/synonyms.ts';
 import { renderMarkdown } from '../render-markdown.ts';
 import { checkSearchBudget, toSearchText } from '../search/search-file.ts';
-import type { HelperAnswer, HelperTask } from './build-helper.ts';
+import { writeIndexKeeping } from '../search/stored-search.ts';
+import type { HelperAnswer, HelperTask, KeepFor } from './build-helper.ts';
 
 /** Each body's HTML, or null where rendering failed: the build renders that one again to report it with its file. */
 function render(bodies: string[]): (string | null)[] {
@@ -21,19 +22,30 @@ function render(bodies: string[]): (string | null)[] {
   });
 }
 
-/** The index's parts from documents whose bodies are still Markdown; their bytes are transferred, not copied. */
+/** The ArrayBuffer of `bytes` when they are all of it (transferred, not copied); none for a view of a larger one. */
+const whole = (bytes: ArrayBufferView): ArrayBuffer[] =>
+  bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? [bytes.buffer as ArrayBuffer] : [];
+
+/**
+ * The index's parts from documents whose bodies are still Markdown, with what a build's store keeps of it
+ * when asked (`keep`); their bytes are transferred, not copied.
+ */
 function searchIndex(
   documents: SearchDocument[],
   budgetMb: number,
   synonyms: SynonymTable | null,
-): { files: unknown; transfer: ArrayBuffer[] } {
-  const files = writeSearchIndex(
-    documents.map((document) => ({ ...document, body: toSearchText(document.body) })),
-    undefined,
-    synonyms,
-  );
-  checkSearchBudget(files, budgetMb);
-  return { files, transfer: files.flatMap(({ body }) => (typeof body === 'string' ? [] : [body.buffer as ArrayBuffer])) };
+  keep: KeepFor | undefined,
+): { result: unknown; transfer: ArrayBuffer[] } {
+  const texts = documents.map((document) => ({ ...document, body: toSearchText(document.body) }));
+  const written = keep
+    ? writeIndexKeeping(texts, keep.keys, synonyms, keep.scope)
+    : { files: writeSearchIndex(texts, undefined, synonyms) };
+  checkSearchBudget(written.files, budgetMb);
+  const transfer = written.files.flatMap(({ body }) => (typeof body === 'string' ? [] : whole(body)));
+  if (!('kept' in written)) return { result: written.files, transfer };
+  const { kept } = written;
+  transfer.push(...kept.parts.flatMap(([, bytes]) => whole(bytes)), ...whole(kept.numbers), ...whole(kept.lengths));
+  return { result: written, transfer };
 }
 
 parentPort!.on('message', (task: HelperTask) => {
@@ -41,8 +53,8 @@ parentPort!.on('message', (task: HelperTask) => {
     if (task.kind === 'render') {
       parentPort!.postMessage({ id: task.id, result: render(task.bodies) } satisfies HelperAnswer);
     } else {
-      const { files, transfer } = searchIndex(task.documents, task.budgetMb, task.synonyms);
-      parentPort!.postMessage({ id: task.id, result: files } satisfies HelperAnswer, transfer);
+      const { result, transfer } = searchIndex(task.documents, task.budgetMb, task.synonyms, task.keep);
+      parentPort!.postMessage({ id: task.id, result } satisfies HelperAnswer, transfer);
     }
   } catch (error) {
     parentPort!.postMessage({ id: task.id, error: error instanceof Error ? error.message : String(error) } satisfies HelperAnswer);

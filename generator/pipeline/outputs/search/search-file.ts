@@ -77,7 +77,7 @@ export function createSearchDocuments(catalogue: Catalogue, bodyText: BodyText):
 }
 
 /** The editors' synonyms as the index holds them, or null when there are none. */
-function synonymTable(catalogue: Catalogue): SynonymTable | null {
+export function synonymTable(catalogue: Catalogue): SynonymTable | null {
   const { synonyms } = catalogue;
   return synonyms && (synonyms.groups.length > 0 || synonyms.one_way.length > 0) ? createSynonymTable(synonyms) : null;
 }

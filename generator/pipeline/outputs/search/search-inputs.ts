@@ -12,9 +12,14 @@ import { apiCollections } from '../../../schemas/collections.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import { createSearchDocuments, documentTerms, toSearchText } from './search-file.ts';
 
-export function searchInputs(catalogue: Catalogue, budgetMb: number | undefined): { key: string; documents: number } {
+/**
+ * The index's key, its number of documents and, when every document has a file, each one's own key in
+ * document order (what a build's store of the index compares to find the documents an edit changed).
+ */
+export function searchInputs(catalogue: Catalogue, budgetMb: number | undefined): { key: string; documents: number; keys?: string[] } {
   const digest = createHash('sha1').update(`${budgetMb ?? ''}\n${JSON.stringify(catalogue.synonyms)}\n`);
   let documents = 0;
+  const each: string[] = [];
   for (const [key, collection] of apiCollections(catalogue.collections)) {
     if (!collection.api.search) continue;
     const termsOf = documentTerms(key, collection, catalogue);
@@ -23,12 +28,14 @@ export function searchInputs(catalogue: Catalogue, budgetMb: number | undefined)
       const file = catalogue.track.digest(record.file);
       // A record the build did not read from a file of its own (none today): its document is the key.
       if (!file) return wholeDocuments(catalogue, budgetMb);
-      keys += `${file}\t${termsOf(record)}\n`;
+      const own = `${file}\t${termsOf(record)}`;
+      each.push(own);
+      keys += `${own}\n`;
       documents++;
     }
     digest.update(`${key}\n${keys}`);
   }
-  return { key: digest.digest('base64'), documents };
+  return { key: digest.digest('base64'), documents, keys: each };
 }
 
 /** The key from the documents themselves. */

@@ -1,0 +1,192 @@
+/**
+ * What `npm run build` keeps of the search index beside the output (`<out>.search/`, safe to delete), so the
+ * next build updates the index by term (index-update.ts) instead of writing it whole:
+ * - `index.bin`: the documents in build order (each one's id and key: its file's digest and its terms'
+ *   names), their numbers and field lengths, the synonyms, the scope they were made under, and the digest
+ *   of every part of the index as the emit step put it in place;
+ * - 256 parts by a hash of the document's id, `XX.bin`: each document's fields analysed, under its key.
+ * The index's own parts are read back from the output, each one only if its bytes have the digest kept
+ * here (a part changed by hand, or written by another build since, makes the index whole).
+ *
+ * Each file is written whole and renamed into place, `index.bin` last, after the output is in place. So a
+ * build killed while saving leaves the old `index.bin` (whose parts the output no longer matches, or whose
+ * documents' analyses are found under another key: the index is then written whole) or the new one. An
+ * analysis is used only under the key `index.bin` names for its document, and a key's analysis is the
+ * same whoever made it (the scope is checked), so parts from two builds at once never mix wrongly.
+ */
+import { hash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+import type { FieldAnalysis } from '../../../search/index-writer.ts';
+import { termHash } from '../../../search/part-cutting.ts';
+import { type SearchDocument, SEARCH_DIR } from '../../../search/index-format.ts';
+import type { SearchIndexFile } from '../../../search/index-writer.ts';
+import type { SynonymTable } from '../../../search/synonyms.ts';
+import { sizeOf } from './search-state.ts';
+
+/** Raise when what is kept changes shape, so no build reads another version's files. */
+const VERSION = 1;
+export const STORE_PARTS = 256;
+
+/** The documents of the index in place, as `index.bin` keeps them. */
+export interface StoredIndex {
+  scope: string;
+  ids: string[];
+  keys: string[];
+  /** Each document's number (its place in `type:id` order), in build order. */
+  numbers: Uint32Array;
+  lengths: Uint32Array;
+  /** The synonyms as JSON ('null' for none). */
+  synonyms: string;
+  /** Every part of the index in the output, with its digest and size. */
+  digests: Map<string, [digest: string, size: number]>;
+}
+
+/** An analysis part: `[id, key, fields]` per document. */
+export type StoredAnalyses = [id: string, key: string, fields: FieldAnalysis[]][];
+
+export const storeDir = (outDir: string) => `${path.resolve(outDir)}.search`;
+export const partOf = (id: string) => termHash(id) % STORE_PARTS;
+const partFile = (dir: string, index: number) => path.join(dir, `${index.toString(16).padStart(2, '0')}.bin`);
+const mainFile = (dir: string) => path.join(dir, 'index.bin');
+export const isSearchPart = (file: string) => file.startsWith(`${SEARCH_DIR}/`);
+
+/** Writes `bytes` whole beside `file`, then renames it over `file`. */
+function writeWhole(file: string, bytes: Uint8Array): void {
+  const temporary = `${file}.${process.pid}-${Date.now()}`;
+  writeFileSync(temporary, bytes);
+  renameSync(temporary, file);
+}
+
+const isStored = (value: unknown): value is StoredIndex & { version: number } => {
+  const stored = value as StoredIndex & { version: number };
+  return (
+    stored?.version === VERSION &&
+    typeof stored.scope === 'string' &&
+    Array.isArray(stored.ids) &&
+    Array.isArray(stored.keys) &&
+    stored.keys.length === stored.ids.length &&
+    stored.numbers instanceof Uint32Array &&
+    stored.numbers.length === stored.ids.length &&
+    stored.lengths instanceof Uint32Array &&
+    typeof stored.synonyms === 'string' &&
+    stored.digests instanceof Map
+  );
+};
+
+/** The kept documents, when `index.bin` is whole, of this version and made under `scope`. */
+export function readStoredIndex(outDir: string, scope: string): StoredIndex | undefined {
+  try {
+    const stored = deserialize(readFileSync(mainFile(storeDir(outDir))));
+    return isStored(stored) && stored.scope === scope ? stored : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The kept analyses of one part (empty when it is missing, damaged, of another version or scope). */
+export function readAnalyses(outDir: string, index: number, scope: string): StoredAnalyses {
+  try {
+    const part = deserialize(readFileSync(partFile(storeDir(outDir), index))) as { version: unknown; scope: unknown; entries: unknown };
+    if (part?.version !== VERSION || part.scope !== scope || !Array.isArray(part.entries)) return [];
+    return part.entries as StoredAnalyses;
+  } catch {
+    return [];
+  }
+}
+
+/** One part's bytes, as the build's helper thread serializes them for the main thread to write. */
+export const serializeAnalyses = (scope: string, entries: StoredAnalyses) => serialize({ version: VERSION, scope, entries });
+
+/** The bytes of the output's part `file`, only when they have `digest` (undefined when changed or gone). */
+export function readIntactPart(outDir: string, file: string, digest: string): Uint8Array | undefined {
+  try {
+    const bytes = readFileSync(path.join(outDir, file));
+    return hash('sha1', bytes, 'base64') === digest ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Saves the store: the analysis parts given (bytes already serialized, or entries), then `index.bin`. Parts
+ * not given stay as they are.
+ */
+export function saveStore(outDir: string, stored: StoredIndex, parts: ReadonlyMap<number, Uint8Array | StoredAnalyses>): void {
+  const dir = storeDir(outDir);
+  mkdirSync(dir, { recursive: true });
+  for (const [index, part] of parts) {
+    if (Array.isArray(part) && part.length === 0) rmSync(partFile(dir, index), { force: true });
+    else writeWhole(partFile(dir, index), Array.isArray(part) ? serializeAnalyses(stored.scope, part) : part);
+  }
+  writeWhole(mainFile(dir), serialize({ version: VERSION, ...stored }));
+}
+
+/** Forgets the kept index (the next build writes it whole). */
+function forgetStore(outDir: string): void {
+  rmSync(mainFile(storeDir(outDir)), { force: true });
+}
+
+/** What a whole write keeps for the store: numbers and lengths in build order, and the analysis parts' bytes. */
+export interface KeptWhole {
+  numbers: Uint32Array;
+  lengths: Uint32Array;
+  parts: [index: number, bytes: Uint8Array][];
+}
+
+/** What a build saves once its output is in place: the kept documents, less the parts' digests the emit step gives. */
+interface Pending {
+  stored: Omit<StoredIndex, 'digests'>;
+  sizes: Map<string, number>;
+  parts: Map<number, Uint8Array | StoredAnalyses>;
+}
+
+/** The store of one build: the kept index read (unless `trust` is false), and what to save after the emit step. */
+export function openSearchStore(outDir: string, { trust = true } = {}) {
+  let pending: Pending | undefined;
+  return {
+    outDir,
+    trust,
+    /** Saves what the build made; `digests` are every output file's, as the emit step took them. */
+    save(digests: ReadonlyMap<string, string> | undefined): void {
+      if (!pending || !digests) return;
+      const kept = new Map<string, [string, number]>();
+      for (const [path, size] of pending.sizes) {
+        const digest = digests.get(path);
+        if (digest === undefined) {
+          forgetStore(outDir);
+          return;
+        }
+        kept.set(path, [digest, size]);
+      }
+      saveStore(outDir, { ...pending.stored, digests: kept }, pending.parts);
+    },
+    /** After a whole write: all of the store anew. */
+    keepWhole(
+      scope: string,
+      documents: readonly SearchDocument[],
+      keys: readonly string[],
+      synonyms: SynonymTable | null,
+      files: readonly SearchIndexFile[],
+      kept: KeptWhole,
+    ) {
+      const parts = new Map<number, Uint8Array | StoredAnalyses>(Array.from({ length: STORE_PARTS }, (_, index) => [index, []]));
+      for (const [index, bytes] of kept.parts) parts.set(index, bytes);
+      const stored = {
+        scope,
+        ids: documents.map(({ id }) => id),
+        keys: [...keys],
+        numbers: kept.numbers,
+        lengths: kept.lengths,
+        synonyms: JSON.stringify(synonyms),
+      };
+      pending = { stored, sizes: new Map(files.map(({ path, body }) => [path, sizeOf(body)])), parts };
+    },
+    keepUpdate(next: Pending) {
+      pending = next;
+    },
+  };
+}
+
+export type SearchStore = ReturnType<typeof openSearchStore>;

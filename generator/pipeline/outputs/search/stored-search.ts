@@ -1,0 +1,62 @@
+/**
+ * The search index of `npm run build` with its state kept on disk (search-store.ts): written whole the
+ * first time (keeping each document's analysis), then updated by term from what was kept and the output's
+ * own parts (index-from-parts.ts), byte for byte what a whole write gives (test/generator/stored-search.test.ts).
+ * Whatever cannot be trusted (no store, another scope or synonyms, documents added or removed, a part
+ * changed by hand, an analysis missing) makes the caller write the index whole, keeping the state anew.
+ */
+import type { SearchDocument } from '../../../search/index-format.ts';
+import { type SearchIndexFile, writeSearchIndexState } from '../../../search/index-writer.ts';
+import type { SynonymTable } from '../../../search/synonyms.ts';
+import type { Catalogue } from '../../catalogue/catalogue.ts';
+import type { BuildHelper } from '../helper/build-helper.ts';
+import type { OutputFile } from '../output-file.ts';
+import { checkSearchBudget, createSearchDocuments, synonymTable, toSearchText } from './search-file.ts';
+import { type KeptWhole, partOf, type SearchStore, serializeAnalyses, type StoredAnalyses } from './search-store.ts';
+import { updateFromStore } from './stored-search-update.ts';
+/** The index of `documents` (bodies as search text) written whole, with what the store keeps of it. */
+export function writeIndexKeeping(
+  documents: readonly SearchDocument[],
+  keys: readonly string[],
+  synonyms: SynonymTable | null,
+  scope: string,
+): { files: SearchIndexFile[]; kept: KeptWhole } {
+  const byPart = new Map<number, StoredAnalyses>();
+  const state = writeSearchIndexState(documents, undefined, synonyms, (index, fields) => {
+    const id = documents[index]!.id;
+    const part = partOf(id);
+    const entries = byPart.get(part) ?? [];
+    byPart.set(part, entries);
+    entries.push([id, keys[index]!, fields]);
+  });
+  const numbers = Uint32Array.from(documents, (document) => state.numbers.get(document.id)!);
+  const parts = [...byPart].map(([index, entries]): [number, Uint8Array] => [index, serializeAnalyses(scope, entries)]);
+  return { files: [...state.files].map(([path, body]) => ({ path, body })), kept: { numbers, lengths: state.lengths, parts } };
+}
+
+/**
+ * The index of the catalogue's documents for a build with a store: updated by term from it, or else written
+ * whole (in the helper thread when there is one) with what the store keeps of it.
+ */
+export function storedSearch(
+  catalogue: Catalogue,
+  helper: BuildHelper | undefined,
+  budgetMb: number,
+  { store, scope }: { store: SearchStore; scope: string },
+  keys: readonly string[],
+): OutputFile[] | Promise<OutputFile[]> {
+  const documents = createSearchDocuments(catalogue, (body) => body);
+  const synonyms = synonymTable(catalogue);
+  const searchText = (body: string) => catalogue.memo('search text', body, () => toSearchText(body));
+  const updated = updateFromStore(store, scope, documents, keys, synonyms, searchText, budgetMb);
+  if (updated) return updated;
+  const keep = (written: { files: OutputFile[]; kept: KeptWhole }) => {
+    store.keepWhole(scope, documents, keys, synonyms, written.files as SearchIndexFile[], written.kept);
+    return written.files;
+  };
+  if (helper) return helper.searchIndexKeeping(documents, budgetMb, synonyms, { keys: [...keys], scope }).then(keep);
+  const texts = documents.map((document) => ({ ...document, body: searchText(document.body) }));
+  const written = writeIndexKeeping(texts, keys, synonyms, scope);
+  checkSearchBudget(written.files, budgetMb);
+  return keep(written);
+}

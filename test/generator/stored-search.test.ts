@@ -1,0 +1,180 @@
+/**
+ * The search index kept on disk by `npm run build` (search-store.ts, stored-search.ts): after random edits,
+ * the index updated by term from what an earlier build kept, and from that build's parts read back from
+ * the output, equals a clean write byte for byte; anything that cannot be trusted (a part changed by hand,
+ * a damaged or missing analysis, another scope or synonyms, records added or removed, a store from a build
+ * that never finished saving) is refused, so the build writes the index whole.
+ */
+import { hash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { layoutFromParts } from '../../generator/pipeline/outputs/search/index-from-parts.ts';
+import { openSearchStore, type SearchStore, storeDir } from '../../generator/pipeline/outputs/search/search-store.ts';
+import { updateFromStore } from '../../generator/pipeline/outputs/search/stored-search-update.ts';
+import { writeIndexKeeping } from '../../generator/pipeline/outputs/search/stored-search.ts';
+import { toSearchText } from '../../generator/pipeline/outputs/search/search-file.ts';
+import type { OutputFile } from '../../generator/pipeline/outputs/output-file.ts';
+import { type SearchDocument, SEARCH_DIR } from '../../generator/search/index-format.ts';
+import { writeSearchIndexState } from '../../generator/search/index-writer.ts';
+import { createSynonymTable, type SynonymTable } from '../../generator/search/synonyms.ts';
+import { loadSearchDocuments, syntheticSearchDocuments } from '../helpers/search-documents.ts';
+import { createRandom } from '../helpers/synthetic-content.ts';
+
+const SYNONYMS: SynonymTable = createSynonymTable({ groups: [{ words: ['checkout', 'payment page'] }] });
+const SCOPE = 'generator and settings';
+const BUDGET = 500;
+const keyOf = (document: SearchDocument) => hash('sha1', JSON.stringify(document), 'base64');
+const digestOf = (body: string | Uint8Array) => hash('sha1', body, 'base64');
+
+/** The index's files under `out`, by path. */
+function onDisk(out: string): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else files.set(path.relative(out, full), digestOf(readFileSync(full)));
+    }
+  };
+  mkdirSync(path.join(out, SEARCH_DIR), { recursive: true });
+  walk(path.join(out, SEARCH_DIR));
+  return files;
+}
+
+/** Puts `files` in place as the emit step does (a carried file stays when its copy has the digest), then saves the store. */
+function emit(out: string, files: readonly OutputFile[], store: SearchStore): void {
+  const before = onDisk(out);
+  const digests = new Map<string, string>();
+  for (const file of files) {
+    const target = path.join(out, file.path);
+    if ('carried' in file && before.get(file.path) === file.carried) {
+      digests.set(file.path, file.carried);
+      continue;
+    }
+    const body = 'body' in file ? file.body : 'carried' in file ? file.make() : '';
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, body);
+    digests.set(file.path, digestOf(body));
+  }
+  for (const file of before.keys()) if (!digests.has(file)) rmSync(path.join(out, file));
+  store.save(digests);
+}
+
+/** The clean write's files, by path and digest. */
+const clean = (documents: readonly SearchDocument[], synonyms: SynonymTable | null) =>
+  new Map([...writeSearchIndexState(documents, undefined, synonyms).files].map(([file, body]) => [file, digestOf(body)]));
+
+/** A whole write kept in a new store under `out`. */
+function writeWhole(out: string, documents: readonly SearchDocument[], synonyms: SynonymTable | null = SYNONYMS) {
+  const store = openSearchStore(out);
+  const keys = documents.map(keyOf);
+  const written = writeIndexKeeping(documents, keys, synonyms, SCOPE);
+  store.keepWhole(SCOPE, documents, keys, synonyms, written.files, written.kept);
+  emit(out, written.files, store);
+}
+
+/** The index updated from the store under `out`; documents go in as the build gives them, bodies still Markdown. */
+const update = (out: string, documents: readonly SearchDocument[], synonyms: SynonymTable | null = SYNONYMS, scope = SCOPE) => {
+  const store = openSearchStore(out);
+  const markdown = documents.map((document) => ({ ...document, body: `<p>${document.body}</p>` }));
+  const files = updateFromStore(store, scope, markdown, documents.map(keyOf), synonyms, toSearchText, BUDGET);
+  return { store, files };
+};
+
+describe('the search index kept on disk by npm run build', () => {
+  let base: SearchDocument[];
+  let root: string;
+  beforeAll(async () => {
+    const real = await loadSearchDocuments('content');
+    base = [...real, ...syntheticSearchDocuments(real, 200, 5)];
+    root = mkdtempSync(path.join(os.tmpdir(), 'stored-search-'));
+  }, 60_000);
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('reads the layout back from the parts as the writer laid it out', () => {
+    const state = writeSearchIndexState(base, undefined, SYNONYMS);
+    const read = layoutFromParts(new Map([...state.files].filter(([file]) => !file.includes('/cards/'))))!;
+    expect(read.parts.terms).toEqual(state.parts.terms);
+    expect(read.parts.starts).toEqual(state.parts.starts);
+    expect([...read.parts.entries]).toEqual([...state.parts.entries]);
+    expect([...read.parts.typoTerms].sort()).toEqual([...state.parts.typoTerms].sort());
+    for (const [term, record] of state.records) {
+      expect({ ...read.records.get(term)!, bytes: [...read.records.get(term)!.bytes] }).toEqual({ ...record, bytes: [...record.bytes] });
+    }
+  });
+
+  it('updates by term after random edits, equal to a clean write each time', () => {
+    const out = path.join(root, 'edits');
+    writeWhole(out, base);
+    const random = createRandom(7);
+    const words = base.flatMap((document) => document.body.split(' ')).filter(Boolean);
+    let documents = base;
+    let byTerm = 0;
+    for (let round = 0; round < 10; round++) {
+      documents = [...documents];
+      for (let edits = 1 + Math.floor(random() * 2); edits > 0; edits--) {
+        const at = Math.floor(random() * documents.length);
+        const field = (['title', 'summary', 'body', 'tags'] as const)[Math.floor(random() * 4)]!;
+        const document = { ...documents[at]!, stored: [...documents[at]!.stored] as SearchDocument['stored'] };
+        document[field] = `fresh${round}x${edits} ${words[Math.floor(random() * words.length)]} payment page ${document[field]}`;
+        if (field === 'title') document.stored[1] = document.title;
+        documents[at] = document;
+      }
+      const { store, files } = update(out, documents);
+      if (files) {
+        // Written whole after all (an average moved to another grid point) keeps no store: the next round writes whole.
+        if (files.filter((file) => 'body' in file).length < files.length / 2) byTerm++;
+        emit(out, files, store);
+      } else writeWhole(out, documents);
+      expect(onDisk(out), `round ${round}`).toEqual(clean(documents, SYNONYMS));
+    }
+    expect(byTerm).toBeGreaterThanOrEqual(7);
+  }, 60_000);
+
+  it('refuses a store it cannot trust, so the index is written whole', () => {
+    const out = path.join(root, 'damage');
+    writeWhole(out, base);
+    const edited = base.map((document, i) => (i === 9 ? { ...document, body: `${document.body} quagga` } : document));
+    expect(update(out, edited).files).toBeDefined();
+    expect(update(out, edited, SYNONYMS, 'another scope').files).toBeUndefined();
+    expect(update(out, edited, null).files).toBeUndefined();
+    expect(update(out, edited.slice(1)).files).toBeUndefined();
+    // An edit that moves an average to another grid point: the update would write the index whole.
+    const long = Array.from({ length: 400 }, (_, k) => `term${k}`).join(' ');
+    expect(
+      update(
+        out,
+        base.map((document, i) => (i === 0 ? { ...document, terms: long } : document)),
+      ).files,
+    ).toBeUndefined();
+    // A part of the index changed by hand in the output.
+    const part = [...onDisk(out).keys()].find((file) => file.endsWith('.bin'))!;
+    const bytes = readFileSync(path.join(out, part));
+    bytes[bytes.length - 1] = bytes[bytes.length - 1]! ^ 1;
+    writeFileSync(path.join(out, part), bytes);
+    expect(update(out, edited).files).toBeUndefined();
+    // The edited document's analysis damaged.
+    writeWhole(out, base);
+    for (const name of readdirSync(storeDir(out))) if (name !== 'index.bin') writeFileSync(path.join(storeDir(out), name), 'damaged');
+    expect(update(out, edited).files).toBeUndefined();
+    // A build that updated the output but was killed before its store was saved: the old store no longer matches.
+    writeWhole(out, base);
+    const { files } = update(out, edited);
+    emit(out, files!, openSearchStore(out));
+    expect(update(out, base).files).toBeUndefined();
+  }, 60_000);
+
+  it('reads nothing with trust off (--force), and keeps no store when a part has no digest', () => {
+    const out = path.join(root, 'force');
+    writeWhole(out, base);
+    const store = openSearchStore(out, { trust: false });
+    expect(updateFromStore(store, SCOPE, base, base.map(keyOf), SYNONYMS, toSearchText, BUDGET)).toBeUndefined();
+    const edited = base.map((document, i) => (i === 3 ? { ...document, title: `${document.title} again` } : document));
+    const { store: next, files } = update(out, edited);
+    expect(files).toBeDefined();
+    next.save(new Map());
+    expect(update(out, base).files).toBeUndefined();
+  });
+});
