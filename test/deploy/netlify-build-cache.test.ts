@@ -39,7 +39,7 @@ const identity = (dir: string) => statSync(dir).ino;
 function freshCheckout(source: string, content: string, out: string): void {
   rmSync(content, { recursive: true, force: true });
   cpSync(source, content, { recursive: true });
-  for (const file of [out, `${out}.digests.json`, `${out}.build.json`, `${out}.inputs.json`, `${out}.load`])
+  for (const file of [out, `${out}.digests.json`, `${out}.build.json`, `${out}.inputs.json`, `${out}.load`, `${out}.search`])
     rmSync(file, { recursive: true, force: true });
 }
 
@@ -72,6 +72,7 @@ describe('the Netlify build cache plugin', () => {
       writeFileSync(article, `${readFileSync(article, 'utf8')}\nOne more sentence.\n`);
       await plugin.onPreBuild(hooks);
       expect(existsSync(`${out}.load`), 'the load store restored').toBe(true);
+      expect(existsSync(`${out}.search/index.bin`), 'the search index state restored').toBe(true);
       const restored = identity(out);
       const line = await runBuild(content, out);
       const [, files, written, carried] = /: (\d+) files, (\d+) written \(the rest unchanged\), (\d+) carried over unmade/

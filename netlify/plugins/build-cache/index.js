@@ -10,9 +10,11 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 
 /**
- * The output folder, the three records kept beside it (generator/pipeline/emit, build-fingerprint.ts) and the
+ * The output folder, the three records kept beside it (generator/pipeline/emit, build-fingerprint.ts), the
  * load store (generator/pipeline/load/load-store.ts): a fresh checkout's files have new inodes, so the store
- * confirms each by its bytes, which is still far cheaper than parsing it again.
+ * confirms each by its bytes, which is still far cheaper than parsing it again; and the search index's state
+ * (generator/pipeline/outputs/search/search-store.ts), trusted only for parts of the output whose bytes it
+ * knows, so the index is updated by term rather than written whole.
  */
 const cachedPaths = (publishDir) => [
   publishDir,
@@ -20,6 +22,7 @@ const cachedPaths = (publishDir) => [
   `${publishDir}.build.json`,
   `${publishDir}.inputs.json`,
   `${publishDir}.load`,
+  `${publishDir}.search`,
 ];
 
 const disabled = () => process.env.BUILD_CACHE === 'off';
