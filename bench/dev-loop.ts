@@ -19,7 +19,8 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 export interface Dev {
   url: string;
   child: ChildProcess;
-  /** Milliseconds from the start of the command to its first build served. */
+  /** Milliseconds from the start of the command to its first build served, and to its ready line (after the builder's warm-up). */
+  firstMs: number;
   startedMs: number;
   /** What it has printed so far. */
   output(): string;
@@ -34,9 +35,11 @@ export async function startDev(content: string, out: string): Promise<Dev> {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let output = '';
+  let firstMs = Number.NaN;
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (data) => {
       output += data;
+      if (Number.isNaN(firstMs) && output.includes('first build: built')) firstMs = performance.now() - started;
       const match = /Serving .* at (http:\/\/127\.0\.0\.1:\d+)\//.exec(output);
       if (match) resolve(match[1]!);
     });
@@ -48,7 +51,7 @@ export async function startDev(content: string, out: string): Promise<Dev> {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
   };
-  return { url, child, startedMs, stop, output: () => output };
+  return { url, child, firstMs, startedMs, stop, output: () => output };
 }
 
 /**
@@ -88,6 +91,7 @@ export async function timeTitleEdits(
       if (response.ok && ((await response.json()) as { data?: { title?: string } }).data?.title === title) break;
     }
     ms.push(performance.now() - started);
+    if (process.env.BENCH_EACH) console.log(`  edit ${index}: ${(performance.now() - started).toFixed(0)} ms`);
     const cpuAfter = cpuMsOf(dev.child.pid);
     if (cpuBefore !== undefined && cpuAfter !== undefined) cpuMs.push(cpuAfter - cpuBefore);
     const search = (await (await fetch(`${dev.url}/v1/search?q=${word}`)).json()) as { data?: { slug?: string }[] };
@@ -154,7 +158,7 @@ export async function benchDevLoop(
   const dev = await startDev(content, out);
   try {
     console.log(
-      `npm run dev, ${options.articles.toLocaleString('en')} articles: first build served ${(dev.startedMs / 1000).toFixed(1)} s after the command started`,
+      `npm run dev, ${options.articles.toLocaleString('en')} articles: first build served ${(dev.firstMs / 1000).toFixed(1)} s after the command started, ready for edits (warmed) after ${(dev.startedMs / 1000).toFixed(1)} s`,
     );
     const slugs = Array.from({ length: options.edits }, (_, index) => `article-${((index * 37 + 11) % options.articles) + 1}`);
     const from = dev.output().length;
@@ -174,6 +178,8 @@ export async function benchDevLoop(
       console.log(
         `  of which the rebuild itself (dev's own report, ${builds.length} rebuilds): p50 ${median(ms)} ms, max ${Math.max(...ms)} ms; files changed per edit p50 ${median(changed)} of ${builds[0]![3]}${cpuText}`,
       );
+      // Each edit in order beside its rebuild, so that an outlier can be told from the rebuild's own.
+      if (process.env.BENCH_EACH) console.log(`  each rebuild: ${ms.map((value, i) => `${value}/${cpu[i] ?? '-'}`).join(' ')}`);
     }
     if (options.throughput) console.log(await benchDevUnderRebuilds(dev, content));
   } finally {

@@ -8,6 +8,7 @@
 import './without-vectors.ts';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import { GCProfiler } from 'node:v8';
 import os from 'node:os';
 import path from 'node:path';
 import { writeSyntheticContent } from '../test/helpers/synthetic-content.ts';
@@ -37,6 +38,8 @@ async function main(articles: number, profile: string | undefined): Promise<void
       await session.post('Profiler.setSamplingInterval', { interval: 200 });
       await session.post('Profiler.start');
     }
+    // Garbage collection's pauses, per rebuild: the share of an edit that allocation costs.
+    const gcEach: number[] = [];
     const wall: number[] = [];
     const cpu: number[] = [];
     const changed: number[] = [];
@@ -45,6 +48,8 @@ async function main(articles: number, profile: string | undefined): Promise<void
         const file = path.join(content, 'intelligence', `article-${((edit * 37 + 11) % articles) + 1}.md`);
         writeFileSync(file, readFileSync(file, 'utf8').replace(/^title: .*$/m, `title: Edited title ${edit}`));
       }
+      const gc = new GCProfiler();
+      gc.start();
       const started = performance.now();
       const before = process.cpuUsage();
       const answer = await builds.build(edit + 1);
@@ -56,6 +61,18 @@ async function main(articles: number, profile: string | undefined): Promise<void
       }
       wall.push(performance.now() - started);
       cpu.push((used.user + used.system) / 1000);
+      const stats = gc.stop()?.statistics ?? [];
+      const gcMs = stats.reduce((sum, { cost }) => sum + cost / 1000, 0);
+      if (process.env.BENCH_EACH) {
+        const kinds = new Map<string, number>();
+        for (const { gcType, cost } of stats) kinds.set(gcType, (kinds.get(gcType) ?? 0) + cost / 1000);
+        console.log(
+          `  GC by kind: ${[...kinds].map(([kind, ms]) => `${kind} ${ms.toFixed(0)}`).join(', ')}; heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MB`,
+        );
+      }
+      gcEach.push(gcMs);
+      if (process.env.BENCH_EACH)
+        console.log(`  edit ${edit}: wall ${wall.at(-1)!.toFixed(0)} ms, CPU ${cpu.at(-1)!.toFixed(0)} ms, GC ${gcMs.toFixed(0)} ms`);
       changed.push(answer.changed.length);
     }
     if (session) {
@@ -66,12 +83,21 @@ async function main(articles: number, profile: string | undefined): Promise<void
       `title edit rebuild in one process, ${articles.toLocaleString('en')} articles, ${wall.length} edits: ` +
         `wall p50 ${median(wall).toFixed(0)} ms, max ${Math.max(...wall).toFixed(0)} ms; ` +
         `CPU p50 ${median(cpu).toFixed(0)} ms, max ${Math.max(...cpu).toFixed(0)} ms; ` +
+        `garbage collection p50 ${median(gcEach).toFixed(0)} ms, max ${Math.max(...gcEach).toFixed(0)} ms; ` +
         `files changed p50 ${median(changed)}; load average ${os.loadavg()[0]!.toFixed(1)}`,
     );
     builds.close();
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+}
+
+/** The builder's young generation as `npm run dev` gives its thread (dev-rebuilder.ts): 192 MB, halves of 64. */
+const SEMI_SPACE = '--max-semi-space-size=64';
+if (!process.execArgv.includes(SEMI_SPACE)) {
+  const { spawnSync } = await import('node:child_process');
+  const run = spawnSync(process.execPath, [...process.execArgv, SEMI_SPACE, ...process.argv.slice(1)], { stdio: 'inherit' });
+  process.exit(run.status ?? 1);
 }
 
 const args = process.argv.slice(2);
