@@ -3,6 +3,7 @@ import { collections as siteCollections, markdownCollections, type CollectionTab
 import type { Content } from '../schemas/content.ts';
 import { loadContent } from './load/load-content.ts';
 import { openLoadStore } from './load/load-store.ts';
+import type { ContentEntry } from './load/scan-content.ts';
 import { validateContent } from './validate/validate-content.ts';
 import { countPublication, type Preview, type PublicationCount, selectPublished } from './catalogue/publish.ts';
 import { createCatalogue } from './catalogue/catalogue.ts';
@@ -56,6 +57,8 @@ export interface BuildOptions {
   preview?: Preview;
   /** Values kept across builds (npm run dev): an unchanged body is not rendered or analysed again. */
   cache?: BuildCache;
+  /** The content folder's listing, when the caller knows it without listing it all (npm run dev, from its watcher). */
+  listContent?: (root: string) => ContentEntry[];
   /** Writes every file anew, trusting nothing of the previous output (`--force`). */
   force?: boolean;
   /** Updates a trusted output in place rather than swapping in a new folder (`--in-place`; emit-files.ts). */
@@ -207,7 +210,7 @@ async function buildWith(options: BuildOptions, helper: BuildHelper | undefined)
     options.settings ?? resolveBuildSettings(options.env ?? process.env, { preview: options.preview, cmsBackend: options.cmsBackend });
   const collections = options.collections ?? siteCollections;
   const store = options.keepLoads ? openLoadStore(options.outDir, { trust: !options.force }) : undefined;
-  const raw = await loadContent(options.contentDir, collections, settings.limits, options.cache, store);
+  const raw = await loadContent(options.contentDir, collections, settings.limits, options.cache, store, options.listContent);
   const content = validateContent(raw, collections);
   const builtAt = buildTimeOf(settings);
   const buildDate = isoSeconds(builtAt).slice(0, 10);

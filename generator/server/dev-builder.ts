@@ -9,8 +9,8 @@ import { createDevBuilds, type DevBuildOptions } from './dev-builds.ts';
 
 export type { BuildAnswer } from './dev-builds.ts';
 
-/** A build to make, or a base folder the server no longer reads, to remove. */
-export type BuildRequest = { id: number } | { remove: string };
+/** A build to make (with the paths the watcher reported since the last, if known), or a base folder the server no longer reads, to remove. */
+export type BuildRequest = { id: number; changed?: string[] | undefined } | { remove: string };
 
 /** A nice value: below the server (0), above idle work (19). */
 const BUILD_PRIORITY = 10;
@@ -24,5 +24,5 @@ const builds = createDevBuilds(workerData as DevBuildOptions);
 
 parentPort!.on('message', async (request: BuildRequest) => {
   if ('remove' in request) builds.remove(request.remove);
-  else parentPort!.postMessage(await builds.build(request.id));
+  else parentPort!.postMessage(await builds.build(request.id, request.changed));
 });

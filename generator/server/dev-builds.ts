@@ -15,6 +15,7 @@ import type { CmsBackend } from '../pipeline/outputs/cms/cms-config.ts';
 import type { OutputFile } from '../pipeline/outputs/output-file.ts';
 import { ContentError, formatReport } from '../pipeline/problems.ts';
 import { formatPublication } from '../pipeline/publication-report.ts';
+import { createContentListing } from './dev-content-listing.ts';
 import { createDevOutput, type DevEmitted } from './dev-output.ts';
 
 export type BuildAnswer =
@@ -48,8 +49,11 @@ export interface DevBuildOptions {
 }
 
 export interface DevBuilds {
-  /** One build, from the content as it is now. */
-  build(id: number): Promise<BuildAnswer>;
+  /**
+   * One build, from the content as it is now. `changed`: the paths the watcher reported since the last build,
+   * so that only those are looked at again; without it, the content folder is listed whole.
+   */
+  build(id: number, changed?: readonly string[]): Promise<BuildAnswer>;
   /** Removes a base folder the server no longer reads, once builds have been quiet for a moment. */
   remove(dir: string): void;
   close(): void;
@@ -99,6 +103,8 @@ export function createDevBuilds(options: DevBuildOptions): DevBuilds {
   // Every tracked output of this run is made by this generator with these settings: they are the scope.
   const scope = `dev\n${JSON.stringify(settings)}`;
   const output = createDevOutput(snapshotRoot);
+  const listing = createContentListing();
+  const listContent = (root: string) => listing.list(root);
   let building = false;
   const remover = createRemover(() => building);
 
@@ -109,18 +115,21 @@ export function createDevBuilds(options: DevBuildOptions): DevBuilds {
       return emitted;
     };
     try {
-      const result = await buildSite({ contentDir, outDir: snapshotRoot, settings, cache, emit, scope, tracked });
+      const result = await buildSite({ contentDir, outDir: snapshotRoot, settings, cache, emit, scope, tracked, listContent });
       const { changed, removed, rebased } = emitted!;
       const lines = formatPublication(result.publication, preview);
       return { id, built: true, written: result.written, files: result.files, lines, base: output.base(), rebased, changed, removed };
     } catch (error) {
+      // A file read as other than the listing said (a change not reported yet) is not trusted twice.
+      listing.report('all');
       return error instanceof ContentError
         ? { id, built: false, report: formatReport(error.problems, contentDir) }
         : { id, built: false, failure: error instanceof Error ? (error.stack ?? error.message) : String(error) };
     }
   };
   return {
-    async build(id) {
+    async build(id, changed) {
+      listing.report(changed ?? 'all');
       building = true;
       const cpuBefore = threadCpuMs();
       try {

@@ -87,11 +87,12 @@ function startBuilder(data: Omit<RebuilderOptions, 'built'>) {
     waiting.clear();
   });
   return {
-    build: () =>
+    /** A build; `changed`: what the watcher reported since the last (else the content is listed whole). */
+    build: (changed?: ReadonlySet<string>) =>
       new Promise<BuildAnswer>((resolve) => {
         const id = next++;
         waiting.set(id, resolve);
-        worker.postMessage({ id } satisfies BuildRequest);
+        worker.postMessage({ id, changed: changed && [...changed] } satisfies BuildRequest);
       }),
     builds: {
       latest() {
@@ -114,9 +115,9 @@ export function createRebuilder(options: RebuilderOptions): Rebuilder {
   const builder = startBuilder(data);
   let lastSummary = '';
   let running: Promise<unknown> = Promise.resolve();
-  const rebuild = async (reason: string): Promise<boolean> => {
+  const rebuild = async (reason: string, changed?: ReadonlySet<string>): Promise<boolean> => {
     const started = performance.now();
-    const answer = await builder.build();
+    const answer = await builder.build(changed);
     if (answer.built) {
       // The warm-up after the first build is said only when it found a change.
       if (reason === WARM && answer.written === 0 && answer.removed.length === 0) return true;
@@ -151,7 +152,7 @@ export function createRebuilder(options: RebuilderOptions): Rebuilder {
           await quiet?.();
           const batch = queued!;
           queued = undefined;
-          return rebuild(describeChange(batch));
+          return rebuild(describeChange(batch), batch);
         })
         .catch((error: unknown) => console.error(`rebuild failed: ${String(error)}`));
     },

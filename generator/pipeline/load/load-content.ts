@@ -8,7 +8,7 @@ import { isYamlLanguage, parseFrontMatterData, splitFrontMatter } from './front-
 import { createLazyLocate, parseYaml, YamlSyntaxError, type FieldPath, type Locate } from './parse-yaml.ts';
 import { decodeUtf8, type FileIdentity, NotUtf8Error, readApproved } from './read-approved.ts';
 import type { LoadStore, StoredFile } from './load-store.ts';
-import { DEFAULT_LIMITS, readImage, scanContent } from './scan-content.ts';
+import { type ContentEntry, DEFAULT_LIMITS, readImage, scanContent } from './scan-content.ts';
 
 export interface RawRecord {
   file: string;
@@ -201,6 +201,7 @@ function patternMatcher(pattern: string): (file: string) => boolean {
 /**
  * Loads the whole content folder; records come in sorted file order, whatever the file system's order.
  * `store`: Markdown files kept on disk by an earlier build, and where to keep this build's (the caller saves it).
+ * `list`: the folder's listing, when the caller knows it without listing it (npm run dev, from its watcher).
  */
 export async function loadContent(
   root: string,
@@ -208,8 +209,9 @@ export async function loadContent(
   limits = DEFAULT_LIMITS,
   cache: BuildCache = NO_CACHE,
   store?: LoadStore,
+  list?: (root: string) => ContentEntry[],
 ): Promise<RawContent> {
-  const scan = await scanContent(root, limits);
+  const scan = await scanContent(root, limits, list?.(root));
   const problems: Problem[] = [...scan.problems];
   const source: ContentSource = { root, identities: scan.identities, problems, digests: new Map() };
   const records: Record<string, RawRecord[]> = {};

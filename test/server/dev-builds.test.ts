@@ -1,0 +1,121 @@
+/**
+ * `npm run dev`'s builder, as its thread runs it: a first build written as a base, then edits each given the
+ * paths the watcher reports. What the server serves after each (the base with the changed files over it) is
+ * byte for byte a clean build of the same content, and search's parts are among what changed.
+ */
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSite } from '../../generator/pipeline/build-site.ts';
+import { resolveBuildSettings } from '../../generator/pipeline/build-settings.ts';
+import { applyChanges, type Overlay } from '../../generator/server/build-files.ts';
+import { createDevBuilds } from '../../generator/server/dev-builds.ts';
+import { BUILD_ENV, readTree, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
+import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
+
+const SERVED_AT = 'http://127.0.0.1:4321';
+const PREVIEW = { drafts: false, future: false };
+const saved: Record<string, string | undefined> = {};
+
+beforeAll(() => {
+  // The builder reads its settings from the environment, as npm run dev's thread does.
+  for (const [name, value] of Object.entries(BUILD_ENV)) {
+    saved[name] = process.env[name];
+    process.env[name] = value;
+  }
+});
+
+afterAll(() => {
+  for (const [name, value] of Object.entries(saved)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  removeBuildDirs();
+  removeFixtureDirs();
+});
+
+/** The files the server reads: the base folder's, with the overlay's over them. */
+function servedTree(base: string, overlay: Overlay | undefined): Map<string, Buffer> {
+  const tree = readTree(base);
+  for (const [file, entry] of overlay ?? []) {
+    if (entry) tree.set(file, Buffer.from(entry.bytes));
+    else tree.delete(file);
+  }
+  return new Map([...tree].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+async function cleanTree(content: string): Promise<Map<string, Buffer>> {
+  const out = path.join(tempDir('dev-clean'), 'dist');
+  await buildSite({
+    contentDir: content,
+    outDir: out,
+    settings: resolveBuildSettings(process.env, { preview: PREVIEW, servedAt: SERVED_AT }),
+  });
+  const tree = readTree(out);
+  rmSync(path.dirname(out), { recursive: true, force: true });
+  return tree;
+}
+
+function expectSameTree(served: Map<string, Buffer>, clean: Map<string, Buffer>, after: string): void {
+  expect([...served.keys()], after).toEqual([...clean.keys()]);
+  for (const [file, bytes] of served) expect(bytes.equals(clean.get(file)!), `${file} after ${after}`).toBe(true);
+}
+
+describe("npm run dev's builder", () => {
+  it('serves what a clean build writes after each edit, given only the paths the watcher reported', async () => {
+    const content = fixtureDir('valid');
+    const article = (name: string) => path.join(content, 'intelligence', name);
+    const rewrite = (file: string, from: RegExp, to: string) => writeFileSync(file, readFileSync(file, 'utf8').replace(from, to));
+    const builds = createDevBuilds({
+      contentDir: content,
+      snapshotRoot: path.join(tempDir('dev-builds'), 'build'),
+      preview: PREVIEW,
+      servedAt: SERVED_AT,
+    });
+    try {
+      const first = await builds.build(0);
+      if (!first.built) throw new Error(JSON.stringify(first));
+      let overlay: Overlay | undefined;
+      const steps: [string, () => void, string[]][] = [
+        [
+          'a title edit',
+          () => rewrite(article('rag-evaluation.md'), /^title: .*$/m, 'title: Zanzibarian retrieval checks'),
+          ['intelligence/rag-evaluation.md'],
+        ],
+        [
+          'a body edit',
+          () => rewrite(article('rag-evaluation.md'), /$/, '\nA quokkaesque paragraph.\n'),
+          ['intelligence/rag-evaluation.md'],
+        ],
+        [
+          'an article added',
+          () =>
+            writeFileSync(article('added.md'), readFileSync(article('rag-evaluation.md'), 'utf8').replace(/^title: .*$/m, 'title: Added')),
+          ['intelligence/added.md'],
+        ],
+        [
+          'an article renamed',
+          () => renameSync(article('added.md'), article('renamed.md')),
+          ['intelligence/added.md', 'intelligence/renamed.md'],
+        ],
+        ['an article deleted', () => rmSync(article('renamed.md')), ['intelligence/renamed.md']],
+        [
+          'a term renamed',
+          () => rewrite(article('topics.yaml'), /name: Agentic Commerce/, 'name: Agentic Trade'),
+          ['intelligence/topics.yaml'],
+        ],
+      ];
+      for (const [index, [what, change, reported]] of steps.entries()) {
+        change();
+        const answer = await builds.build(index + 1, reported);
+        if (!answer.built) throw new Error(`${what}: ${JSON.stringify(answer)}`);
+        overlay = answer.rebased ? undefined : applyChanges(overlay, answer.changed, answer.removed, new Date());
+        expectSameTree(servedTree(answer.base, overlay), await cleanTree(content), what);
+      }
+      // Search's parts were among the files changed: it answers the edited words with the next request.
+      expect([...(overlay?.keys() ?? [])].some((file) => file.includes('search'))).toBe(true);
+    } finally {
+      builds.close();
+    }
+  }, 120_000);
+});
