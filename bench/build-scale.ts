@@ -16,8 +16,9 @@ import path from 'node:path';
 import { writeSyntheticContent } from '../test/helpers/synthetic-content.ts';
 import { createHugoSite, findHugo, runBuildCommand, timeHugo } from './editing.ts';
 
+/** Sizes from a comma-separated list; set but empty (`SCALE_SIZES=`) means none, unset the fallback. */
 const sizesFrom = (value: string | undefined, fallback: number[]) =>
-  value
+  value !== undefined
     ? value
         .split(',')
         .map(Number)

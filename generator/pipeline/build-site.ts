@@ -16,7 +16,8 @@ import { buildListPages } from './outputs/pages/list-pages.ts';
 import { buildCmsFiles } from './outputs/cms/cms-files.ts';
 import type { CmsBackend } from './outputs/cms/cms-config.ts';
 import { buildSemanticIndex } from './outputs/semantic/semantic-output.ts';
-import { type BuildHelper, renderWithHelper, startBuildHelper } from './outputs/helper/build-helper.ts';
+import { type BuildHelper, EARLY_SHARE, type FinishRendering, startBuildHelper, startRendering } from './outputs/helper/build-helper.ts';
+import { markdownBodies, rawBodies } from './render-bodies.ts';
 import { buildOpenApi, serializeOpenApi } from './outputs/openapi/openapi-document.ts';
 import { createExampleCollector } from './outputs/openapi/openapi-examples.ts';
 import { buildHomeFiles } from './outputs/pages/home-page.ts';
@@ -106,6 +107,8 @@ export interface OutputOptions {
   recordPages?: boolean;
   /** The build's second thread (build-helper.ts), when it has one. */
   helper?: BuildHelper;
+  /** The bodies' rendering, already started in the helper (a cold `npm run build`); else started here. */
+  renders?: FinishRendering | undefined;
   cmsBackend: CmsBackend;
   collections?: CollectionTable;
   cache?: BuildCache;
@@ -114,13 +117,6 @@ export interface OutputOptions {
   /** Tracking (build-tracking.ts), and who is given the tracker, to settle it after the emit step. */
   tracking?: Tracking;
   tracker?: (tracker: OutputTracker) => void;
-}
-
-/** The bodies of every published record. */
-function* markdownBodies(published: Content, collections: CollectionTable): Generator<string> {
-  for (const [key] of markdownCollections(collections)) {
-    for (const record of (published as unknown as Record<string, { body: string }[]>)[key] ?? []) yield record.body;
-  }
 }
 
 /**
@@ -136,10 +132,10 @@ export async function* generateOutput(published: Content, options: OutputOptions
   const renders = options.cache ?? createBuildCache();
   // Every body is rendered in the helper for a cold build only: after an edit, most pages are carried over. Every
   // published body's kept rendering stays kept, used or not: a page carried over now may be made after the next edit.
-  const rendered =
-    options.helper && !options.tracking?.previous
-      ? await renderWithHelper(options.helper, markdownBodies(published, collections), renderMarkdown)
-      : undefined;
+  const started =
+    options.renders ??
+    (options.helper && !options.tracking?.previous ? startRendering(options.helper, markdownBodies(published, collections)) : undefined);
+  const rendered = started && (await started(renderMarkdown));
   if (options.cache) for (const body of markdownBodies(published, collections)) options.cache.keep('html', body);
   const render = (record: { body: string; file: string }) =>
     renders.memo('html', record.body, () => rendered?.get(record.body) ?? renderBody(record));
@@ -210,14 +206,17 @@ async function buildWith(options: BuildOptions, helper: BuildHelper | undefined)
     options.settings ?? resolveBuildSettings(options.env ?? process.env, { preview: options.preview, cmsBackend: options.cmsBackend });
   const collections = options.collections ?? siteCollections;
   const store = options.keepLoads ? openLoadStore(options.outDir, { trust: !options.force }) : undefined;
+  const tracking = openTracking({ ...options, ownEmit: !!(options.emit ?? options.snapshot) });
   const raw = await loadContent(options.contentDir, collections, settings.limits, options.cache, store, options.listContent);
+  // A cold build renders every body: the helper starts on them now, while this thread validates the content.
+  const renders = helper && !tracking.previous ? startRendering(helper, rawBodies(raw, collections), EARLY_SHARE) : undefined;
   const content = validateContent(raw, collections);
   const builtAt = buildTimeOf(settings);
   const buildDate = isoSeconds(builtAt).slice(0, 10);
   const published = selectPublished(content, collections, buildDate, settings.preview);
   const publication = countPublication(content, collections, published, buildDate);
-  const tracking = openTracking({ ...options, ownEmit: !!(options.emit ?? options.snapshot) });
   const files = generateOutput(published, {
+    renders,
     tracking: tracking.start(raw.digests),
     tracker: tracking.made,
     nextPublication: settings.preview.future ? undefined : publication.flatMap((count) => count.nextDate ?? []).sort()[0],

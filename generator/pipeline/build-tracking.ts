@@ -100,6 +100,8 @@ export function openTracking(options: {
   const tracked = options.tracked ?? { outputs: onDisk && !options.force ? readTrackedOutputs(outDir) : undefined };
   let tracker: OutputTracker | undefined;
   return {
+    /** What the previous build made, when there is a record of it (a cold build has none). */
+    previous: scope === undefined ? undefined : tracked.outputs,
     start: (digests: ReadonlyMap<string, string>): Tracking | undefined =>
       scope === undefined ? undefined : { scope, digests, previous: tracked.outputs, verify: options.verifyCarried, searchStore },
     made: (made: OutputTracker) => {

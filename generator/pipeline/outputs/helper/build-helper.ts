@@ -71,25 +71,41 @@ export function startBuildHelper(): BuildHelper {
   };
 }
 
+/** Renders the rest of the bodies in this thread and collects every body's HTML (startRendering). */
+export type FinishRendering = (render: (body: string) => string) => Promise<Map<string, string>>;
+
+/**
+ * Sends the helper its share of the distinct bodies at once; the returned function renders the rest in this
+ * thread and collects the HTML of every body. A body that fails to render is left out, so the build renders
+ * it again where it can report the record's file. `share`: HELPER_SHARE when this thread renders its part at
+ * once; more when the helper starts while this thread still has other work (EARLY_SHARE).
+ */
+export function startRendering(helper: BuildHelper, bodies: Iterable<string>, share = HELPER_SHARE): FinishRendering {
+  const distinct = [...new Set(bodies)];
+  const split = Math.ceil(distinct.length * share);
+  const theirs = helper.render(distinct.slice(0, split));
+  return async (render) => {
+    const html = new Map<string, string>();
+    for (const body of distinct.slice(split)) {
+      try {
+        html.set(body, render(body));
+      } catch {}
+    }
+    for (const [index, result] of (await theirs).entries()) if (result !== null) html.set(distinct[index]!, result);
+    return html;
+  };
+}
+
+/**
+ * The helper's share when it starts as soon as the content is read, while this thread validates it and
+ * selects what is published (about 0.45 s at 4,000 articles, against 0.8 s to render every body): both
+ * threads then finish rendering together.
+ */
+export const EARLY_SHARE = 0.8;
+
 /**
  * The HTML of every distinct body, most of it rendered by the helper while this thread renders the rest: the
- * helper's other task, the search index, is shorter than what this thread does after rendering. A body that
- * fails to render is left out, so the build renders it again where it can report the record's file.
+ * helper's other task, the search index, is shorter than what this thread does after rendering.
  */
-export async function renderWithHelper(
-  helper: BuildHelper,
-  bodies: Iterable<string>,
-  render: (body: string) => string,
-): Promise<Map<string, string>> {
-  const distinct = [...new Set(bodies)];
-  const split = Math.ceil(distinct.length * HELPER_SHARE);
-  const theirs = helper.render(distinct.slice(0, split));
-  const html = new Map<string, string>();
-  for (const body of distinct.slice(split)) {
-    try {
-      html.set(body, render(body));
-    } catch {}
-  }
-  for (const [index, result] of (await theirs).entries()) if (result !== null) html.set(distinct[index]!, result);
-  return html;
-}
+export const renderWithHelper = (helper: BuildHelper, bodies: Iterable<string>, render: (body: string) => string) =>
+  startRendering(helper, bodies)(render);
