@@ -7,6 +7,7 @@
 import { hash } from 'node:crypto';
 import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { deserialize, serialize } from 'node:v8';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContent } from '../../generator/pipeline/load/load-content.ts';
 import { openLoadStore } from '../../generator/pipeline/load/load-store.ts';
@@ -94,6 +95,20 @@ describe('the load store', () => {
     expect(await titleOf(checkout), 'confirmed by its bytes, not parsed').toBe('Planted title');
     writeFileSync(path.join(checkout, FILE), readFileSync(path.join(checkout, FILE), 'utf8').replace(/^title: .*$/m, 'title: "Edited"'));
     expect(await titleOf(checkout), 'other bytes are parsed').toBe('Edited');
+  });
+
+  it('ignores parts another version of the parser kept (a cache restored across an upgrade)', async () => {
+    await sleep(2100);
+    const out = path.join(tempDir('load-store-scope'), 'dist');
+    const real = await bodyOf(content, out);
+    plant(content, out, keyOf(content, FILE));
+    expect(await bodyOf(content, out)).toBe(`${PLANTED}\n`);
+    plant(content, out, keyOf(content, FILE));
+    for (const part of readdirSync(`${out}.load`)) {
+      const file = path.join(`${out}.load`, part);
+      writeFileSync(file, serialize({ ...(deserialize(readFileSync(file)) as object), scope: 'another parser' }));
+    }
+    expect(await bodyOf(content, out)).toBe(real);
   });
 
   it('ignores a damaged part and keeps the files again', async () => {

@@ -12,11 +12,13 @@
  * into place, so a build killed while it saves leaves each part old or new, never half written, and an
  * edit rewrites one part. A part that cannot be read, or an entry of another shape, is ignored. The text is
  * the content's own, drafts included, beside the output and never in it; the output is made from what
- * the loaded text says, as if the file had been read.
+ * the loaded text says, as if the file had been read. Parts are tied to the parser that wrote them
+ * (parserScope): another version's parts are ignored.
  */
-import { hash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash, hash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 
 /** A Markdown file as loaded: its text, its digest (load-content.ts) and its parsed front matter. */
@@ -53,15 +55,37 @@ const isEntry = (value: unknown): value is Entry => {
   return typeof entry?.key === 'string' && typeof entry.text === 'string' && typeof entry.digest === 'string' && 'data' in entry;
 };
 
+/**
+ * What parsed the kept files: this folder's sources, the one rule it takes from the schemas (which YAML
+ * scalars are calendar days), the locked dependencies and Node's version. Parts kept
+ * by another are ignored, so a build after an upgrade (a deploy restoring an older cache, say) never takes
+ * front matter parsed by the old parser.
+ */
+function parserScope(): string {
+  const here = fileURLToPath(new URL('./', import.meta.url));
+  const digest = createHash('sha1').update(process.version);
+  const sources = readdirSync(here)
+    .filter((file) => file.endsWith('.ts'))
+    .sort();
+  for (const name of [...sources, '../../schemas/fields.ts']) digest.update(`\0${name}\0`).update(readFileSync(path.join(here, name)));
+  try {
+    digest.update(readFileSync(fileURLToPath(new URL('../../../package-lock.json', import.meta.url))));
+  } catch {
+    digest.update('no lock file');
+  }
+  return digest.digest('base64');
+}
+
 /** The store beside `outDir`; `trust: false` (--force) reads nothing kept, but keeps what this build reads. */
 export function openLoadStore(outDir: string, { trust = true } = {}): LoadStore {
+  const scope = parserScope();
   const dir = `${path.resolve(outDir)}.load`;
   const parts = new Map<number, { kept: Map<string, Entry>; used: Map<string, Entry>; changed: boolean }>();
   const partOf = (file: string) => {
     const index = hash('sha1', file, 'buffer')[0]! % PARTS;
     let part = parts.get(index);
     if (!part) {
-      part = { kept: trust ? readPart(path.join(dir, partName(index))) : new Map(), used: new Map(), changed: !trust };
+      part = { kept: trust ? readPart(path.join(dir, partName(index)), scope) : new Map(), used: new Map(), changed: !trust };
       parts.set(index, part);
     }
     return part;
@@ -97,7 +121,7 @@ export function openLoadStore(outDir: string, { trust = true } = {}): LoadStore 
       mkdirSync(dir, { recursive: true });
       for (const [index, part] of parts) {
         if (!part.changed && part.used.size === part.kept.size) continue;
-        writePart(path.join(dir, partName(index)), part.used);
+        writePart(path.join(dir, partName(index)), part.used, scope);
       }
     },
   };
@@ -105,11 +129,11 @@ export function openLoadStore(outDir: string, { trust = true } = {}): LoadStore 
 
 const partName = (index: number) => `${index.toString(16).padStart(2, '0')}.bin`;
 
-function readPart(file: string): Map<string, Entry> {
+function readPart(file: string, scope: string): Map<string, Entry> {
   const entries = new Map<string, Entry>();
   try {
-    const part = deserialize(readFileSync(file)) as { version: unknown; entries: unknown };
-    if (part?.version !== VERSION || !Array.isArray(part.entries)) return entries;
+    const part = deserialize(readFileSync(file)) as { version: unknown; scope: unknown; entries: unknown };
+    if (part?.version !== VERSION || part.scope !== scope || !Array.isArray(part.entries)) return entries;
     for (const item of part.entries) {
       if (Array.isArray(item) && typeof item[0] === 'string' && isEntry(item[1])) entries.set(item[0], item[1]);
     }
@@ -119,12 +143,12 @@ function readPart(file: string): Map<string, Entry> {
   return entries;
 }
 
-function writePart(file: string, entries: ReadonlyMap<string, Entry>): void {
+function writePart(file: string, entries: ReadonlyMap<string, Entry>, scope: string): void {
   if (entries.size === 0) {
     rmSync(file, { force: true });
     return;
   }
   const temporary = `${file}.${process.pid}-${Date.now()}`;
-  writeFileSync(temporary, serialize({ version: VERSION, entries: [...entries] }));
+  writeFileSync(temporary, serialize({ version: VERSION, scope, entries: [...entries] }));
   renameSync(temporary, file);
 }
