@@ -1,5 +1,5 @@
 /** The build, top to bottom: load -> validate -> catalogue -> outputs -> emit. Only the emit step writes. */
-import { collections as siteCollections, markdownCollections, type CollectionTable } from '../schemas/collections.ts';
+import { collections as siteCollections, type CollectionTable } from '../schemas/collections.ts';
 import type { Content } from '../schemas/content.ts';
 import { loadContent } from './load/load-content.ts';
 import { openLoadStore } from './load/load-store.ts';
