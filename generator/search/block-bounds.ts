@@ -21,6 +21,13 @@ import { scratchBytes, scratchFloats, scratchInts } from './scratch-space.ts';
 const CORRUPT = 'postings: record is truncated or corrupt';
 const BUCKETS = 4096;
 
+/**
+ * A word's tiers alone (ranking.ts wordScore of a BM25 part of 0). The passes over blocks and documents below
+ * add the saturated part, `best / (best + RANKING.saturation)`, to them in place: the same arithmetic as
+ * wordScore, without two calls per block and document, which a fresh isolate's unoptimized code pays dearly.
+ */
+export const tiers = (words: number, exact: boolean, complete: boolean) => wordScore(words, exact, 0, complete);
+
 /** Per word and block, the best form's bound; per block the coarse bound. Valid until the next search (scratch space). */
 export interface BlockBounds {
   /** `words * blocks`: word `u`'s best form's bound in `block` at `u * blocks + block` (0: no form there). */
@@ -41,6 +48,9 @@ export function blockBounds(units: PreparedForm[][], blocks: number): BlockBound
   // Per block, how many words have their own term there: a block where all have may hold a complete match.
   const exactWords = scratchInts('exact-words', blocks);
   const complete = completeTier(units.length);
+  const saturation = RANKING.saturation;
+  const found = tiers(units.length, false, false);
+  const exactFound = tiers(units.length, true, false);
   for (let u = 0; u < units.length; u++) {
     const base = u * blocks;
     let count = 0;
@@ -63,7 +73,8 @@ export function blockBounds(units: PreparedForm[][], blocks: number): BlockBound
     }
     for (let i = 0; i < count; i++) {
       const block = touched[i]!;
-      coarse[block]! += wordScore(units.length, exact[block] === 1, all[base + block]!, false);
+      const bound = all[base + block]!;
+      coarse[block]! += (exact[block] === 1 ? exactFound : found) + bound / (bound + saturation);
       if (exact[block] === 1 && ++exactWords[block]! === units.length) coarse[block]! += complete;
     }
   }
@@ -115,6 +126,7 @@ export function quickBound(bits: WordBits, bounds: BlockBounds, block: number): 
   // Four bit planes count to 15; blocks of 16 documents are two bytes of each set.
   if (size !== 16 || found.length > 15) return Number.POSITIVE_INFINITY;
   const at = block * 2;
+  const exactFound = tiers(found.length, true, false);
   let one = 0;
   let two = 0;
   let four = 0;
@@ -130,19 +142,32 @@ export function quickBound(bits: WordBits, bounds: BlockBounds, block: number): 
     const carry4 = four & carry2;
     four ^= carry2;
     eight |= carry4;
-    const best = wordScore(found.length, true, bounds.best[u * bounds.blocks + block]!, false);
+    const bound = bounds.best[u * bounds.blocks + block]!;
+    const best = exactFound + bound / (bound + RANKING.saturation);
     if (best > most) most = best;
   }
   // The largest count, plane by plane from the highest: keep the documents that have each bit, if any do.
   let count = 0;
   let slots = 0xffff;
-  if (slots & eight) [slots, count] = [slots & eight, count | 8];
-  if (slots & four) [slots, count] = [slots & four, count | 4];
-  if (slots & two) [slots, count] = [slots & two, count | 2];
+  if (slots & eight) {
+    slots &= eight;
+    count |= 8;
+  }
+  if (slots & four) {
+    slots &= four;
+    count |= 4;
+  }
+  if (slots & two) {
+    slots &= two;
+    count |= 2;
+  }
   if (slots & one) count |= 1;
   // A document found with every word may be a complete match.
   return count * most + (count === found.length ? completeTier(found.length) : 0);
 }
+
+/** Per word, its saturated bound in the block tightBound is bounding (reused). */
+let saturated = new Float64Array(16);
 
 /**
  * The tight bound of `block`: the best over its documents of the sum, over the words found in that document,
@@ -159,17 +184,30 @@ export function tightBound(
 ): number {
   const size = RANKING.blockSize;
   const { found, exact } = bits;
+  const words = found.length;
+  // Each word's saturated bound is the same in every document of the block: taken once, then added to its tiers.
+  if (saturated.length < words) saturated = new Float64Array(words);
+  for (let u = 0; u < words; u++) {
+    const bound = bounds.best[u * bounds.blocks + block]!;
+    saturated[u] = bound / (bound + RANKING.saturation);
+  }
+  const found0 = tiers(words, false, false);
+  const exact0 = tiers(words, true, false);
+  const found1 = tiers(words, false, true);
+  const exact1 = tiers(words, true, true);
   let best = 0;
   for (let slot = 0; slot < size; slot++) {
     const document = block * size + slot;
     const byte = document >> 3;
     const bit = 1 << (document & 7);
     let complete = true;
-    for (let u = 0; u < found.length && complete; u++) complete = (found[u]![byte]! & exact[u]![byte]! & bit) !== 0;
+    for (let u = 0; u < words && complete; u++) complete = (found[u]![byte]! & exact[u]![byte]! & bit) !== 0;
+    const foundTier = complete ? found1 : found0;
+    const exactTier = complete ? exact1 : exact0;
     let sum = 0;
-    for (let u = 0; u < found.length; u++) {
+    for (let u = 0; u < words; u++) {
       if (!(found[u]![byte]! & bit)) continue;
-      sum += wordScore(found.length, (exact[u]![byte]! & bit) !== 0, bounds.best[u * bounds.blocks + block]!, complete);
+      sum += ((exact[u]![byte]! & bit) !== 0 ? exactTier : foundTier) + saturated[u]!;
     }
     slots[slot] = document >= range[0] && document < range[1] ? sum : 0;
     if (slots[slot]! > best) best = slots[slot]!;

@@ -6,10 +6,10 @@
  * each document's bound takes a word's real score in place of its bound, word by word.
  * Runtime-neutral.
  */
-import type { BlockBounds } from './block-bounds.ts';
+import { type BlockBounds, tiers } from './block-bounds.ts';
 import type { WordBits } from './match-count.ts';
 import { findBlock, type PreparedForm } from './prepared-form.ts';
-import { RANKING, wordScore } from './ranking.ts';
+import { RANKING } from './ranking.ts';
 
 /** One word's impact bounds in a block, gathered before they replace its block bound (reused: no allocation per block). */
 const impacts = new Float64Array(RANKING.blockSize);
@@ -65,16 +65,22 @@ export function lowerSlots(
   words: Float64Array,
 ): number {
   const size = RANKING.blockSize;
+  const saturation = RANKING.saturation;
+  const found = bits.found[u]!;
+  const exact = bits.exact[u]!;
+  const foundTier = tiers(bits.found.length, false, false);
+  const exactTier = tiers(bits.found.length, true, false);
   let best = 0;
   for (let slot = 0; slot < size; slot++) {
     const document = block * size + slot;
     const bit = 1 << (document & 7);
-    if (slots[slot]! > 0 && bits.found[u]![document >> 3]! & bit) {
-      const isExact = (bits.exact[u]![document >> 3]! & bit) !== 0;
+    if (slots[slot]! > 0 && found[document >> 3]! & bit) {
+      const tier = (exact[document >> 3]! & bit) !== 0 ? exactTier : foundTier;
       // The word's tiers are the same in both (a complete match's share included): only its BM25 part changes.
-      slots[slot]! +=
-        wordScore(bits.found.length, isExact, scores[offset + slot]!, false) -
-        wordScore(bits.found.length, isExact, words[u * size + slot]!, false);
+      // wordScore's arithmetic, in place (block-bounds.ts tiers).
+      const score = scores[offset + slot]!;
+      const bound = words[u * size + slot]!;
+      slots[slot]! += tier + score / (score + saturation) - (tier + bound / (bound + saturation));
     }
     if (slots[slot]! > best) best = slots[slot]!;
   }

@@ -52,6 +52,8 @@ function scorePostings(form: Form, context: ScoreContext, postings: DecodedPosti
 
 /** Index of `block` in sorted `blocks`, or -1. */
 export function findBlock(blocks: Int32Array, block: number): number {
+  // A common word's term is in nearly every block: then entry `block` is usually the block itself.
+  if (blocks[block] === block) return block;
   let low = 0;
   let high = blocks.length - 1;
   while (low <= high) {

@@ -97,6 +97,24 @@ function scoreBlock(units: PreparedForm[][], block: number, range: readonly [num
   }
 }
 
+/**
+ * `order` (every word once) put widest bound in `block` first, ties by word: an insertion sort, as a query has
+ * few words and this runs for every block skipping reaches (a comparator closure per block costs more).
+ */
+function orderWords(order: number[], { best, blocks }: BlockBounds, block: number): void {
+  for (let i = 1; i < order.length; i++) {
+    const u = order[i]!;
+    const bound = best[u * blocks + block]!;
+    let j = i - 1;
+    for (; j >= 0; j--) {
+      const other = best[order[j]! * blocks + block]!;
+      if (other > bound || (other === bound && order[j]! < u)) break;
+      order[j + 1] = order[j]!;
+    }
+    order[j + 1] = u;
+  }
+}
+
 /** Score units, as clients see them rounded: ten-thousandths, at least 1. */
 export const scoreUnits = (raw: number) => Math.max(1, Math.round(raw * 10_000));
 
@@ -123,7 +141,7 @@ export function rank(units: Unit[], context: ScoreContext, options: RankOptions)
       if (below(bounds.coarse[block]!) || (units.length > 1 && below(quickBound(bits, bounds, block)))) continue;
       if (below(tightBound(bits, bounds, block, options.range, slots))) continue;
       // The words whose bound is the widest first: their impacts, then their real scores, lower the bounds the most.
-      skip.order.sort((a, b) => bounds.best[b * bounds.blocks + block]! - bounds.best[a * bounds.blocks + block]! || a - b);
+      orderWords(skip.order, bounds, block);
       if (lowerByImpacts(prepared, bits, bounds, block, skip.order, slots, words, below)) continue;
       scoreBlock(prepared, block, options.range, heap, skip);
     }

@@ -54,8 +54,12 @@ export class Heap {
 
   private swap(a: number, b: number): void {
     const { keys, raws } = this;
-    [keys[a], keys[b]] = [keys[b]!, keys[a]!];
-    [raws[a], raws[b]] = [raws[b]!, raws[a]!];
+    const key = keys[a]!;
+    const raw = raws[a]!;
+    keys[a] = keys[b]!;
+    raws[a] = raws[b]!;
+    keys[b] = key;
+    raws[b] = raw;
   }
 
   private up(at: number): void {
