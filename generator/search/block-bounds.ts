@@ -16,7 +16,7 @@
 import type { WordBits } from './match-count.ts';
 import type { PreparedForm } from './prepared-form.ts';
 import { completeTier, RANKING, wordScore } from './ranking.ts';
-import { scratchBytes, scratchFloats, scratchInts } from './scratch-space.ts';
+import { align8, blockPasses, reserve } from './block-passes.ts';
 
 const CORRUPT = 'postings: record is truncated or corrupt';
 const BUCKETS = 4096;
@@ -28,91 +28,99 @@ const BUCKETS = 4096;
  */
 export const tiers = (words: number, exact: boolean, complete: boolean) => wordScore(words, exact, 0, complete);
 
-/** Per word and block, the best form's bound; per block the coarse bound. Valid until the next search (scratch space). */
+/**
+ * Per word and block, the best form's bound; per block the coarse bound. Views of the WebAssembly side's
+ * memory (block-passes.ts), valid until the next search.
+ */
 export interface BlockBounds {
   /** `words * blocks`: word `u`'s best form's bound in `block` at `u * blocks + block` (0: no form there). */
   best: Float64Array;
   coarse: Float64Array;
   blocks: number;
+  /** Where blockOrder's columns are in that memory (reserved with these). */
+  layout: Layout;
+}
+
+type Layout = ReturnType<typeof layout>;
+
+/** Byte offsets of a search's columns in the WebAssembly memory: the zeroed ones first, up to `zeroed`. */
+function layout(words: number, blocks: number, longest: number) {
+  const all = 0;
+  const coarse = all + words * blocks * 8;
+  const bucketBest = coarse + blocks * 8;
+  const exactWords = bucketBest + BUCKETS * 8;
+  const starts = exactWords + align8(blocks * 4);
+  const zeroed = starts + align8((BUCKETS + 1) * 4);
+  const formBounds = zeroed;
+  const formBlocks = formBounds + longest * 8;
+  const touched = formBlocks + align8(longest * 4);
+  const order = touched + align8(blocks * 4);
+  const bucketOf = order + align8(blocks * 4);
+  const next = bucketOf + align8(blocks * 4);
+  const exact = next + BUCKETS * 4;
+  return {
+    all,
+    coarse,
+    bucketBest,
+    exactWords,
+    starts,
+    zeroed,
+    formBounds,
+    formBlocks,
+    touched,
+    order,
+    bucketOf,
+    next,
+    exact,
+    end: exact + blocks,
+  };
 }
 
 /**
- * Each word's bound per block, and their sum, the coarse bound. Only the blocks a word's forms have are
- * visited (a first search runs this before the engine has optimized it, so passes over every block count).
+ * Each word's bound per block, and their sum, the coarse bound (block-passes.as.ts formBounds, wordBounds).
+ * Only the blocks a word's forms have are visited. Memory for blockOrder is reserved here too, so that the
+ * views returned stay valid.
  */
 export function blockBounds(units: PreparedForm[][], blocks: number): BlockBounds {
-  const coarse = scratchFloats('coarse', blocks);
-  const all = scratchFloats('word-bounds', units.length * blocks);
-  const exact = scratchBytes('exact-blocks', blocks);
-  const touched = scratchInts('touched-blocks', blocks);
-  // Per block, how many words have their own term there: a block where all have may hold a complete match.
-  const exactWords = scratchInts('exact-words', blocks);
-  const complete = completeTier(units.length);
-  const saturation = RANKING.saturation;
-  const found = tiers(units.length, false, false);
-  const exactFound = tiers(units.length, true, false);
-  for (let u = 0; u < units.length; u++) {
-    const base = u * blocks;
+  const words = units.length;
+  let longest = 0;
+  for (const forms of units) for (const { blocks: list } of forms) longest = Math.max(longest, list.length);
+  const at = layout(words, blocks, longest);
+  const memory = reserve(at.end);
+  new Uint8Array(memory, 0, at.zeroed).fill(0);
+  const passes = blockPasses();
+  const [found, exactFound, complete] = [tiers(words, false, false), tiers(words, true, false), completeTier(words)];
+  for (let u = 0; u < words; u++) {
+    const base = at.all + u * blocks * 8;
     let count = 0;
     for (const prepared of units[u]!) {
-      const { blocks: list, bounds } = prepared;
-      const isExact = prepared.form.kind === 'exact';
-      for (let i = 0; i < list.length; i++) {
-        const block = list[i]!;
-        const bound = bounds[i]!;
-        if (!(block >= 0 && block < blocks)) throw new Error(CORRUPT);
-        // A form limited to some fields may have a block with no posting in them: bound 0, nothing found.
-        if (bound === 0) continue;
-        if (all[base + block] === 0) {
-          touched[count++] = block;
-          exact[block] = 0;
-        }
-        if (bound > all[base + block]!) all[base + block] = bound;
-        if (isExact) exact[block] = 1;
-      }
+      const n = prepared.blocks.length;
+      new Float64Array(memory, at.formBounds, n).set(prepared.bounds);
+      new Int32Array(memory, at.formBlocks, n).set(prepared.blocks);
+      const isExact = prepared.form.kind === 'exact' ? 1 : 0;
+      // A form limited to some fields may have a block with no posting in them: bound 0, nothing found.
+      count = passes.formBounds(at.formBlocks, at.formBounds, n, blocks, base, at.exact, at.touched, count, isExact);
+      if (count < 0) throw new Error(CORRUPT);
     }
-    for (let i = 0; i < count; i++) {
-      const block = touched[i]!;
-      const bound = all[base + block]!;
-      coarse[block]! += (exact[block] === 1 ? exactFound : found) + bound / (bound + saturation);
-      if (exact[block] === 1 && ++exactWords[block]! === units.length) coarse[block]! += complete;
-    }
+    passes.wordBounds(at.touched, count, base, at.exact, at.coarse, at.exactWords, found, exactFound, RANKING.saturation, words, complete);
   }
-  return { best: all, coarse, blocks };
+  return {
+    best: new Float64Array(memory, at.all, words * blocks),
+    coarse: new Float64Array(memory, at.coarse, blocks),
+    blocks,
+    layout: at,
+  };
 }
 
 /** The blocks in `[firstBlock, endBlock)` with a bound, best bound first by buckets; each bucket's best bound. */
-export function blockOrder(coarse: Float64Array, firstBlock: number, endBlock: number) {
-  let low = Number.POSITIVE_INFINITY;
-  let high = 0;
-  for (let block = firstBlock; block < endBlock; block++) {
-    const bound = coarse[block]!;
-    if (bound === 0) continue;
-    if (bound < low) low = bound;
-    if (bound > high) high = bound;
-  }
-  const scale = high > low ? (BUCKETS - 1) / (high - low) : 0;
-  const starts = scratchInts('bucket-starts', BUCKETS + 1);
-  const bucketOf = scratchInts('block-buckets', Math.max(0, endBlock - firstBlock)).fill(-1);
-  for (let block = firstBlock; block < endBlock; block++) {
-    const bound = coarse[block]!;
-    if (bound === 0) continue;
-    const bucket = BUCKETS - 1 - Math.floor((bound - low) * scale);
-    bucketOf[block - firstBlock] = bucket;
-    starts[bucket + 1]!++;
-  }
-  for (let b = 0; b < BUCKETS; b++) starts[b + 1]! += starts[b]!;
-  const order = scratchInts('block-order', starts[BUCKETS]!);
-  const next = scratchInts('bucket-next', BUCKETS);
-  next.set(starts.subarray(0, BUCKETS));
-  const bucketBest = scratchFloats('bucket-best', BUCKETS);
-  for (let block = firstBlock; block < endBlock; block++) {
-    const bucket = bucketOf[block - firstBlock]!;
-    if (bucket < 0) continue;
-    order[next[bucket]!++] = block;
-    if (coarse[block]! > bucketBest[bucket]!) bucketBest[bucket] = coarse[block]!;
-  }
-  return { order, starts, bucketBest };
+export function blockOrder({ layout: at }: BlockBounds, firstBlock: number, endBlock: number) {
+  const memory = blockPasses().memory.buffer;
+  const count = blockPasses().blockOrder(at.coarse, firstBlock, endBlock, at.starts, at.bucketBest, at.order, at.bucketOf, at.next);
+  return {
+    order: new Int32Array(memory, at.order, count),
+    starts: new Int32Array(memory, at.starts, BUCKETS + 1),
+    bucketBest: new Float64Array(memory, at.bucketBest, BUCKETS),
+  };
 }
 
 /**

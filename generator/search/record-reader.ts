@@ -3,15 +3,14 @@
  * the header, field weights and either every posting (a rare term) or the block table (a common one), whose
  * bodies are decoded only for the blocks a query scores or counts. Runtime-neutral.
  */
+import { align8, blockPasses, reserve } from './block-passes.ts';
 import {
-  BOUND_LEVELS,
   blockCount,
   ByteReader,
   type DecodedPostings,
   decodeBlockDocs,
   decodePostings,
   fieldWeights,
-  levelBound,
   type ScoreContext,
 } from './postings-codec.ts';
 import { RANKING, SEARCH_FIELDS } from './ranking.ts';
@@ -87,83 +86,38 @@ export function readRecord(bytes: Uint8Array, offset: number, length: number, co
   return record;
 }
 
-/** Where the last varint longVarint read ends. */
-let longEnd = 0;
+/** The longest block-table entry: a 5-byte block gap, a count byte, 5-byte docBytes and dataBytes, a level byte. */
+const LONGEST_ENTRY = 17;
 
-/** The varint at `bytes[at - 1]` whose first byte `first` (0x80 or more) is read already; its end goes to longEnd. */
-function longVarint(bytes: Uint8Array, at: number, end: number, first: number): number {
-  let value = first & 0x7f;
-  for (let shift = 7; ; shift += 7) {
-    if (at >= end || shift > 28) throw new Error(CORRUPT);
-    const byte = bytes[at++]!;
-    value |= (byte & 0x7f) << shift;
-    if (byte < 0x80) {
-      longEnd = at;
-      return value >>> 0;
-    }
-  }
-}
-
+/**
+ * The block table (thousands of entries for a common term, read before the engine has optimized anything),
+ * decoded by the WebAssembly side (block-passes.ts): the entries' bytes copied into its memory, decoded
+ * into columns there, the columns copied out.
+ */
 function readTable(reader: ByteReader, documents: number): BlockTable {
   const count = reader.varint();
   if (count > blockCount(documents)) throw new Error(CORRUPT);
   const top = reader.float32();
-  const block = new Int32Array(count);
-  const counts = new Int32Array(count);
-  const docStart = new Int32Array(count);
-  const dataStart = new Int32Array(count);
-  const dataEnd = new Int32Array(count);
-  const bound = new Float64Array(count);
-  // The hot part of reading a common term (thousands of entries, often before the engine has optimized
-  // anything): every variable a local (no closure over the position), one-byte varints read inline, longer
-  // ones by a call; each level's bound computed once.
-  const { bytes, end } = reader;
-  const levels = Float64Array.from({ length: BOUND_LEVELS + 1 }, (_, level) => levelBound(top, level));
-  const size = RANKING.blockSize;
-  let at = reader.position;
-  let current = -1;
-  let body = 0;
-  for (let i = 0; i < count; i++) {
-    if (at + 5 > end) throw new Error(CORRUPT);
-    let value = bytes[at++]!;
-    if (value >= 0x80) {
-      value = longVarint(bytes, at, end, value);
-      at = longEnd;
-    }
-    current += value;
-    block[i] = current;
-    value = bytes[at++]!;
-    if (value === 0 || value > size) throw new Error(CORRUPT);
-    counts[i] = value;
-    docStart[i] = body;
-    value = bytes[at++]!;
-    if (value >= 0x80) {
-      value = longVarint(bytes, at, end, value);
-      at = longEnd;
-    }
-    body += value;
-    dataStart[i] = body;
-    if (at >= end) throw new Error(CORRUPT);
-    value = bytes[at++]!;
-    if (value >= 0x80) {
-      value = longVarint(bytes, at, end, value);
-      at = longEnd;
-    }
-    body += value;
-    dataEnd[i] = body;
-    if (at >= end) throw new Error(CORRUPT);
-    const level = bytes[at++]!;
-    if (level === 0 || level > BOUND_LEVELS) throw new Error(CORRUPT);
-    bound[i] = levels[level]!;
-  }
-  if (current >= blockCount(documents) || at + body > end) throw new Error(CORRUPT);
-  for (let i = 0; i < count; i++) {
-    docStart[i]! += at;
-    dataStart[i]! += at;
-    dataEnd[i]! += at;
-  }
-  reader.position = at + body;
-  return { block, count: counts, docStart, dataStart, dataEnd, bound };
+  const { bytes, end, position: at } = reader;
+  const span = Math.min(end - at, count * LONGEST_ENTRY);
+  const out = align8(span);
+  const bounds = out + align8(count * 5 * 4);
+  const memory = reserve(bounds + count * 8);
+  new Uint8Array(memory, 0, span).set(bytes.subarray(at, at + span));
+  const passes = blockPasses();
+  const tableEnd = passes.decodeTable(0, span, count, RANKING.blockSize, top, out, bounds, at);
+  if (tableEnd < 0 || passes.tableLastBlock() >= blockCount(documents) || at + tableEnd + passes.tableBody() > end)
+    throw new Error(CORRUPT);
+  reader.position = at + tableEnd + passes.tableBody();
+  const column = (n: number) => new Int32Array(memory, out + n * count * 4, count).slice();
+  return {
+    block: column(0),
+    count: column(1),
+    docStart: column(2),
+    dataStart: column(3),
+    dataEnd: column(4),
+    bound: new Float64Array(memory, bounds, count).slice(),
+  };
 }
 
 /** The postings of block entry `i` of a kind-1 record, decoded. */

@@ -127,7 +127,7 @@ export function rank(units: Unit[], context: ScoreContext, options: RankOptions)
   if (options.offset >= end) return { total, page: [] };
   const size = RANKING.blockSize;
   const bounds = blockBounds(prepared, blockCount(context.documents));
-  const { order, starts, bucketBest } = blockOrder(bounds.coarse, Math.floor(options.range[0] / size), Math.ceil(options.range[1] / size));
+  const { order, starts, bucketBest } = blockOrder(bounds, Math.floor(options.range[0] / size), Math.ceil(options.range[1] / size));
   const heap = new Heap(options.exhaustive || end > HEAP_LIMIT ? Number.POSITIVE_INFINITY : end, context.documents);
   const below = (bound: number) => heap.full() && Math.ceil(bound * 10_000 * BOUND_ROOM) < heap.lowestUnits();
   const slots = new Float64Array(size);

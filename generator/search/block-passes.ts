@@ -1,0 +1,78 @@
+/**
+ * The WebAssembly side of a search's passes over blocks (wasm/block-passes.as.ts): the module, instantiated
+ * once per isolate from the bytes the bundle carries, and its memory. A fresh isolate compiles it at once
+ * with the baseline compiler, so a first search runs these loops at machine speed instead of in the
+ * interpreter (and does not pay the optimizing compilers for them). Web APIs only; Node and Deno run the same
+ * bytes, with the same IEEE arithmetic as JavaScript, so answers are identical. Runtime-neutral.
+ */
+import { BLOCK_PASSES_WASM } from './wasm/block-passes-binary.ts';
+
+export interface BlockPasses {
+  memory: WebAssembly.Memory;
+  decodeTable(at: number, end: number, count: number, size: number, top: number, out: number, bounds: number, origin: number): number;
+  tableBody(): number;
+  tableLastBlock(): number;
+  formBounds(
+    list: number,
+    bound: number,
+    n: number,
+    blocks: number,
+    all: number,
+    exact: number,
+    touched: number,
+    count: number,
+    isExact: number,
+  ): number;
+  wordBounds(
+    touched: number,
+    count: number,
+    all: number,
+    exact: number,
+    coarse: number,
+    exactWords: number,
+    foundTier: number,
+    exactTier: number,
+    saturation: number,
+    words: number,
+    complete: number,
+  ): void;
+  blockOrder(
+    coarse: number,
+    first: number,
+    end: number,
+    starts: number,
+    bucketBest: number,
+    order: number,
+    bucketOf: number,
+    next: number,
+  ): number;
+}
+
+let instance: BlockPasses | undefined;
+
+function moduleBytes(): Uint8Array<ArrayBuffer> {
+  const text = atob(BLOCK_PASSES_WASM);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
+}
+
+/** The module's exports (compiled on first use). */
+export function blockPasses(): BlockPasses {
+  instance ??= new WebAssembly.Instance(new WebAssembly.Module(moduleBytes()), {}).exports as unknown as BlockPasses;
+  return instance;
+}
+
+/**
+ * The module's memory, at least `bytes` long. Growing it replaces its buffer: views taken before a call to
+ * this are invalid after it, so a pass reserves all it needs first.
+ */
+export function reserve(bytes: number): ArrayBuffer {
+  const { memory } = blockPasses();
+  const missing = bytes - memory.buffer.byteLength;
+  if (missing > 0) memory.grow(Math.ceil(missing / 65_536));
+  return memory.buffer;
+}
+
+/** `bytes` rounded up to a multiple of 8 (so a float64 column can start there). */
+export const align8 = (bytes: number) => Math.ceil(bytes / 8) * 8;

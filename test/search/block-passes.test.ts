@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { BLOCK_PASSES_WASM } from '../../generator/search/wasm/block-passes-binary.ts';
+import { binaryModule, compileBlockPasses } from '../../generator/search/wasm/compile-block-passes.ts';
+import { blockPasses, reserve } from '../../generator/search/block-passes.ts';
+
+describe('the WebAssembly passes over blocks', () => {
+  it('are the bytes their source compiles to now (the module is built from the committed source)', async () => {
+    const binary = await compileBlockPasses();
+    expect(binaryModule(binary)).toContain(BLOCK_PASSES_WASM);
+    expect(Buffer.from(BLOCK_PASSES_WASM, 'base64').equals(Buffer.from(binary))).toBe(true);
+  });
+
+  it('refuse a block table that runs past its bytes, or whose level or count is out of range', () => {
+    const passes = blockPasses();
+    const memory = new Uint8Array(reserve(4096));
+    // One entry: block gap 3, count 2, docBytes 2, dataBytes 9, level 255; then a second that is cut short.
+    memory.set([3, 2, 2, 9, 255, 1, 2, 2], 0);
+    expect(passes.decodeTable(0, 5, 1, 16, 1.5, 64, 512, 100)).toBe(5);
+    const view = new DataView(memory.buffer);
+    expect([0, 1, 2, 3, 4].map((column) => view.getInt32(64 + column * 4, true))).toEqual([2, 2, 105, 107, 116]);
+    expect(view.getFloat64(512, true)).toBe(1.5);
+    expect(passes.tableBody()).toBe(11);
+    expect(passes.decodeTable(0, 8, 2, 16, 1.5, 64, 512, 0)).toBe(-1);
+    memory.set([3, 0, 2, 9, 255], 0);
+    expect(passes.decodeTable(0, 5, 1, 16, 1.5, 64, 512, 0)).toBe(-1);
+    memory.set([3, 17, 2, 9, 255], 0);
+    expect(passes.decodeTable(0, 5, 1, 16, 1.5, 64, 512, 0)).toBe(-1);
+    memory.set([3, 2, 2, 9, 0], 0);
+    expect(passes.decodeTable(0, 5, 1, 16, 1.5, 64, 512, 0)).toBe(-1);
+  });
+});
