@@ -39,7 +39,24 @@ export interface BlockBounds {
   blocks: number;
   /** Where blockOrder's columns are in that memory (reserved with these). */
   layout: Layout;
+  /** The query's tiers (wordTiers), taken once rather than per block and document. */
+  tiers: WordTiers;
+  /** One word's impact bounds in a block (document-bounds.ts), where the WebAssembly side writes them. */
+  impacts: Float64Array;
 }
+
+/** A word's tiers in a query of `words` words: found, found exactly, each in a complete match; a complete match's own. */
+export function wordTiers(words: number) {
+  return {
+    found: tiers(words, false, false),
+    exact: tiers(words, true, false),
+    foundComplete: tiers(words, false, true),
+    exactComplete: tiers(words, true, true),
+    complete: completeTier(words),
+  };
+}
+
+export type WordTiers = ReturnType<typeof wordTiers>;
 
 type Layout = ReturnType<typeof layout>;
 
@@ -57,7 +74,9 @@ function layout(words: number, blocks: number, longest: number) {
   const order = touched + align8(blocks * 4);
   const bucketOf = order + align8(blocks * 4);
   const next = bucketOf + align8(blocks * 4);
-  const exact = next + BUCKETS * 4;
+  const impacts = next + BUCKETS * 4;
+  const exact = impacts + RANKING.blockSize * 8;
+  const records = align8(exact + blocks);
   return {
     all,
     coarse,
@@ -71,9 +90,42 @@ function layout(words: number, blocks: number, longest: number) {
     order,
     bucketOf,
     next,
+    impacts,
     exact,
-    end: exact + blocks,
+    records,
   };
+}
+
+/**
+ * Copies each common term's record of `units` into the memory from `at` (once per record), and tells its
+ * forms where: the WebAssembly side reads their impacts there (prepared-form.ts boundsInto).
+ */
+function placeRecords(units: PreparedForm[][], memory: ArrayBuffer, at: number): void {
+  const placed = new Map<Uint8Array, Map<number, number>>();
+  for (const forms of units) {
+    for (const prepared of forms) {
+      const { bytes, start, end, blocks } = prepared.form.record;
+      if (!blocks) continue;
+      // A neighbour's record is a copy with its own weights (query-plan.ts): the same bytes are placed once.
+      const inShard = placed.get(bytes) ?? new Map<number, number>();
+      placed.set(bytes, inShard);
+      let base = inShard.get(start);
+      if (base === undefined) {
+        new Uint8Array(memory, at, end - start).set(bytes.subarray(start, end));
+        base = at - start;
+        inShard.set(start, base);
+        at = align8(at + end - start);
+      }
+      prepared.base = base;
+    }
+  }
+}
+
+/** Bytes of the common terms' records of `units`, as placeRecords lays them out (at most). */
+function recordBytes(units: PreparedForm[][]): number {
+  let bytes = 0;
+  for (const forms of units) for (const { form } of forms) if (form.record.blocks) bytes += align8(form.record.end - form.record.start);
+  return bytes;
 }
 
 /**
@@ -86,10 +138,11 @@ export function blockBounds(units: PreparedForm[][], blocks: number): BlockBound
   let longest = 0;
   for (const forms of units) for (const { blocks: list } of forms) longest = Math.max(longest, list.length);
   const at = layout(words, blocks, longest);
-  const memory = reserve(at.end);
+  const memory = reserve(at.records + recordBytes(units));
+  placeRecords(units, memory, at.records);
   new Uint8Array(memory, 0, at.zeroed).fill(0);
   const passes = blockPasses();
-  const [found, exactFound, complete] = [tiers(words, false, false), tiers(words, true, false), completeTier(words)];
+  const tier = wordTiers(words);
   for (let u = 0; u < words; u++) {
     const base = at.all + u * blocks * 8;
     let count = 0;
@@ -102,13 +155,27 @@ export function blockBounds(units: PreparedForm[][], blocks: number): BlockBound
       count = passes.formBounds(at.formBlocks, at.formBounds, n, blocks, base, at.exact, at.touched, count, isExact);
       if (count < 0) throw new Error(CORRUPT);
     }
-    passes.wordBounds(at.touched, count, base, at.exact, at.coarse, at.exactWords, found, exactFound, RANKING.saturation, words, complete);
+    passes.wordBounds(
+      at.touched,
+      count,
+      base,
+      at.exact,
+      at.coarse,
+      at.exactWords,
+      tier.found,
+      tier.exact,
+      RANKING.saturation,
+      words,
+      tier.complete,
+    );
   }
   return {
     best: new Float64Array(memory, at.all, words * blocks),
     coarse: new Float64Array(memory, at.coarse, blocks),
     blocks,
     layout: at,
+    tiers: tier,
+    impacts: new Float64Array(memory, at.impacts, RANKING.blockSize),
   };
 }
 
@@ -134,7 +201,7 @@ export function quickBound(bits: WordBits, bounds: BlockBounds, block: number): 
   // Four bit planes count to 15; blocks of 16 documents are two bytes of each set.
   if (size !== 16 || found.length > 15) return Number.POSITIVE_INFINITY;
   const at = block * 2;
-  const exactFound = tiers(found.length, true, false);
+  const exactFound = bounds.tiers.exact;
   let one = 0;
   let two = 0;
   let four = 0;
@@ -171,7 +238,7 @@ export function quickBound(bits: WordBits, bounds: BlockBounds, block: number): 
   }
   if (slots & one) count |= 1;
   // A document found with every word may be a complete match.
-  return count * most + (count === found.length ? completeTier(found.length) : 0);
+  return count * most + (count === found.length ? bounds.tiers.complete : 0);
 }
 
 /** Per word, its saturated bound in the block tightBound is bounding (reused). */
@@ -199,10 +266,7 @@ export function tightBound(
     const bound = bounds.best[u * bounds.blocks + block]!;
     saturated[u] = bound / (bound + RANKING.saturation);
   }
-  const found0 = tiers(words, false, false);
-  const exact0 = tiers(words, true, false);
-  const found1 = tiers(words, false, true);
-  const exact1 = tiers(words, true, true);
+  const { found: found0, exact: exact0, foundComplete: found1, exactComplete: exact1 } = bounds.tiers;
   let best = 0;
   for (let slot = 0; slot < size; slot++) {
     const document = block * size + slot;

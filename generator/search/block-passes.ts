@@ -36,6 +36,19 @@ export interface BlockPasses {
     words: number,
     complete: number,
   ): void;
+  impactBounds(
+    base: number,
+    docStart: number,
+    masks: number,
+    dataEnd: number,
+    count: number,
+    first: number,
+    size: number,
+    bound: number,
+    weight: number,
+    fields: number,
+    into: number,
+  ): number;
   blockOrder(
     coarse: number,
     first: number,
@@ -70,7 +83,8 @@ export function blockPasses(): BlockPasses {
 export function reserve(bytes: number): ArrayBuffer {
   const { memory } = blockPasses();
   const missing = bytes - memory.buffer.byteLength;
-  if (missing > 0) memory.grow(Math.ceil(missing / 65_536));
+  // At least doubled: each growth costs a new buffer, and a query's needs rise step by step.
+  if (missing > 0) memory.grow(Math.ceil(Math.max(missing, memory.buffer.byteLength, 1 << 20) / 65_536));
   return memory.buffer;
 }
 

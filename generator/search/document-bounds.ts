@@ -6,13 +6,10 @@
  * each document's bound takes a word's real score in place of its bound, word by word.
  * Runtime-neutral.
  */
-import { type BlockBounds, tiers } from './block-bounds.ts';
+import type { BlockBounds, WordTiers } from './block-bounds.ts';
 import type { WordBits } from './match-count.ts';
 import { findBlock, type PreparedForm } from './prepared-form.ts';
 import { RANKING } from './ranking.ts';
-
-/** One word's impact bounds in a block, gathered before they replace its block bound (reused: no allocation per block). */
-const impacts = new Float64Array(RANKING.blockSize);
 
 /**
  * Lowers each document's bound in `slots` (as tightBound leaves it: every word at its bound in the block)
@@ -32,6 +29,8 @@ export function lowerByImpacts(
   below: (bound: number) => boolean,
 ): boolean {
   const size = RANKING.blockSize;
+  // One word's impact bounds, gathered before they replace its block bound.
+  const { impacts } = bounds;
   for (let u = 0; u < units.length; u++) words.fill(bounds.best[u * bounds.blocks + block]!, u * size, (u + 1) * size);
   for (let w = 0; w < order.length; w++) {
     const u = order[w]!;
@@ -43,7 +42,7 @@ export function lowerByImpacts(
       const at = findBlock(forms[f]!.blocks, block);
       if (at >= 0) forms[f]!.boundsInto(at, impacts, 0);
     }
-    const best = lowerSlots(bits, block, u, impacts, 0, slots, words);
+    const best = lowerSlots(bits, bounds.tiers, block, u, impacts, 0, slots, words);
     words.set(impacts, u * size);
     if (below(best)) return true;
   }
@@ -57,6 +56,7 @@ export function lowerByImpacts(
  */
 export function lowerSlots(
   bits: WordBits,
+  tier: WordTiers,
   block: number,
   u: number,
   scores: Float64Array,
@@ -68,8 +68,7 @@ export function lowerSlots(
   const saturation = RANKING.saturation;
   const found = bits.found[u]!;
   const exact = bits.exact[u]!;
-  const foundTier = tiers(bits.found.length, false, false);
-  const exactTier = tiers(bits.found.length, true, false);
+  const { found: foundTier, exact: exactTier } = tier;
   let best = 0;
   for (let slot = 0; slot < size; slot++) {
     const document = block * size + slot;

@@ -3,15 +3,14 @@
  * bound in each (the writer's, times the form's weight; a rare term's exact ones, scored at once), and its
  * postings in a block on demand, each with the form's weighted score. Runtime-neutral.
  */
-import { blockScore, type DecodedPostings, decodeBlockDocs, impactBound, impactBytes, type ScoreContext } from './postings-codec.ts';
+import { blockPasses } from './block-passes.ts';
+import { blockScore, type DecodedPostings, type ScoreContext } from './postings-codec.ts';
 import { RANKING } from './ranking.ts';
 import { type BlockScratch, type FormScoring, scoreBlockInto } from './block-kernel.ts';
 import { readBlock } from './record-reader.ts';
 import type { TermRecord } from './record-reader.ts';
 
 const CORRUPT = 'postings: record is truncated or corrupt';
-/** A block's documents, decoded for boundsInto. */
-const documents = new Int32Array(RANKING.blockSize);
 
 /** How a query word was found in a term: its own term, a longer one it prefixes, one edit away, or a synonym. */
 export type FormKind = 'exact' | 'prefix' | 'typo' | 'synonym';
@@ -72,6 +71,8 @@ export class PreparedForm {
   readonly bounds: Float64Array;
   private readonly whole?: { postings: BlockPostings; starts: Int32Array };
   private readonly scoring: FormScoring;
+  /** Where the WebAssembly memory holds the record's shard position 0 (block-bounds.ts copies it there per query). */
+  base = -1;
   private readonly scratch: BlockScratch;
 
   constructor(
@@ -145,22 +146,23 @@ export class PreparedForm {
       }
       return;
     }
-    const { bytes, blocks: table } = this.form.record;
+    // A common term: its impacts, read by the WebAssembly side from its copy of the record; `into` is a view of its memory.
+    const table = this.form.record.blocks!;
     const { weight, fields } = this.form;
-    const count = table!.count[i]!;
-    const masks = table!.dataStart[i]!;
-    const impacts = masks + count;
-    if (impacts + impactBytes(count) > table!.dataEnd[i]!) throw new Error(CORRUPT);
-    decodeBlockDocs(bytes, table!.docStart[i]!, masks, count, first - 1, documents);
-    const bound = table!.bound[i]!;
-    for (let j = 0; j < count; j++) {
-      const slot = documents[j]! - first;
-      if (slot < 0 || slot >= size) throw new Error(CORRUPT);
-      if (!(bytes[masks + j]! & fields)) continue;
-      // Times the weight after the impact's bound, as the record's block bounds are (and as the kernel scores).
-      const value = impactBound(bound, (bytes[impacts + (j >> 1)]! >> ((j & 1) << 2)) & 15) * weight;
-      if (value > into[offset + slot]!) into[offset + slot] = value;
-    }
+    const status = blockPasses().impactBounds(
+      this.base,
+      table.docStart[i]!,
+      table.dataStart[i]!,
+      table.dataEnd[i]!,
+      table.count[i]!,
+      first,
+      size,
+      table.bound[i]!,
+      weight,
+      fields,
+      into.byteOffset + offset * 8,
+    );
+    if (status < 0 || this.base < 0 || into.buffer !== blockPasses().memory.buffer) throw new Error(CORRUPT);
   }
 
   /** The form's postings in entry `i` of its blocks. */

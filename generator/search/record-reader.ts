@@ -19,7 +19,10 @@ const CORRUPT = 'postings: record is truncated or corrupt';
 
 /** A term's record, parsed. */
 export interface TermRecord {
+  /** The shard the record is in (positions below are in it), and the record's range there. */
   bytes: Uint8Array;
+  start: number;
+  end: number;
   /** Per field, boost * idf (0 where the term is absent). */
   weights: Float64Array;
   docCount: number;
@@ -53,7 +56,7 @@ export function parseRecord(bytes: Uint8Array, offset: number, length: number, c
   }
   const docCount = reader.varint();
   const kind = reader.varint();
-  const record: TermRecord = { bytes, weights: fieldWeights(df, context), docCount };
+  const record: TermRecord = { bytes, start: offset, end, weights: fieldWeights(df, context), docCount };
   if (kind === 0) {
     record.postings = decodePostings(reader, docCount, -1, false);
   } else if (kind === 1) {

@@ -81,7 +81,8 @@ function scoreBlock(units: PreparedForm[][], block: number, range: readonly [num
       const at = findBlock(prepared.blocks, block);
       if (at >= 0) prepared.scoreInto(at, best, exact, u * size);
     }
-    if (w < words.length - 1 && skip.below(lowerSlots(skip.bits, block, u, best, u * size, skip.slots, skip.words))) return;
+    if (w < words.length - 1 && skip.below(lowerSlots(skip.bits, skip.bounds.tiers, block, u, best, u * size, skip.slots, skip.words)))
+      return;
   }
   for (let slot = 0; slot < size; slot++) {
     const document = first + slot;

@@ -182,3 +182,39 @@ export function blockOrder(coarse: i32, first: i32, end: i32, starts: i32, bucke
   }
   return load<i32>(starts + (BUCKETS << 2));
 }
+
+/**
+ * prepared-form.ts boundsInto for a common term: each document of one block body, from its impact (a 4-bit
+ * sixteenth of the block's `bound`, times the form's `weight`), into `into` (f64 per slot of the block,
+ * where above what is there), for the documents with the term in one of `fields`. The body is at
+ * `base + docStart` (doc gaps, from document `first - 1`), its mask bytes at `base + masks`, then its
+ * impacts; `dataEnd` ends it. Returns 0, or -1 when the body is not well formed.
+ */
+export function impactBounds(
+  base: i32, docStart: i32, masks: i32, dataEnd: i32, count: i32, first: i32, size: i32,
+  bound: f64, weight: f64, fields: i32, into: i32,
+): i32 {
+  const impacts = masks + count;
+  if (impacts + ((count + 1) >> 1) > dataEnd) return -1;
+  let at = base + docStart;
+  const end = base + masks;
+  let document = first - 1;
+  for (let j = 0; j < count; j++) {
+    let gap: u32 = 0;
+    for (let shift: u32 = 0; ; shift += 7) {
+      if (at >= end || shift > 28) return -1;
+      const byte = <u32>load<u8>(at++);
+      gap |= (byte & 0x7f) << shift;
+      if (byte < 0x80) break;
+    }
+    document += <i32>gap;
+    const slot = document - first;
+    if (slot < 0 || slot >= size) return -1;
+    if (!(<i32>load<u8>(base + masks + j) & fields)) continue;
+    const n = (<i32>load<u8>(base + impacts + (j >> 1)) >> ((j & 1) << 2)) & 15;
+    const value = ((bound * <f64>(n + 1)) / 16.0) * weight;
+    const to = into + (slot << 3);
+    if (value > load<f64>(to)) store<f64>(to, value);
+  }
+  return 0;
+}
