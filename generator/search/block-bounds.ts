@@ -16,10 +16,10 @@
 import type { WordBits } from './match-count.ts';
 import type { PreparedForm } from './prepared-form.ts';
 import { completeTier, RANKING, wordScore } from './ranking.ts';
-import { align8, blockPasses, reserve } from './block-passes.ts';
+import { blockPasses } from './block-passes.ts';
+import { BUCKETS, type QueryMemory } from './query-memory.ts';
 
 const CORRUPT = 'postings: record is truncated or corrupt';
-const BUCKETS = 4096;
 
 /**
  * A word's tiers alone (ranking.ts wordScore of a BM25 part of 0). The passes over blocks and documents below
@@ -38,7 +38,7 @@ export interface BlockBounds {
   coarse: Float64Array;
   blocks: number;
   /** Where blockOrder's columns are in that memory (reserved with these). */
-  layout: Layout;
+  layout: QueryMemory;
   /** The query's tiers (wordTiers), taken once rather than per block and document. */
   tiers: WordTiers;
   /** One word's impact bounds in a block (document-bounds.ts), where the WebAssembly side writes them. */
@@ -58,89 +58,14 @@ export function wordTiers(words: number) {
 
 export type WordTiers = ReturnType<typeof wordTiers>;
 
-type Layout = ReturnType<typeof layout>;
-
-/** Byte offsets of a search's columns in the WebAssembly memory: the zeroed ones first, up to `zeroed`. */
-function layout(words: number, blocks: number, longest: number) {
-  const all = 0;
-  const coarse = all + words * blocks * 8;
-  const bucketBest = coarse + blocks * 8;
-  const exactWords = bucketBest + BUCKETS * 8;
-  const starts = exactWords + align8(blocks * 4);
-  const zeroed = starts + align8((BUCKETS + 1) * 4);
-  const formBounds = zeroed;
-  const formBlocks = formBounds + longest * 8;
-  const touched = formBlocks + align8(longest * 4);
-  const order = touched + align8(blocks * 4);
-  const bucketOf = order + align8(blocks * 4);
-  const next = bucketOf + align8(blocks * 4);
-  const impacts = next + BUCKETS * 4;
-  const exact = impacts + RANKING.blockSize * 8;
-  const records = align8(exact + blocks);
-  return {
-    all,
-    coarse,
-    bucketBest,
-    exactWords,
-    starts,
-    zeroed,
-    formBounds,
-    formBlocks,
-    touched,
-    order,
-    bucketOf,
-    next,
-    impacts,
-    exact,
-    records,
-  };
-}
-
-/**
- * Copies each common term's record of `units` into the memory from `at` (once per record), and tells its
- * forms where: the WebAssembly side reads their impacts there (prepared-form.ts boundsInto).
- */
-function placeRecords(units: PreparedForm[][], memory: ArrayBuffer, at: number): void {
-  const placed = new Map<Uint8Array, Map<number, number>>();
-  for (const forms of units) {
-    for (const prepared of forms) {
-      const { bytes, start, end, blocks } = prepared.form.record;
-      if (!blocks) continue;
-      // A neighbour's record is a copy with its own weights (query-plan.ts): the same bytes are placed once.
-      const inShard = placed.get(bytes) ?? new Map<number, number>();
-      placed.set(bytes, inShard);
-      let base = inShard.get(start);
-      if (base === undefined) {
-        new Uint8Array(memory, at, end - start).set(bytes.subarray(start, end));
-        base = at - start;
-        inShard.set(start, base);
-        at = align8(at + end - start);
-      }
-      prepared.base = base;
-    }
-  }
-}
-
-/** Bytes of the common terms' records of `units`, as placeRecords lays them out (at most). */
-function recordBytes(units: PreparedForm[][]): number {
-  let bytes = 0;
-  for (const forms of units) for (const { form } of forms) if (form.record.blocks) bytes += align8(form.record.end - form.record.start);
-  return bytes;
-}
-
 /**
  * Each word's bound per block, and their sum, the coarse bound (block-passes.as.ts formBounds, wordBounds).
  * Only the blocks a word's forms have are visited. Memory for blockOrder is reserved here too, so that the
  * views returned stay valid.
  */
-export function blockBounds(units: PreparedForm[][], blocks: number): BlockBounds {
+export function blockBounds(units: PreparedForm[][], at: QueryMemory): BlockBounds {
   const words = units.length;
-  let longest = 0;
-  for (const forms of units) for (const { blocks: list } of forms) longest = Math.max(longest, list.length);
-  const at = layout(words, blocks, longest);
-  const memory = reserve(at.records + recordBytes(units));
-  placeRecords(units, memory, at.records);
-  new Uint8Array(memory, 0, at.zeroed).fill(0);
+  const { blocks, buffer: memory } = at;
   const passes = blockPasses();
   const tier = wordTiers(words);
   for (let u = 0; u < words; u++) {

@@ -49,6 +49,7 @@ export interface BlockPasses {
     fields: number,
     into: number,
   ): number;
+  formBits(base: number, columns: number, n: number, size: number, fields: number, first: number, end: number, bits: number): number;
   blockOrder(
     coarse: number,
     first: number,

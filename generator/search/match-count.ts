@@ -8,8 +8,11 @@
 import type { PreparedForm } from './prepared-form.ts';
 import { ALL_FIELDS } from './postings-codec.ts';
 import { RANKING } from './ranking.ts';
-import { readBlockDocs } from './record-reader.ts';
+import { blockPasses } from './block-passes.ts';
+import type { QueryMemory } from './query-memory.ts';
 import { scratchBytes } from './scratch-space.ts';
+
+const CORRUPT = 'postings: record is truncated or corrupt';
 
 /** Valid until the next search (the sets live in reused scratch space). */
 export interface WordBits {
@@ -26,35 +29,42 @@ function addForm(
   bits: Uint8Array,
   prepared: PreparedForm,
   [first, end]: readonly [number, number],
-  docs: Int32Array,
+  memory: QueryMemory,
   empty: boolean,
 ): void {
   const { record, fields } = prepared.form;
   const size = RANKING.blockSize;
   if (record.dense && fields === ALL_FIELDS) {
-    if (bits.length < record.dense.length) throw new Error('postings: record is truncated or corrupt');
+    if (bits.length < record.dense.length) throw new Error(CORRUPT);
     if (empty) bits.set(record.dense);
     else for (let i = 0; i < record.dense.length; i++) bits[i]! |= record.dense[i]!;
     return;
   }
   const { blocks } = prepared;
+  if (record.blocks) {
+    // A common term: its blocks' documents decoded by the WebAssembly side, into a copy of the set there.
+    const table = record.blocks;
+    const n = blocks.length;
+    const columns = [table.block, table.count, table.docStart, table.dataStart, table.dataEnd];
+    for (const [c, column] of columns.entries()) new Int32Array(memory.buffer, memory.columns + c * n * 4, n).set(column);
+    const copy = new Uint8Array(memory.buffer, memory.bits, bits.length);
+    if (empty) copy.fill(0);
+    else copy.set(bits);
+    if (blockPasses().formBits(prepared.base, memory.columns, n, size, fields, first, end, memory.bits) < 0) throw new Error(CORRUPT);
+    bits.set(copy);
+    return;
+  }
   for (let i = 0; i < blocks.length; i++) {
     if ((blocks[i]! + 1) * size <= first || blocks[i]! * size >= end) continue;
-    if (record.blocks) {
-      const count = readBlockDocs(record, i, docs, fields);
-      for (let j = 0; j < count; j++) bits[docs[j]! >> 3]! |= 1 << (docs[j]! & 7);
-    } else {
-      // A rare term, scored already: a posting outside the form's fields has score 0.
-      const { docs: found, scores } = prepared.postingsAt(i);
-      for (let j = 0; j < found.length; j++) if (scores[j]! > 0) bits[found[j]! >> 3]! |= 1 << (found[j]! & 7);
-    }
+    // A rare term, scored already: a posting outside the form's fields has score 0.
+    const { docs: found, scores } = prepared.postingsAt(i);
+    for (let j = 0; j < found.length; j++) if (scores[j]! > 0) bits[found[j]! >> 3]! |= 1 << (found[j]! & 7);
   }
 }
 
 /** Each word's found and exact documents, and the exact number of documents in `range` that any word is in. */
-export function wordBits(units: PreparedForm[][], documents: number, range: readonly [number, number]): WordBits {
+export function wordBits(units: PreparedForm[][], documents: number, range: readonly [number, number], memory: QueryMemory): WordBits {
   const bytes = Math.ceil(documents / 32) * 4;
-  const docs = new Int32Array(RANKING.blockSize);
   const found: Uint8Array[] = [];
   const exact: Uint8Array[] = [];
   // One scratch buffer for every set: [any, then per word found and exact], each `bytes` long.
@@ -63,10 +73,10 @@ export function wordBits(units: PreparedForm[][], documents: number, range: read
   units.forEach((forms, u) => {
     const own = all.subarray(bytes * (2 + 2 * u), bytes * (3 + 2 * u));
     const exactForm = forms.find((prepared) => prepared.form.kind === 'exact');
-    if (exactForm) addForm(own, exactForm, range, docs, true);
+    if (exactForm) addForm(own, exactForm, range, memory, true);
     const word = all.subarray(bytes * (1 + 2 * u), bytes * (2 + 2 * u));
     word.set(own);
-    for (const prepared of forms) if (prepared !== exactForm) addForm(word, prepared, range, docs, !exactForm && prepared === forms[0]);
+    for (const prepared of forms) if (prepared !== exactForm) addForm(word, prepared, range, memory, !exactForm && prepared === forms[0]);
     const words = new Int32Array(all.buffer, word.byteOffset, bytes / 4);
     for (let i = 0; i < words.length; i++) any[i]! |= words[i]!;
     found.push(word);

@@ -226,23 +226,5 @@ export function decodePostings(reader: ByteReader, count: number, before: number
   return out;
 }
 
-/** The documents of one kind-1 block body, decoded from its doc gaps only (counting needs no more). */
-export function decodeBlockDocs(bytes: Uint8Array, start: number, end: number, count: number, before: number, into: Int32Array): void {
-  // Inline rather than through ByteReader: this runs for every block of every form a query counts.
-  let at = start;
-  let document = before;
-  for (let i = 0; i < count; i++) {
-    let gap = 0;
-    for (let shift = 0; ; shift += 7) {
-      if (at >= end || shift > 28) throw new Error(CORRUPT);
-      const byte = bytes[at++]!;
-      gap |= (byte & 0x7f) << shift;
-      if (byte < 0x80) break;
-    }
-    document += gap;
-    into[i] = document;
-  }
-}
-
 /** Blocks (documents per block) of an index of `documents`. */
 export const blockCount = (documents: number) => Math.ceil(documents / RANKING.blockSize);

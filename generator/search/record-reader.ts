@@ -4,15 +4,7 @@
  * bodies are decoded only for the blocks a query scores or counts. Runtime-neutral.
  */
 import { align8, blockPasses, reserve } from './block-passes.ts';
-import {
-  blockCount,
-  ByteReader,
-  type DecodedPostings,
-  decodeBlockDocs,
-  decodePostings,
-  fieldWeights,
-  type ScoreContext,
-} from './postings-codec.ts';
+import { blockCount, ByteReader, type DecodedPostings, decodePostings, fieldWeights, type ScoreContext } from './postings-codec.ts';
 import { RANKING, SEARCH_FIELDS } from './ranking.ts';
 
 const CORRUPT = 'postings: record is truncated or corrupt';
@@ -130,19 +122,4 @@ export function readBlock(record: TermRecord, i: number): DecodedPostings {
   const postings = decodePostings(reader, table.count[i]!, table.block[i]! * RANKING.blockSize - 1, true);
   if (reader.position !== table.dataEnd[i]) throw new Error(CORRUPT);
   return postings;
-}
-
-/**
- * The documents of block entry `i` of a kind-1 record that have the term in one of `fields` (a bit mask),
- * into `into` (at least the block's count long); how many. Reads doc gaps and mask bytes, no pairs.
- */
-export function readBlockDocs(record: TermRecord, i: number, into: Int32Array, fields: number): number {
-  const table = record.blocks!;
-  const count = table.count[i]!;
-  const masks = table.dataStart[i]!;
-  if (masks + count > table.dataEnd[i]!) throw new Error(CORRUPT);
-  decodeBlockDocs(record.bytes, table.docStart[i]!, masks, count, table.block[i]! * RANKING.blockSize - 1, into);
-  let kept = 0;
-  for (let j = 0; j < count; j++) if (record.bytes[masks + j]! & fields) into[kept++] = into[j]!;
-  return kept;
 }

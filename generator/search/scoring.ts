@@ -18,7 +18,8 @@ import { type BlockBounds, blockBounds, blockOrder, quickBound, tightBound } fro
 import { lowerByImpacts, lowerSlots } from './document-bounds.ts';
 import { type WordBits, wordBits } from './match-count.ts';
 import { findBlock, PreparedForm, type Unit } from './prepared-form.ts';
-import { blockCount, type ScoreContext } from './postings-codec.ts';
+import type { ScoreContext } from './postings-codec.ts';
+import { placeQuery } from './query-memory.ts';
 import { RANKING, wordScore } from './ranking.ts';
 import { Heap } from './top-k.ts';
 
@@ -122,12 +123,13 @@ export const scoreUnits = (raw: number) => Math.max(1, Math.round(raw * 10_000))
 /** The page `[offset, offset + limit)` of `units`' matches in `range`, and how many there are. */
 export function rank(units: Unit[], context: ScoreContext, options: RankOptions): { total: number; page: Ranked[] } {
   const prepared = units.map(({ forms }) => forms.map((form) => new PreparedForm(form, context)));
-  const bits = wordBits(prepared, context.documents, options.range);
+  const memory = placeQuery(prepared, context.documents);
+  const bits = wordBits(prepared, context.documents, options.range, memory);
   const total = bits.total;
   const end = Math.min(total, options.offset + options.limit);
   if (options.offset >= end) return { total, page: [] };
   const size = RANKING.blockSize;
-  const bounds = blockBounds(prepared, blockCount(context.documents));
+  const bounds = blockBounds(prepared, memory);
   const { order, starts, bucketBest } = blockOrder(bounds, Math.floor(options.range[0] / size), Math.ceil(options.range[1] / size));
   const heap = new Heap(options.exhaustive || end > HEAP_LIMIT ? Number.POSITIVE_INFINITY : end, context.documents);
   const below = (bound: number) => heap.full() && Math.ceil(bound * 10_000 * BOUND_ROOM) < heap.lowestUnits();

@@ -9,10 +9,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryAssets } from '../../generator/edge/assets.ts';
 import { blockBounds, quickBound, tightBound } from '../../generator/search/block-bounds.ts';
 import { lowerByImpacts } from '../../generator/search/document-bounds.ts';
+import { placeQuery } from '../../generator/search/query-memory.ts';
 import type { SearchDocument, SearchMeta } from '../../generator/search/index-format.ts';
 import { createIndexParts, type IndexParts } from '../../generator/search/index-reader.ts';
 import { wordBits } from '../../generator/search/match-count.ts';
-import { blockCount } from '../../generator/search/postings-codec.ts';
 import { PreparedForm } from '../../generator/search/prepared-form.ts';
 import { planQuery } from '../../generator/search/query-plan.ts';
 import { rank } from '../../generator/search/scoring.ts';
@@ -170,8 +170,9 @@ describe('block bounds', () => {
     const range: [number, number] = [0, meta.documents];
     const { page } = rank(units, meta, { range, offset: 0, limit: meta.documents, exhaustive: true });
     const prepared = units.map(({ forms }) => forms.map((form) => new PreparedForm(form, meta)));
-    const bits = wordBits(prepared, meta.documents, range);
-    const bounds = blockBounds(prepared, blockCount(meta.documents));
+    const memory = placeQuery(prepared, meta.documents);
+    const bits = wordBits(prepared, meta.documents, range, memory);
+    const bounds = blockBounds(prepared, memory);
     const slots = new Float64Array(RANKING.blockSize);
     const words = new Float64Array(units.length * RANKING.blockSize);
     // Each document's bound from the impacts, every word lowered: [the block's best, then per slot].

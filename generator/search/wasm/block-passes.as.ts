@@ -218,3 +218,36 @@ export function impactBounds(
   }
   return 0;
 }
+
+/**
+ * match-count.ts addForm for a common term: sets, in the set of documents at `bits` (a bit each), the
+ * documents of the term's `n` blocks (columns at `columns`: block, count, docStart, dataStart, dataEnd, i32
+ * each) that have it in one of `fields`, in the blocks that meet `[first, end)`. The record's shard
+ * position 0 is at `base`. Returns 0, or -1 when a body is not well formed.
+ */
+export function formBits(base: i32, columns: i32, n: i32, size: i32, fields: i32, first: i32, end: i32, bits: i32): i32 {
+  for (let i = 0; i < n; i++) {
+    const block = load<i32>(columns + (i << 2));
+    if ((block + 1) * size <= first || block * size >= end) continue;
+    const count = load<i32>(columns + ((n + i) << 2));
+    let at = base + load<i32>(columns + ((2 * n + i) << 2));
+    const masks = base + load<i32>(columns + ((3 * n + i) << 2));
+    if (masks + count > base + load<i32>(columns + ((4 * n + i) << 2))) return -1;
+    let document = block * size - 1;
+    for (let j = 0; j < count; j++) {
+      let gap: u32 = 0;
+      for (let shift: u32 = 0; ; shift += 7) {
+        if (at >= masks || shift > 28) return -1;
+        const byte = <u32>load<u8>(at++);
+        gap |= (byte & 0x7f) << shift;
+        if (byte < 0x80) break;
+      }
+      document += <i32>gap;
+      if (document < block * size || document >= (block + 1) * size) return -1;
+      if (!(<i32>load<u8>(masks + j) & fields)) continue;
+      const byte = bits + (document >> 3);
+      store<u8>(byte, <u8>(<i32>load<u8>(byte) | (1 << (document & 7))));
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,99 @@
+/**
+ * Where a search keeps its per-block columns in the WebAssembly module's memory (block-passes.ts): one
+ * layout per query, reserved in one step before any view of it is taken (a growth would invalidate them),
+ * with a copy of each common term's record the module reads. Runtime-neutral.
+ */
+import { align8, reserve } from './block-passes.ts';
+import type { PreparedForm } from './prepared-form.ts';
+import { blockCount } from './postings-codec.ts';
+import { RANKING } from './ranking.ts';
+
+/** Buckets of blocks' coarse bounds (block-bounds.ts blockOrder). */
+export const BUCKETS = 4096;
+
+export type QueryMemory = ReturnType<typeof layout> & { buffer: ArrayBuffer };
+
+/** Byte offsets of a search's columns: the ones zeroed per query first, up to `zeroed`. */
+function layout(words: number, documents: number, longest: number) {
+  const blocks = blockCount(documents);
+  const all = 0;
+  const coarse = all + words * blocks * 8;
+  const bucketBest = coarse + blocks * 8;
+  const exactWords = bucketBest + BUCKETS * 8;
+  const starts = exactWords + align8(blocks * 4);
+  const zeroed = starts + align8((BUCKETS + 1) * 4);
+  const formBounds = zeroed;
+  const formBlocks = formBounds + longest * 8;
+  // A form's table columns (block, count, docStart, dataStart, dataEnd) for match-count.ts, and one set of documents.
+  const columns = formBlocks + align8(longest * 4);
+  const bits = columns + align8(longest * 4 * 5);
+  const touched = bits + align8(Math.ceil(documents / 32) * 4);
+  const order = touched + align8(blocks * 4);
+  const bucketOf = order + align8(blocks * 4);
+  const next = bucketOf + align8(blocks * 4);
+  const impacts = next + BUCKETS * 4;
+  const exact = impacts + RANKING.blockSize * 8;
+  const records = align8(exact + blocks);
+  return {
+    blocks,
+    all,
+    coarse,
+    bucketBest,
+    exactWords,
+    starts,
+    zeroed,
+    formBounds,
+    formBlocks,
+    columns,
+    bits,
+    touched,
+    order,
+    bucketOf,
+    next,
+    impacts,
+    exact,
+    records,
+  };
+}
+
+/**
+ * The memory for a query of `units` over `documents`, reserved, its first columns zeroed and the common
+ * terms' records placed (each form told where, prepared-form.ts `base`).
+ */
+export function placeQuery(units: PreparedForm[][], documents: number): QueryMemory {
+  let longest = 0;
+  let records = 0;
+  for (const forms of units) {
+    for (const { blocks, form } of forms) {
+      longest = Math.max(longest, blocks.length);
+      if (form.record.blocks) records += align8(form.record.end - form.record.start);
+    }
+  }
+  const at = layout(units.length, documents, longest);
+  const buffer = reserve(at.records + records);
+  new Uint8Array(buffer, 0, at.zeroed).fill(0);
+  placeRecords(units, buffer, at.records);
+  return { ...at, buffer };
+}
+
+/** Copies each common term's record of `units` into `memory` from `at`, once per record, and tells its forms where. */
+function placeRecords(units: PreparedForm[][], memory: ArrayBuffer, at: number): void {
+  const placed = new Map<Uint8Array, Map<number, number>>();
+  for (const forms of units) {
+    for (const prepared of forms) {
+      const { bytes, start, end, blocks } = prepared.form.record;
+      if (!blocks) continue;
+      // A neighbour's record is a copy with its own weights (query-plan.ts): the same bytes are placed once.
+      const inShard = placed.get(bytes) ?? new Map<number, number>();
+      placed.set(bytes, inShard);
+      let base = inShard.get(start);
+      if (base === undefined) {
+        new Uint8Array(memory, at, end - start).set(bytes.subarray(start, end));
+        base = at - start;
+        inShard.set(start, base);
+        at = align8(at + end - start);
+      }
+      prepared.base = base;
+    }
+  }
+}
