@@ -11,6 +11,7 @@ export interface BlockPasses {
   memory: WebAssembly.Memory;
   decodeTable(at: number, end: number, count: number, size: number, top: number, out: number, bounds: number, origin: number): number;
   tableBody(): number;
+  decodeRare(at: number, end: number, count: number, fields: number, docs: number, masks: number, tf: number, lengths: number): number;
   tableLastBlock(): number;
   formBounds(
     list: number,

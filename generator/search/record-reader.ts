@@ -50,7 +50,7 @@ export function parseRecord(bytes: Uint8Array, offset: number, length: number, c
   const kind = reader.varint();
   const record: TermRecord = { bytes, start: offset, end, weights: fieldWeights(df, context), docCount };
   if (kind === 0) {
-    record.postings = decodePostings(reader, docCount, -1, false);
+    record.postings = readRare(reader, docCount);
   } else if (kind === 1) {
     if (reader.varint() === 1) {
       const size = Math.ceil(context.documents / 8);
@@ -79,6 +79,32 @@ export function readRecord(bytes: Uint8Array, offset: number, length: number, co
   const record = records.get(offset) ?? parseRecord(bytes, offset, length, context);
   records.set(offset, record);
   return record;
+}
+
+/**
+ * A rare term's postings (every one, documents from -1), decoded by the WebAssembly side: the record's rest
+ * copied into its memory, decoded into columns there, the columns copied out.
+ */
+function readRare(reader: ByteReader, count: number): DecodedPostings {
+  const { bytes, end, position: at } = reader;
+  const fields = SEARCH_FIELDS.length;
+  const span = end - at;
+  const docs = align8(span);
+  const masks = docs + align8(count * 4);
+  const tf = masks + align8(count);
+  const lengths = tf + count * fields * 4;
+  const memory = reserve(lengths + count * fields * 4);
+  new Uint8Array(memory, 0, span).set(bytes.subarray(at, end));
+  new Uint8Array(memory, tf, count * fields * 8).fill(0);
+  const stop = blockPasses().decodeRare(0, span, count, fields, docs, masks, tf, lengths);
+  if (stop < 0) throw new Error(CORRUPT);
+  reader.position = at + stop;
+  return {
+    docs: new Int32Array(memory, docs, count).slice(),
+    masks: new Uint8Array(memory, masks, count).slice(),
+    tf: new Uint32Array(memory, tf, count * fields).slice(),
+    lengths: new Uint32Array(memory, lengths, count * fields).slice(),
+  };
 }
 
 /** The longest block-table entry: a 5-byte block gap, a count byte, 5-byte docBytes and dataBytes, a level byte. */

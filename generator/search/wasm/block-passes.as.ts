@@ -251,3 +251,55 @@ export function formBits(base: i32, columns: i32, n: i32, size: i32, fields: i32
   }
   return 0;
 }
+
+/** A varint of up to 8 bytes (postings-codec.ts ByteReader.varint), its end in varintEnd; -1 past `end`. */
+function varint(at: i32, end: i32): i64 {
+  let value: i64 = 0;
+  for (let shift: i64 = 0; shift <= 49; shift += 7) {
+    if (at >= end) return -1;
+    const byte = <i64>load<u8>(at++);
+    value |= (byte & 0x7f) << shift;
+    if (byte < 0x80) {
+      varintEnd = at;
+      return value;
+    }
+  }
+  return -1;
+}
+
+/**
+ * postings-codec.ts decodePostings for a rare term's record: `count` postings (docGap, fieldMask, a (tf,
+ * length) pair per field in the mask) from memory `[at, end)`, documents counted from -1, into columns:
+ * documents (i32 at `docs`), masks (u8 at `masks`), tf and length per posting and field (u32, `fields`
+ * apart, at `tf` and `lengths`; zeroed by the caller). Returns where the postings end, -1 when malformed.
+ */
+export function decodeRare(at: i32, end: i32, count: i32, fields: i32, docs: i32, masks: i32, tf: i32, lengths: i32): i32 {
+  let document: i64 = -1;
+  const all = (1 << fields) - 1;
+  for (let i = 0; i < count; i++) {
+    let value = varint(at, end);
+    if (value < 0) return -1;
+    at = varintEnd;
+    document += value;
+    store<i32>(docs + (i << 2), <i32>document);
+    value = varint(at, end);
+    if (value < 0) return -1;
+    at = varintEnd;
+    if (value == 0 || value > all) return -1;
+    const mask = <i32>value;
+    store<u8>(masks + i, <u8>mask);
+    for (let field = 0; field < fields; field++) {
+      if (!(mask & (1 << field))) continue;
+      const to = (i * fields + field) << 2;
+      value = varint(at, end);
+      if (value < 0) return -1;
+      at = varintEnd;
+      store<i32>(tf + to, <i32>value);
+      value = varint(at, end);
+      if (value < 0) return -1;
+      at = varintEnd;
+      store<i32>(lengths + to, <i32>value);
+    }
+  }
+  return at;
+}
