@@ -1,5 +1,5 @@
 /**
- * Related objects kept across builds (generator/pipeline/outputs/api/kept-relations.ts): after any series of
+ * Related objects kept across builds (generator/pipeline/outputs/records/kept-relations.ts): after any series of
  * edits to the fields relations read (titles, dates, topics, categories, technologies, drafts, added, removed
  * and renamed files), every record's kept related object is the one made afresh from the same catalogue, and
  * an edit that no relation reads relates nothing again.
@@ -15,8 +15,8 @@ import { createCatalogue } from '../../generator/pipeline/catalogue/catalogue.ts
 import { selectPublished } from '../../generator/pipeline/catalogue/publish.ts';
 import { loadContent } from '../../generator/pipeline/load/load-content.ts';
 import { createOutputTracker, type TrackedOutputs } from '../../generator/pipeline/output-tracker.ts';
-import { keptRelated } from '../../generator/pipeline/outputs/api/kept-relations.ts';
-import { createRelated } from '../../generator/pipeline/outputs/api/relations.ts';
+import { keptRelated } from '../../generator/pipeline/outputs/records/kept-relations.ts';
+import { createRelated } from '../../generator/pipeline/outputs/records/relations.ts';
 import { validateContent } from '../../generator/pipeline/validate/validate-content.ts';
 import { removeBuildDirs, tempDir } from '../helpers/build-output.ts';
 import { writeSyntheticContent } from '../helpers/synthetic-content.ts';

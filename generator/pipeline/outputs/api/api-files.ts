@@ -11,7 +11,7 @@ import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { OutputFile } from '../output-file.ts';
 import { buildListFiles, type ListFilter } from './list-files.ts';
 import { buildRouteFiles, type ServedCollection } from './route-files.ts';
-import { createShaper, recordInputs } from './shape-records.ts';
+import { createShaper, recordInputs } from '../records/shape-records.ts';
 
 export interface ApiFiles {
   /** Made as they are iterated (lists first), so the emit step writes them as they come. */

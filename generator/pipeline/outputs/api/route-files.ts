@@ -11,7 +11,7 @@ import type { Operation } from '../../../shared/operations.ts';
 import { API_BASE_PATH } from '../../../shared/policy.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { OutputFile } from '../output-file.ts';
-import type { createShaper } from './shape-records.ts';
+import type { createShaper } from '../records/shape-records.ts';
 
 /**
  * A collection the API serves, with its published records. Their list items are shaped by the shaper when

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import jsYaml from 'js-yaml';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
-import { precompressedCopies } from '../deploy/precompress.ts';
+import { precompressedCopies } from '../precompress.ts';
 import type { OutputFile } from '../output-file.ts';
 import { markdownCollections } from '../../../schemas/collections.ts';
 import { humanize } from '../labels.ts';

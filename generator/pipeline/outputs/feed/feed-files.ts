@@ -3,47 +3,14 @@
  * (`SITE_ADDRESSES.entrySchema`), both addressed on the site URL (docs/api.md "Addresses").
  */
 import { z } from 'zod';
-import { feedEntrySchema, type Feed, type FeedEntry } from '../../../schemas/feed.ts';
-import type { AnyEntry } from '../../../schemas/collections.ts';
-import type { Resource } from '../../../schemas/content.ts';
+import { feedEntrySchema, type Feed } from '../../../schemas/feed.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { OutputFile } from '../output-file.ts';
+import { feedCategories, feedResources, toFeedEntry } from '../resource-entries.ts';
 import { folderAddress, SITE_ADDRESSES } from '../../../shared/site-addresses.ts';
-import { estimateReadingTime } from '../../../shared/reading-time.ts';
 
 /** The feed is a static document, not a reply to a request, so it always echoes request 1. */
 const FEED_REQUEST_ID = 1;
-
-/** The collection whose records are the feed's entries. */
-const FEED_COLLECTION = 'resources';
-
-/** Published resources in feed order (the collection's order: newest `updated` first, then id). */
-export function feedResources(catalogue: Catalogue): Resource[] {
-  return catalogue.records[FEED_COLLECTION] as unknown as Resource[];
-}
-
-/** The practice categories an entry's `category` draws from, in display order. */
-export function feedCategories(catalogue: Catalogue) {
-  const reference = catalogue.collection(FEED_COLLECTION).references?.category;
-  return Array.isArray(reference) ? reference.flatMap((key) => catalogue.terms[key] ?? []) : [];
-}
-
-/** One feed entry, fields in the order of the spec's table. */
-export function toFeedEntry(resource: Resource, catalogue: Catalogue): FeedEntry {
-  return {
-    id: resource.id,
-    type: resource.type,
-    title: resource.title,
-    category: resource.category,
-    url: catalogue.recordUrl(FEED_COLLECTION, resource as unknown as AnyEntry),
-    excerpt: resource.excerpt,
-    topics: resource.topics,
-    reading_time: resource.reading_time ?? estimateReadingTime(resource.body),
-    author: resource.author,
-    updated: resource.updated,
-    image: resource.image,
-  };
-}
 
 function createFeed(catalogue: Catalogue): Feed {
   const { site, siteUrl } = catalogue;

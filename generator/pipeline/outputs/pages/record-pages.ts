@@ -6,8 +6,8 @@
  */
 import type { AnyEntry, Relation } from '../../../schemas/collections.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
-import { keptRelated } from '../api/kept-relations.ts';
-import { createShaper, recordInputs } from '../api/shape-records.ts';
+import { keptRelated } from '../records/kept-relations.ts';
+import { createShaper, recordInputs } from '../records/shape-records.ts';
 import { humanize } from '../labels.ts';
 import type { OutputFile } from '../output-file.ts';
 import { escapeHtml } from '../html.ts';

@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Resource } from '../../../schemas/content.ts';
 import { folderAddress, SITE_ADDRESSES } from '../../../shared/site-addresses.ts';
-import { feedCategories, feedResources, toFeedEntry } from '../feed/feed-files.ts';
+import { feedCategories, feedResources, toFeedEntry } from '../resource-entries.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { OutputFile } from '../output-file.ts';
 import { escapeHtml } from '../html.ts';

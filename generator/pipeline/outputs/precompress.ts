@@ -8,10 +8,10 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSyn
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
-import { PRECOMPRESS_MIN_BYTES, PRECOMPRESSED_EXTENSIONS, PRECOMPRESSED_TYPES } from '../../../shared/precompressed.ts';
-import type { OutputFile } from '../output-file.ts';
+import { PRECOMPRESS_MIN_BYTES, PRECOMPRESSED_EXTENSIONS, PRECOMPRESSED_TYPES } from '../../shared/precompressed.ts';
+import type { OutputFile } from './output-file.ts';
 
-const CACHE = fileURLToPath(new URL('../../../../node_modules/.cache/precompressed/', import.meta.url));
+const CACHE = fileURLToPath(new URL('../../../node_modules/.cache/precompressed/', import.meta.url));
 
 const compressors = {
   // Quality 9 of 11: within 10% of the smallest, at a tenth of the time.

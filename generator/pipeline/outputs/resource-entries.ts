@@ -1,0 +1,41 @@
+/**
+ * The resource feed's entries (spec "Resource feed document"), which the feed (feed/feed-files.ts) publishes
+ * and the resources hub (pages/resource-pages.ts) shows: which records they are, in which order, and each as
+ * the feed spells it.
+ */
+import type { AnyEntry } from '../../schemas/collections.ts';
+import type { Resource } from '../../schemas/content.ts';
+import type { FeedEntry } from '../../schemas/feed.ts';
+import { estimateReadingTime } from '../../shared/reading-time.ts';
+import type { Catalogue } from '../catalogue/catalogue.ts';
+
+/** The collection whose records are the feed's entries. */
+const FEED_COLLECTION = 'resources';
+
+/** Published resources in feed order (the collection's order: newest `updated` first, then id). */
+export function feedResources(catalogue: Catalogue): Resource[] {
+  return catalogue.records[FEED_COLLECTION] as unknown as Resource[];
+}
+
+/** The practice categories an entry's `category` draws from, in display order. */
+export function feedCategories(catalogue: Catalogue) {
+  const reference = catalogue.collection(FEED_COLLECTION).references?.category;
+  return Array.isArray(reference) ? reference.flatMap((key) => catalogue.terms[key] ?? []) : [];
+}
+
+/** One feed entry, fields in the order of the spec's table. */
+export function toFeedEntry(resource: Resource, catalogue: Catalogue): FeedEntry {
+  return {
+    id: resource.id,
+    type: resource.type,
+    title: resource.title,
+    category: resource.category,
+    url: catalogue.recordUrl(FEED_COLLECTION, resource as unknown as AnyEntry),
+    excerpt: resource.excerpt,
+    topics: resource.topics,
+    reading_time: resource.reading_time ?? estimateReadingTime(resource.body),
+    author: resource.author,
+    updated: resource.updated,
+    image: resource.image,
+  };
+}
