@@ -9,7 +9,7 @@
  * RACY_MS of the recording is, since a coarse clock could hide an edit made in the same tick.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, type Stats, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { damagedFiles, identityOf, readJournal, readPreviousOutput } from './emit/previous-output.ts';
@@ -40,6 +40,8 @@ export interface Fingerprint {
   content: ContentDigests;
   /** Whether any content file had to be read (changed, or touched, since the record was made). */
   reread: boolean;
+  /** Each regular content file's stats, by path: the build's scan of the folder takes them rather than a second stat. */
+  stats: Map<string, Stats>;
 }
 
 /** What the last build reported, to say again when nothing has changed. */
@@ -74,11 +76,13 @@ function hashTree(
 /** Each content file's digest, taken from `known` where the file is provably the one hashed then. */
 function digestContent(dir: string, known: ContentDigests | undefined) {
   const content: ContentDigests = { at: Date.now(), files: {} };
+  const taken = new Map<string, Stats>();
   let reread = false;
   const trustedBefore = (known?.at ?? 0) - RACY_MS;
   const digestOf = (file: string) => {
     const name = path.relative(dir, file);
     const stats = statSync(file);
+    taken.set(name.split(path.sep).join('/'), stats);
     // The record is a file anyone can edit: anything but a witness is no witness.
     const seen = known?.files?.[name];
     const same =
@@ -94,7 +98,7 @@ function digestContent(dir: string, known: ContentDigests | undefined) {
     content.files[name] = [stats.size, stats.mtimeMs, stats.ctimeMs, stats.ino, digest];
     return digest;
   };
-  return { digestOf, content, reread: () => reread };
+  return { digestOf, content, reread: () => reread, stats: taken };
 }
 
 export function fingerprintBuild({ contentDir, outDir, settings }: BuildInputs): Fingerprint {
@@ -106,9 +110,9 @@ export function fingerprintBuild({ contentDir, outDir, settings }: BuildInputs):
   hashTree(hash, GENERATOR_DIR);
   const generator = hash.copy().digest('base64');
   hash.update('\ncontent\n');
-  const { digestOf, content, reread } = digestContent(contentDir, readRecord(outDir)?.content);
+  const { digestOf, content, reread, stats } = digestContent(contentDir, readRecord(outDir)?.content);
   hashTree(hash, contentDir, digestOf);
-  return { value: hash.digest('base64'), generator, content, reread: reread() };
+  return { value: hash.digest('base64'), generator, content, reread: reread(), stats };
 }
 
 const recordFile = (outDir: string) => `${path.resolve(outDir)}.build.json`;

@@ -140,6 +140,7 @@ async function buildLocked(contentDir: string, outDir: string, settings: BuildSe
     return 0;
   }
   const { buildSite } = await import('./build-site.ts');
+  const { listEntries } = await import('./load/scan-content.ts');
   const result = await buildSite({
     contentDir,
     outDir,
@@ -149,6 +150,8 @@ async function buildLocked(contentDir: string, outDir: string, settings: BuildSe
     inPlace,
     keepLoads: true,
     scope: fingerprint.generator,
+    // The check above has just taken each content file's stats: the scan takes them rather than a second stat.
+    listContent: (root) => listEntries(root, fingerprint.stats),
   });
   const summary = { files: result.files, bytes: result.bytes, publication: result.publication };
   recordBuild<BuildSummary>(outDir, fingerprint, summary, result.identity);

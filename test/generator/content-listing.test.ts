@@ -1,0 +1,38 @@
+/**
+ * `npm run build` stats each content file once: the nothing-changed check's stats are handed to the scan
+ * (listEntries' `known`), which uses them for regular files only; a link is still seen as a link.
+ */
+import { lstatSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fingerprintBuild } from '../../generator/pipeline/build-fingerprint.ts';
+import { resolveBuildSettings } from '../../generator/pipeline/build-settings.ts';
+import { listEntries } from '../../generator/pipeline/load/scan-content.ts';
+
+const root = mkdtempSync(path.join(os.tmpdir(), 'content-listing-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('the content listing of npm run build', () => {
+  it('takes the stats the nothing-changed check took, for regular files only', () => {
+    const content = path.join(root, 'content');
+    mkdirSync(path.join(content, 'intelligence'), { recursive: true });
+    writeFileSync(path.join(content, 'site.yaml'), 'name: x\n');
+    writeFileSync(path.join(content, 'intelligence', 'a.md'), '---\ntitle: a\n---\n');
+    symlinkSync(path.join(content, 'site.yaml'), path.join(content, 'intelligence', 'link.md'));
+    const fingerprint = fingerprintBuild({ contentDir: content, outDir: path.join(root, 'dist'), settings: resolveBuildSettings({}) });
+    expect([...fingerprint.stats.keys()].sort()).toEqual(['intelligence/a.md', 'intelligence/link.md', 'site.yaml']);
+    const entries = listEntries(content, fingerprint.stats);
+    expect(entries.map((entry) => entry.path)).toEqual(['intelligence', 'intelligence/a.md', 'intelligence/link.md', 'site.yaml']);
+    const byPath = new Map(entries.map((entry) => [entry.path, entry.stats]));
+    // The very objects the check took: no second stat.
+    expect(byPath.get('intelligence/a.md')).toBe(fingerprint.stats.get('intelligence/a.md'));
+    expect(byPath.get('site.yaml')).toBe(fingerprint.stats.get('site.yaml'));
+    // The check followed the link; the listing does not: a link stays a link, whatever stats were known for it.
+    expect(byPath.get('intelligence/link.md')!.isSymbolicLink()).toBe(true);
+    expect(byPath.get('intelligence')!.isDirectory()).toBe(true);
+    expect(listEntries(content).map((entry) => [entry.path, entry.stats.size])).toEqual(
+      entries.map((entry) => [entry.path, lstatSync(path.join(content, entry.path)).size]),
+    );
+  });
+});
