@@ -11,6 +11,7 @@ import { deserialize, serialize } from 'node:v8';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContent } from '../../generator/pipeline/load/load-content.ts';
 import { openLoadStore } from '../../generator/pipeline/load/load-store.ts';
+import { validateContent } from '../../generator/pipeline/validate/validate-content.ts';
 import { removeBuildDirs, tempDir } from '../helpers/build-output.ts';
 import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
 
@@ -123,5 +124,32 @@ describe('the load store', () => {
     expect(await bodyOf(content, out)).toBe(real);
     plant(content, out, keyOf(content, FILE));
     expect(await bodyOf(content, out), 'kept again after the damage').toBe(`${PLANTED}\n`);
+  });
+
+  it("keeps each file's validated value, used by the next build under the same validation scope only", async () => {
+    await sleep(2100);
+    const out = path.join(tempDir('load-store-checked'), 'dist');
+    const validated = async () => {
+      const store = openLoadStore(out);
+      const content_ = validateContent(await loadContent(content, undefined, undefined, undefined, store));
+      store.save();
+      return content_.intelligence.find((record) => record.file === FILE)!;
+    };
+    const first = await validated();
+    const store = openLoadStore(out);
+    const kept = store.get(FILE, keyOf(content, FILE))!;
+    expect(kept.checked, 'the schema value is kept after validation').toBeDefined();
+    // A value no schema would give, under the kept scope: a build that takes it shows it.
+    store.set(FILE, keyOf(content, FILE), {
+      ...kept,
+      checked: { ...kept.checked!, value: { ...(kept.checked!.value as object), title: 'Kept title' } },
+    });
+    store.save();
+    expect((await validated()).title, 'taken from the store, not validated again').toBe('Kept title');
+    const again = openLoadStore(out);
+    const planted = again.get(FILE, keyOf(content, FILE))!;
+    again.set(FILE, keyOf(content, FILE), { ...planted, checked: { scope: 'another schema', value: planted.checked!.value } });
+    again.save();
+    expect(await validated(), 'validated again under another scope').toEqual(first);
   });
 });

@@ -7,7 +7,7 @@ import type { Problem } from '../problems.ts';
 import { isYamlLanguage, parseFrontMatterData, splitFrontMatter } from './front-matter.ts';
 import { createLazyLocate, parseYaml, YamlSyntaxError, type FieldPath, type Locate } from './parse-yaml.ts';
 import { decodeUtf8, type FileIdentity, NotUtf8Error, readApproved } from './read-approved.ts';
-import type { LoadStore, StoredFile } from './load-store.ts';
+import type { Checked, LoadStore, StoredFile } from './load-store.ts';
 import { type ContentEntry, DEFAULT_LIMITS, readImage, scanContent } from './scan-content.ts';
 
 export interface RawRecord {
@@ -18,6 +18,10 @@ export interface RawRecord {
   /** Markdown records only. */
   slug?: string;
   body?: string;
+  /** The schema's value from an earlier build (npm run build's load store), with the scope it was made under. */
+  checked?: Checked | undefined;
+  /** Keeps the schema's value for the next build (npm run build's load store). */
+  keepChecked?: ((checked: Checked) => void) | undefined;
 }
 
 export interface RawContent {
@@ -136,6 +140,7 @@ function loadMarkdownFile(source: ContentSource, file: string, cache: BuildCache
     file,
     slug,
     data,
+    checked: stored?.checked,
     body: split.body,
     locate: hasFrontMatter ? createLazyLocate(split.matter.replace(/^\r?\n/, ''), FRONT_MATTER_FIRST_LINE) : () => 1,
   };
@@ -164,6 +169,7 @@ function loadFile(source: ContentSource, file: string, cache: BuildCache, load: 
     const stored = store?.get(file, stamp) ?? confirmed(source, file, stamp, store);
     const loaded = fresh(stored);
     if (!stored && loaded.keep && loaded.problems.length === 0) store?.set(file, stamp, loaded.keep);
+    if (store) for (const record of loaded.records) record.keepChecked = (checked) => store.check(file, checked);
     return loaded;
   };
   const loaded = witness ? cache.memo('content file', `${file}\n${key}`, () => kept(key)) : kept('');

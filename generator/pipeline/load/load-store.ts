@@ -26,6 +26,14 @@ export interface StoredFile {
   text: string;
   digest: string;
   data: unknown;
+  /** The collection schema's value of `data`, once it passed, with the scope of the validation that made it. */
+  checked?: Checked | undefined;
+}
+
+/** A record's value as its schema gave it (validate-content.ts), and what that depended on. */
+export interface Checked {
+  scope: string;
+  value: unknown;
 }
 
 interface Entry extends StoredFile {
@@ -44,6 +52,8 @@ export interface LoadStore {
   /** What is kept of `file` when `digest` (of its bytes as read now) is the kept one; kept under `key` from now on. */
   confirm(file: string, digest: string, key: string): StoredFile | undefined;
   set(file: string, key: string, stored: StoredFile): void;
+  /** Keeps the schema's value of a file this build asked for, so the next build need not validate it again. */
+  check(file: string, checked: Checked): void;
   /** Files handed back by `get` or `confirm` (not parsed again) and files set (read and parsed). */
   readonly counts: { kept: number; parsed: number };
   /** Writes the parts that changed, keeping only the files this build asked for. */
@@ -52,7 +62,14 @@ export interface LoadStore {
 
 const isEntry = (value: unknown): value is Entry => {
   const entry = value as Entry;
-  return typeof entry?.key === 'string' && typeof entry.text === 'string' && typeof entry.digest === 'string' && 'data' in entry;
+  const checked = entry?.checked;
+  return (
+    typeof entry?.key === 'string' &&
+    typeof entry.text === 'string' &&
+    typeof entry.digest === 'string' &&
+    'data' in entry &&
+    (checked === undefined || (typeof checked?.scope === 'string' && 'value' in checked))
+  );
 };
 
 /**
@@ -116,6 +133,13 @@ export function openLoadStore(outDir: string, { trust = true } = {}): LoadStore 
       part.used.set(file, { key, ...stored });
       part.changed = true;
       counts.parsed++;
+    },
+    check(file, checked) {
+      const part = partOf(file);
+      const entry = part.used.get(file);
+      if (!entry) return;
+      part.used.set(file, { ...entry, checked });
+      part.changed = true;
     },
     save() {
       mkdirSync(dir, { recursive: true });

@@ -2,6 +2,10 @@
  * Validates raw records against their collection's schema, then checks what no single schema can see:
  * references between collections, unique ids and slugs, image files. Every problem is collected.
  */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
 import { id } from '../../schemas/fields.ts';
 import { collections as siteCollections, type CollectionTable } from '../../schemas/collections.ts';
@@ -52,10 +56,44 @@ function addEntryMeta(raw: RawRecord, value: Record<string, unknown>): Record<st
   };
 }
 
-/** One record against its collection's schema; undefined when nothing of it can take part in later checks. */
-function checkRecord(record: RawRecord, collection: CollectionTable[string], problems: Problem[]): Checked | undefined {
+/**
+ * What a record's value under its schema depends on besides its file: the schemas, this folder, the locked
+ * dependencies (zod's version) and Node's. A value kept by an earlier build under another scope is not used.
+ */
+let scopeOnce: string | undefined;
+function validationScope(): string {
+  if (scopeOnce !== undefined) return scopeOnce;
+  const digest = createHash('sha1').update(process.version);
+  for (const folder of ['../../schemas/', './']) {
+    const dir = fileURLToPath(new URL(folder, import.meta.url));
+    for (const name of readdirSync(dir)
+      .filter((file) => file.endsWith('.ts'))
+      .sort()) {
+      digest.update(`\0${folder}${name}\0`).update(readFileSync(path.join(dir, name)));
+    }
+  }
+  try {
+    digest.update(readFileSync(fileURLToPath(new URL('../../../package-lock.json', import.meta.url))));
+  } catch {
+    digest.update('no lock file');
+  }
+  scopeOnce = digest.digest('base64');
+  return scopeOnce;
+}
+
+/**
+ * One record against its collection's schema; undefined when nothing of it can take part in later checks.
+ * A Markdown record of the site's own collections whose file an earlier build validated (npm run build's
+ * load store) takes the value kept then, under the same scope; a value it makes is kept for the next build.
+ */
+function checkRecord(record: RawRecord, collection: CollectionTable[string], problems: Problem[], ownTable: boolean): Checked | undefined {
   if (collection.kind === 'markdown') problems.push(...slugProblems(record));
+  const keeps = ownTable && collection.kind === 'markdown' && (record.checked || record.keepChecked);
+  const scope = keeps ? validationScope() : undefined;
+  if (scope && record.checked?.scope === scope)
+    return { value: addEntryMeta(record, record.checked.value as Record<string, unknown>), raw: record };
   const result = collection.schema.safeParse(record.data ?? {});
+  if (scope && result.success) record.keepChecked?.({ scope, value: result.data });
   if (!result.success) {
     problems.push(...problemsFor(record, result.error, collection.schema));
     // A record that fails its schema still takes part in the checks across collections with its raw
@@ -71,11 +109,11 @@ function checkRecord(record: RawRecord, collection: CollectionTable[string], pro
 const checks = new WeakMap<RawRecord, { collection: CollectionTable[string]; checked: Checked | undefined; problems: Problem[] }>();
 
 /** `checkRecord`, once per raw record and collection. */
-function checkOnce(record: RawRecord, collection: CollectionTable[string], problems: Problem[]): Checked | undefined {
+function checkOnce(record: RawRecord, collection: CollectionTable[string], problems: Problem[], ownTable: boolean): Checked | undefined {
   let known = checks.get(record);
   if (known?.collection !== collection) {
     const own: Problem[] = [];
-    known = { collection, checked: checkRecord(record, collection, own), problems: own };
+    known = { collection, checked: checkRecord(record, collection, own, ownTable), problems: own };
     checks.set(record, known);
   }
   problems.push(...known.problems);
@@ -87,7 +125,9 @@ export function validateContent(raw: RawContent, collections: CollectionTable = 
   const problems: Problem[] = [...raw.problems];
   const checked: Record<string, Checked[]> = {};
   for (const [key, collection] of Object.entries(collections)) {
-    checked[key] = (raw.records[key] ?? []).flatMap((record) => checkOnce(record, collection, problems) ?? []);
+    checked[key] = (raw.records[key] ?? []).flatMap(
+      (record) => checkOnce(record, collection, problems, collections === siteCollections) ?? [],
+    );
   }
   const [site] = checked.site ?? [];
   if (site) {
