@@ -14,6 +14,9 @@ import autocannon from 'autocannon';
 import { chunkPath } from '../generator/shared/data-paths.ts';
 
 const ENV = { SOURCE_DATE_EPOCH: '1795000000' };
+/** How long an edit may take to be served, and one request to be answered, before the bench says so and stops. */
+const EDIT_DEADLINE_MS = 10 * 60_000;
+const ANSWER_DEADLINE_MS = 60_000;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 export interface Dev {
@@ -39,6 +42,7 @@ export async function startDev(content: string, out: string): Promise<Dev> {
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (data) => {
       output += data;
+      if (process.env.BENCH_EACH) process.stdout.write(`  [dev] ${String(data).trimEnd().replaceAll('\n', '\n  [dev] ')}\n`);
       if (Number.isNaN(firstMs) && output.includes('first build: built')) firstMs = performance.now() - started;
       const match = /Serving .* at (http:\/\/127\.0\.0\.1:\d+)\//.exec(output);
       if (match) resolve(match[1]!);
@@ -48,8 +52,15 @@ export async function startDev(content: string, out: string): Promise<Dev> {
   const startedMs = performance.now() - started;
   const stop = async () => {
     if (child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
+    // A dev server that does not end on SIGTERM is said, and ended.
+    const timer = setTimeout(() => {
+      console.error('npm run dev did not end within 10 s of SIGTERM; killed');
+      child.kill('SIGKILL');
+    }, 10_000);
+    await exited;
+    clearTimeout(timer);
   };
   return { url, child, firstMs, startedMs, stop, output: () => output };
 }
@@ -62,6 +73,15 @@ function cpuMsOf(pid: number | undefined): number | undefined {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The resident memory of the dev process, in megabytes (Linux's /proc); undefined elsewhere. */
+function rssMbOf(pid: number | undefined): number | undefined {
+  try {
+    return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
   } catch {
     return undefined;
   }
@@ -85,16 +105,23 @@ export async function timeTitleEdits(
     const started = performance.now();
     const cpuBefore = cpuMsOf(dev.child.pid);
     writeFileSync(file, text);
-    for (const deadline = started + 60_000; ; ) {
-      if (performance.now() > deadline) throw new Error(`${slug}: the new title was not served within a minute`);
-      const response = await fetch(`${dev.url}/v1/intelligence/get?id=${slug}`);
+    for (const deadline = started + EDIT_DEADLINE_MS; ; ) {
+      if (performance.now() > deadline) throw new Error(`${slug}: the new title was not served within ${EDIT_DEADLINE_MS / 1000} s`);
+      // A server that stops answering is said, not waited for without end.
+      const response = await fetch(`${dev.url}/v1/intelligence/get?id=${slug}`, { signal: AbortSignal.timeout(ANSWER_DEADLINE_MS) });
       if (response.ok && ((await response.json()) as { data?: { title?: string } }).data?.title === title) break;
     }
     ms.push(performance.now() - started);
-    if (process.env.BENCH_EACH) console.log(`  edit ${index}: ${(performance.now() - started).toFixed(0)} ms`);
+    if (process.env.BENCH_EACH) {
+      console.log(
+        `  edit ${index}: ${(performance.now() - started).toFixed(0)} ms; dev process ${rssMbOf(dev.child.pid)?.toFixed(0)} MB resident`,
+      );
+    }
     const cpuAfter = cpuMsOf(dev.child.pid);
     if (cpuBefore !== undefined && cpuAfter !== undefined) cpuMs.push(cpuAfter - cpuBefore);
-    const search = (await (await fetch(`${dev.url}/v1/search?q=${word}`)).json()) as { data?: { slug?: string }[] };
+    const search = (await (await fetch(`${dev.url}/v1/search?q=${word}`, { signal: AbortSignal.timeout(ANSWER_DEADLINE_MS) })).json()) as {
+      data?: { slug?: string }[];
+    };
     if (search.data?.[0]?.slug === slug) searchAgreed++;
   }
   return { ms, cpuMs, searchAgreed };

@@ -21,6 +21,8 @@ export interface Tracking {
   digests: ReadonlyMap<string, string>;
   previous: TrackedOutputs | undefined;
   verify?: boolean | undefined;
+  /** Outputs tracked in memory between builds (npm run dev): each file's inputs are kept too. */
+  inMemory?: boolean | undefined;
   /** The search index's state kept beside the output (npm run build; search-store.ts). */
   searchStore?: SearchStore | undefined;
 }
@@ -33,7 +35,8 @@ export interface Tracking {
 export function trackerOf(tracking: Tracking, siteUrl: string, collections: CollectionTable, made?: (tracker: OutputTracker) => void) {
   return (contentTime: string) => {
     const scope = `${contentTime}\n${sharedScope(tracking, siteUrl, collections)}`;
-    const tracker = createOutputTracker({ previous: tracking.previous, scope, digests: tracking.digests, verify: tracking.verify });
+    const { previous, digests, verify, inMemory } = tracking;
+    const tracker = createOutputTracker({ previous, scope, digests, verify, keepInputs: inMemory });
     made?.(tracker);
     return tracker;
   };
@@ -103,7 +106,9 @@ export function openTracking(options: {
     /** What the previous build made, when there is a record of it (a cold build has none). */
     previous: scope === undefined ? undefined : tracked.outputs,
     start: (digests: ReadonlyMap<string, string>): Tracking | undefined =>
-      scope === undefined ? undefined : { scope, digests, previous: tracked.outputs, verify: options.verifyCarried, searchStore },
+      scope === undefined
+        ? undefined
+        : { scope, digests, previous: tracked.outputs, verify: options.verifyCarried, searchStore, inMemory: !!options.tracked },
     made: (made: OutputTracker) => {
       tracker = made;
     },

@@ -17,6 +17,11 @@ export interface TrackedOutputs {
   groups: ReadonlyMap<string, { key: string; files: string[] }>;
   /** Values outputs keep for the next build (in memory only), each with the scope it was made under. */
   kept?: ReadonlyMap<string, { scope: string; value: unknown }>;
+  /**
+   * Each file's inputs, and the scope's digest they were keyed under (in memory only, npm run dev): a file whose
+   * inputs are the same string as before takes its key without hashing them again.
+   */
+  inputs?: { scoped: string; byPath: ReadonlyMap<string, string> };
 }
 
 export interface OutputTracker {
@@ -52,11 +57,15 @@ export function createOutputTracker(options: {
   scope: string;
   digests: ReadonlyMap<string, string>;
   verify?: boolean;
+  /** Keeps each file's inputs for the next build (in memory), which then hashes only the inputs that changed. */
+  keepInputs?: boolean;
 }): OutputTracker {
   const { previous, scope, digests, verify } = options;
   // The scope (settings, the site's address, taxonomies' digests) is long, and joined with every output's inputs.
   const scoped = hash('sha1', scope, 'base64');
   const keyOf = (inputs: string) => hash('sha1', `${scoped}\n${inputs}`, 'base64');
+  const inputsBefore = previous?.inputs?.scoped === scoped ? previous.inputs.byPath : undefined;
+  const inputsNow = options.keepInputs ? new Map<string, string>() : undefined;
   const made = new Map<string, string>();
   let carried = 0;
   const groups = new Map<string, { key: string; files: string[] }>();
@@ -81,7 +90,10 @@ export function createOutputTracker(options: {
     },
     keep: (name, value) => kept.set(name, { scope, value }),
     file(path, inputs, make) {
-      const key = keyOf(inputs);
+      // Comparing two strings costs a fraction of hashing one: thousands of files a build are carried over.
+      const before = inputsBefore?.get(path) === inputs ? previous?.files.get(path) : undefined;
+      const key = before ? before[0] : keyOf(inputs);
+      inputsNow?.set(path, inputs);
       made.set(path, key);
       return carry(path, key, make) ?? { path, body: make() };
     },
@@ -113,7 +125,7 @@ export function createOutputTracker(options: {
         const digest = emitted.get(path);
         if (digest !== undefined) files.set(path, [key, digest]);
       }
-      return { files, groups, kept };
+      return { files, groups, kept, inputs: inputsNow && { scoped, byPath: inputsNow } };
     },
   };
 }
