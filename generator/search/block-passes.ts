@@ -50,6 +50,21 @@ export interface BlockPasses {
     fields: number,
     into: number,
   ): number;
+  impactBlockBounds(
+    forms: number,
+    formCount: number,
+    weights: number,
+    words: number,
+    first: number,
+    end: number,
+    size: number,
+    blocks: number,
+    tiers: number,
+    saturation: number,
+    cursor: number,
+    scratch: number,
+    out: number,
+  ): number;
   formBits(base: number, columns: number, n: number, size: number, fields: number, first: number, end: number, bits: number): number;
   blockOrder(
     coarse: number,

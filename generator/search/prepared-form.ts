@@ -69,7 +69,8 @@ export function findBlock(blocks: Int32Array, block: number): number {
 export class PreparedForm {
   readonly blocks: Int32Array;
   readonly bounds: Float64Array;
-  private readonly whole?: { postings: BlockPostings; starts: Int32Array };
+  /** A rare term's postings, scored, and where each of its blocks starts in them. */
+  readonly whole?: { postings: BlockPostings; starts: Int32Array };
   private readonly scoring: FormScoring;
   /** Where the WebAssembly memory holds the record's shard position 0 (block-bounds.ts copies it there per query). */
   base = -1;

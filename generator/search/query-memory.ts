@@ -11,7 +11,8 @@ import { RANKING } from './ranking.ts';
 /** Buckets of blocks' coarse bounds (block-bounds.ts blockOrder). */
 export const BUCKETS = 4096;
 
-export type QueryMemory = ReturnType<typeof layout> & { buffer: ArrayBuffer };
+/** The layout, the memory, and where the space for impact-bounds.ts begins (after the records). */
+export type QueryMemory = ReturnType<typeof layout> & { buffer: ArrayBuffer; impactSpace: number };
 
 /** Byte offsets of a search's columns: the ones zeroed per query first, up to `zeroed`. */
 function layout(words: number, documents: number, longest: number) {
@@ -70,10 +71,11 @@ export function placeQuery(units: PreparedForm[][], documents: number): QueryMem
     }
   }
   const at = layout(units.length, documents, longest);
-  const buffer = reserve(at.records + records);
+  const impactSpace = at.records + records;
+  const buffer = reserve(impactSpace + impactSpaceBytes(units, at.blocks));
   new Uint8Array(buffer, 0, at.zeroed).fill(0);
   placeRecords(units, buffer, at.records);
-  return { ...at, buffer };
+  return { ...at, buffer, impactSpace };
 }
 
 /** Copies each common term's record of `units` into `memory` from `at`, once per record, and tells its forms where. */
@@ -96,4 +98,19 @@ function placeRecords(units: PreparedForm[][], memory: ArrayBuffer, at: number):
       prepared.base = base;
     }
   }
+}
+
+/** Bytes impact-bounds.ts lays out from `impactSpace`: its work space, the forms' descriptions and columns, the bounds. */
+export function impactSpaceBytes(units: PreparedForm[][], blocks: number): number {
+  const forms = units.flat();
+  let bytes = align8(forms.length * 48) + forms.length * 8 + align8(forms.length * 4) + units.length * RANKING.blockSize * 9 + 32;
+  bytes = align8(bytes) + blocks * 8;
+  for (const prepared of forms) {
+    const n = prepared.blocks.length;
+    const postings = prepared.whole?.postings.docs.length ?? 0;
+    bytes += prepared.form.record.blocks
+      ? n * 8 + align8(n * 4) * 5
+      : align8(n * 4) + align8((n + 1) * 4) + align8(postings * 4) + postings * 8;
+  }
+  return bytes + 64;
 }

@@ -19,6 +19,7 @@ import { lowerByImpacts, lowerSlots } from './document-bounds.ts';
 import { type WordBits, wordBits } from './match-count.ts';
 import { findBlock, PreparedForm, type Unit } from './prepared-form.ts';
 import type { ScoreContext } from './postings-codec.ts';
+import { impactBlockBounds } from './impact-bounds.ts';
 import { placeQuery } from './query-memory.ts';
 import { RANKING, wordScore } from './ranking.ts';
 import { Heap } from './top-k.ts';
@@ -44,6 +45,8 @@ export interface RankOptions {
 
 /** The deepest page end kept in a heap; a deeper page sorts every match. */
 const HEAP_LIMIT = 4096;
+/** Blocks a walk visits before it takes every block's bound from the impacts at once. */
+const IMPACTS_AFTER = 64;
 /** Bounds are compared with this much room, so rounding in their sums can never skip a block that counts. */
 const BOUND_ROOM = 1 + 1e-9;
 
@@ -136,12 +139,17 @@ export function rank(units: Unit[], context: ScoreContext, options: RankOptions)
   const slots = new Float64Array(size);
   const words = new Float64Array(units.length * size);
   const skip: BlockSkip = { bits, bounds, slots, words, below, order: units.map((_, u) => u) };
+  // Every block's bound from the impacts, taken at once when the walk proves long (impact-bounds.ts).
+  let visited = 0;
+  let impacts: Float64Array | undefined;
   for (let bucket = 0; bucket < starts.length - 1; bucket++) {
     if (starts[bucket] === starts[bucket + 1]) continue;
     if (below(bucketBest[bucket]!)) break;
     for (let i = starts[bucket]!; i < starts[bucket + 1]!; i++) {
       const block = order[i]!;
-      if (below(bounds.coarse[block]!) || (units.length > 1 && below(quickBound(bits, bounds, block)))) continue;
+      if (below(bounds.coarse[block]!)) continue;
+      if (++visited === IMPACTS_AFTER && !options.exhaustive) impacts = impactBlockBounds(prepared, memory, options.range, bounds.tiers);
+      if ((impacts && below(impacts[block]!)) || (units.length > 1 && below(quickBound(bits, bounds, block)))) continue;
       if (below(tightBound(bits, bounds, block, options.range, slots))) continue;
       // The words whose bound is the widest first: their impacts, then their real scores, lower the bounds the most.
       orderWords(skip.order, bounds, block);

@@ -10,6 +10,7 @@ import { createMemoryAssets } from '../../generator/edge/assets.ts';
 import { blockBounds, quickBound, tightBound } from '../../generator/search/block-bounds.ts';
 import { lowerByImpacts } from '../../generator/search/document-bounds.ts';
 import { placeQuery } from '../../generator/search/query-memory.ts';
+import { impactBlockBounds } from '../../generator/search/impact-bounds.ts';
 import type { SearchDocument, SearchMeta } from '../../generator/search/index-format.ts';
 import { createIndexParts, type IndexParts } from '../../generator/search/index-reader.ts';
 import { wordBits } from '../../generator/search/match-count.ts';
@@ -190,7 +191,9 @@ describe('block bounds', () => {
       );
       return [Math.max(...slots), ...slots];
     };
-    return { page, bits, bounds, perDocument, tight: (block: number) => tightBound(bits, bounds, block, range, slots) };
+    // Every block's bound from the impacts, taken at once (what a long walk uses).
+    const atOnce = () => impactBlockBounds(prepared, memory, range, bounds.tiers).slice();
+    return { page, bits, bounds, perDocument, atOnce, tight: (block: number) => tightBound(bits, bounds, block, range, slots) };
   }
 
   it("bound each document from its impacts never below its score, and far below the block's bound", async () => {
@@ -213,6 +216,21 @@ describe('block bounds', () => {
       for (let block = 0; block < bounds.blocks; block++) if (tight(block) >= last && perDocument(block)[0]! < last) dropped++;
     }
     expect(dropped).toBeGreaterThan(100);
+  }, 120_000);
+
+  it("taken for every block at once, are each block's documents' bounds from the impacts", async () => {
+    let compared = 0;
+    for (const q of ['agentic commerce checkout', 'data privacy measurement attribution', 'optimisation mar', 'commerce', 'paymnets']) {
+      const { page, bounds, perDocument, atOnce } = await boundsOf(q);
+      const all = atOnce();
+      for (let block = 0; block < bounds.blocks; block++) {
+        const one = perDocument(block)[0]!;
+        expect(Math.abs(all[block]! - one)).toBeLessThanOrEqual(one * 1e-12);
+        if (one > 0) compared++;
+      }
+      for (const { document, raw } of page) expect(raw).toBeLessThanOrEqual(all[Math.floor(document / RANKING.blockSize)]! * (1 + 1e-12));
+    }
+    expect(compared).toBeGreaterThan(500);
   }, 120_000);
 
   it('are never below a document of the block, and the tight one is below the coarse one where no document holds every word', async () => {

@@ -303,3 +303,95 @@ export function decodeRare(at: i32, end: i32, count: i32, fields: i32, docs: i32
   }
   return at;
 }
+
+/**
+ * document-bounds.ts's bound for every block at once, before the walk needs it: per block, the best over its
+ * documents in `[first, end)` of the sum over the words found there of the word's tiers (`tiers`: f64 found,
+ * exact, found in a complete match, exact in one) and its saturated bound in that very document, the best
+ * of its forms' (a common term's impact times the form's weight, a rare term's exact score). Into `out` (f64
+ * per block). `forms`: 12 i32 per form: word, isExact, kind (1 common, 0 rare), entries, then columns:
+ * block, and for a common term docStart, dataStart, dataEnd, count, bound (f64), its record's base and
+ * fields; for a rare one starts (entries + 1), documents and scores (f64). `weights`: f64 per form. `cursor`
+ * (i32 per form) and `scratch` (words * size f64, then words * size bytes) are work space. -1: malformed.
+ */
+export function impactBlockBounds(
+  forms: i32, formCount: i32, weights: i32, words: i32, first: i32, end: i32, size: i32, blocks: i32,
+  tiers: i32, saturation: f64, cursor: i32, scratch: i32, out: i32,
+): i32 {
+  const flags = scratch + words * size * 8;
+  memory.fill(cursor, 0, formCount << 2);
+  for (let block = first / size; block < blocks && block * size < end; block++) {
+    memory.fill(scratch, 0, words * size * 9);
+    for (let f = 0; f < formCount; f++) {
+      const d = forms + f * 48;
+      const n = load<i32>(d + 12);
+      const column = load<i32>(d + 16);
+      let c = load<i32>(cursor + (f << 2));
+      while (c < n && load<i32>(column + (c << 2)) < block) c++;
+      store<i32>(cursor + (f << 2), c);
+      if (c >= n || load<i32>(column + (c << 2)) != block) continue;
+      const u = load<i32>(d);
+      const isExact = load<i32>(d + 4);
+      const weight = load<f64>(weights + (f << 3));
+      const at = scratch + ((u * size) << 3);
+      if (load<i32>(d + 8) == 0) {
+        const starts = load<i32>(d + 20);
+        const docs = load<i32>(d + 24);
+        const scores = load<i32>(d + 28);
+        for (let j = load<i32>(starts + (c << 2)); j < load<i32>(starts + ((c + 1) << 2)); j++) {
+          const score = load<f64>(scores + (j << 3));
+          const slot = load<i32>(docs + (j << 2)) - block * size;
+          if (score == 0) continue;
+          if (slot < 0 || slot >= size) return -1;
+          if (score > load<f64>(at + (slot << 3))) store<f64>(at + (slot << 3), score);
+          if (isExact) store<u8>(flags + u * size + slot, 1);
+        }
+        continue;
+      }
+      const base = load<i32>(d + 40);
+      const fields = load<i32>(d + 44);
+      const count = load<i32>(load<i32>(d + 32) + (c << 2));
+      let p = base + load<i32>(load<i32>(d + 20) + (c << 2));
+      const masks = base + load<i32>(load<i32>(d + 24) + (c << 2));
+      const impacts = masks + count;
+      if (impacts + ((count + 1) >> 1) > base + load<i32>(load<i32>(d + 28) + (c << 2))) return -1;
+      const bound = load<f64>(load<i32>(d + 36) + (c << 3));
+      let document = block * size - 1;
+      for (let j = 0; j < count; j++) {
+        let gap: u32 = 0;
+        for (let shift: u32 = 0; ; shift += 7) {
+          if (p >= masks || shift > 28) return -1;
+          const byte = <u32>load<u8>(p++);
+          gap |= (byte & 0x7f) << shift;
+          if (byte < 0x80) break;
+        }
+        document += <i32>gap;
+        const slot = document - block * size;
+        if (slot < 0 || slot >= size) return -1;
+        if (!(<i32>load<u8>(masks + j) & fields)) continue;
+        const level = (<i32>load<u8>(impacts + (j >> 1)) >> ((j & 1) << 2)) & 15;
+        const value = ((bound * <f64>(level + 1)) / 16.0) * weight;
+        if (value > load<f64>(at + (slot << 3))) store<f64>(at + (slot << 3), value);
+        if (isExact) store<u8>(flags + u * size + slot, 1);
+      }
+    }
+    let best = 0.0;
+    for (let slot = 0; slot < size; slot++) {
+      const document = block * size + slot;
+      if (document < first || document >= end) continue;
+      let complete = 2;
+      for (let u = 0; u < words; u++) {
+        if (!(load<f64>(scratch + ((u * size + slot) << 3)) > 0 && load<u8>(flags + u * size + slot))) complete = 0;
+      }
+      let sum = 0.0;
+      for (let u = 0; u < words; u++) {
+        const s = load<f64>(scratch + ((u * size + slot) << 3));
+        if (!(s > 0)) continue;
+        sum += load<f64>(tiers + ((complete + <i32>load<u8>(flags + u * size + slot)) << 3)) + s / (s + saturation);
+      }
+      if (sum > best) best = sum;
+    }
+    store<f64>(out + (block << 3), best);
+  }
+  return 0;
+}
