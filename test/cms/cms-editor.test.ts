@@ -14,8 +14,8 @@ import { fileURLToPath } from 'node:url';
 import jsYaml from 'js-yaml';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SITE_ADDRESSES } from '../../generator/shared/site-addresses.ts';
 import { launchBrowser } from '../helpers/browser.ts';
+import { ADDRESS } from '../helpers/addresses.ts';
 
 const SCREENSHOT = fileURLToPath(new URL('../../docs/cms-editor.png', import.meta.url));
 let root: string;
@@ -66,7 +66,7 @@ afterAll(async () => {
 /** The editor at `hash`, logged in to the local backend. */
 async function openEditor(hash: string): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(`${base}/admin/#${hash}`);
+  await page.goto(`${base}${ADDRESS.admin}#${hash}`);
   await page.getByRole('button', { name: /login/i }).click();
   return page;
 }
@@ -137,7 +137,7 @@ describe('the content manager', () => {
     const page = await openEditor('/collections/services/entries/conversion-rate-optimisation-programme');
     // "View Live" (shown while nothing is unsaved) opens the record's page on this dev server, not the production site.
     const live = await page.locator('a', { hasText: 'View Live' }).getAttribute('href', { timeout: 20_000 });
-    expect(live).toBe(`${base}/admin/live/?page=services/conversion-rate-optimisation-programme`);
+    expect(live).toBe(`${base}${ADDRESS.admin}live/?page=services/conversion-rate-optimisation-programme`);
     await page.getByLabel('Title', { exact: true }).fill('A title typed into the form');
     const preview = page.frameLocator('iframe').first();
     await expect(preview.locator('article.entry h1').first().textContent()).resolves.toBe('A title typed into the form');
@@ -148,12 +148,12 @@ describe('the content manager', () => {
         .locator('html')
         .evaluate(
           (_, stylesheet) => [...document.styleSheets].some((sheet) => sheet.href?.endsWith(stylesheet) && sheet.cssRules.length > 0),
-          `/${SITE_ADDRESSES.stylesheet}`,
+          ADDRESS.stylesheet,
         );
     await expect.poll(styled, { timeout: 10_000 }).toBe(true);
     // Decap's local proxy saves files only: the editor falls back from the configured editorial workflow
     // (draft, in review, ready on Netlify) to publishing at once, so there is no workflow board here.
-    const config = await (await fetch(`${base}/admin/config.yml`)).text();
+    const config = await (await fetch(`${base}${ADDRESS.admin}config.yml`)).text();
     expect(config).toMatch(/^publish_mode: editorial_workflow$/m);
     await expect(page.getByRole('button', { name: 'Publish', exact: true }).isVisible()).resolves.toBe(true);
     await expect(page.getByRole('link', { name: /workflow/i }).count()).resolves.toBe(0);

@@ -9,6 +9,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildInto, readEnvelope, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
 import { writeSyntheticContent } from '../helpers/synthetic-content.ts';
+import { ADDRESS, outputPath } from '../helpers/addresses.ts';
 
 type Json = Record<string, any>;
 let dist: string;
@@ -26,7 +27,7 @@ afterAll(removeBuildDirs);
 
 describe('article feeds', () => {
   it('writes RSS 2.0 that parses, with the latest 20 articles, newest first, and their full content', () => {
-    const xml = read('feed.xml');
+    const xml = read(outputPath(ADDRESS.rss));
     expect(XMLValidator.validate(xml)).toBe(true);
     const channel = parser.parse(xml).rss.channel as Json;
     expect(parser.parse(xml).rss['@version']).toBe('2.0');
@@ -37,7 +38,7 @@ describe('article feeds', () => {
   });
 
   it('writes Atom that parses, with the same entries', () => {
-    const xml = read('atom.xml');
+    const xml = read(outputPath(ADDRESS.atom));
     expect(XMLValidator.validate(xml)).toBe(true);
     const feed = parser.parse(xml).feed as Json;
     expect(feed['@xmlns']).toBe('http://www.w3.org/2005/Atom');
@@ -47,7 +48,7 @@ describe('article feeds', () => {
   });
 
   it('writes JSON Feed 1.1 with every required field', () => {
-    const feed = JSON.parse(read('feed.json')) as Json;
+    const feed = JSON.parse(read(outputPath(ADDRESS.jsonFeed))) as Json;
     expect(feed.version).toBe('https://jsonfeed.org/version/1.1');
     expect(typeof feed.title).toBe('string');
     expect(feed.items).toHaveLength(20);
@@ -61,12 +62,12 @@ describe('article feeds', () => {
   });
 
   it('is linked from every page', () => {
-    for (const page of ['index.html', 'docs/index.html', 'resources/index.html']) {
+    for (const page of ['index.html', outputPath(ADDRESS.reference), outputPath(ADDRESS.hub)]) {
       const html = read(page);
       for (const [type, file] of [
-        ['application/rss+xml', 'feed.xml'],
-        ['application/atom+xml', 'atom.xml'],
-        ['application/feed+json', 'feed.json'],
+        ['application/rss+xml', outputPath(ADDRESS.rss)],
+        ['application/atom+xml', outputPath(ADDRESS.atom)],
+        ['application/feed+json', outputPath(ADDRESS.jsonFeed)],
       ] as const) {
         expect(html, `${page} ${file}`).toMatch(
           new RegExp(

@@ -13,6 +13,7 @@ import { estimateReadingTime } from '../../generator/shared/reading-time.ts';
 import { feedSchema, type Feed, type FeedEntry } from '../../generator/schemas/feed.ts';
 import type { Content } from '../../generator/schemas/content.ts';
 import { startSiteServer, type SiteServer } from '../helpers/site-server.ts';
+import { ADDRESS, outputPath } from '../helpers/addresses.ts';
 
 const SITE_URL = 'https://example.test';
 const ENV = { SOURCE_DATE_EPOCH: '1795000000', SITE_URL };
@@ -48,9 +49,9 @@ let entrySchema: Record<string, any>;
 
 beforeAll(async () => {
   ({ dir: dist, content } = await buildInto());
-  feed = JSON.parse(readText(dist, 'api/resources.json'));
+  feed = JSON.parse(readText(dist, outputPath(ADDRESS.resourceFeed)));
   entries = feed.result.resources;
-  entrySchema = JSON.parse(readText(dist, 'api/resources-entry.schema.json'));
+  entrySchema = JSON.parse(readText(dist, outputPath(ADDRESS.entrySchema)));
 });
 
 afterAll(() => {
@@ -91,9 +92,9 @@ describe('api/resources.json', () => {
 
   it('addresses the hub page, the entry schema and itself absolutely on the site URL', () => {
     const hub = feed.result.resources_hub;
-    expect(hub.url).toBe(`${SITE_URL}/resources/`);
-    expect(hub.entry_schema).toBe(`${SITE_URL}/api/resources-entry.schema.json`);
-    expect(hub.feeds).toEqual({ json: `${SITE_URL}/api/resources.json` });
+    expect(hub.url).toBe(`${SITE_URL}${ADDRESS.hub}`);
+    expect(hub.entry_schema).toBe(`${SITE_URL}${ADDRESS.entrySchema}`);
+    expect(hub.feeds).toEqual({ json: `${SITE_URL}${ADDRESS.resourceFeed}` });
   });
 
   it('publishes one entry per published resource, with unique ids', () => {
@@ -154,7 +155,7 @@ describe('api/resources.json', () => {
 
   it('addresses every entry page absolutely and every image site-relatively', () => {
     for (const entry of entries) {
-      expect(entry.url).toBe(`${SITE_URL}/resources/${entry.id}/`);
+      expect(entry.url).toBe(`${SITE_URL}${ADDRESS.hub}${entry.id}/`);
       expect(entry.image).toMatch(/^\/images\/\S+\.(svg|png|jpe?g|webp|avif|gif)$/);
     }
   });
@@ -178,7 +179,7 @@ describe('api/resources.json', () => {
 
   it('is byte for byte the same when the same content is built again', async () => {
     const again = await buildInto();
-    for (const file of ['api/resources.json', 'api/resources-entry.schema.json', 'resources/index.html']) {
+    for (const file of [outputPath(ADDRESS.resourceFeed), outputPath(ADDRESS.entrySchema), outputPath(ADDRESS.hub)]) {
       expect(readText(again.dir, file), file).toBe(readText(dist, file));
     }
   });
@@ -193,7 +194,7 @@ describe('api/resources-entry.schema.json', () => {
 
   it('is a closed JSON Schema 2020-12 object with its own address and every field required', () => {
     expect(entrySchema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
-    expect(entrySchema.$id).toBe(`${SITE_URL}/api/resources-entry.schema.json`);
+    expect(entrySchema.$id).toBe(`${SITE_URL}${ADDRESS.entrySchema}`);
     expect(entrySchema.title).toEqual(expect.any(String));
     expect(entrySchema.type).toBe('object');
     expect(entrySchema.additionalProperties).toBe(false);

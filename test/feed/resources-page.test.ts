@@ -11,9 +11,9 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
 import type { Feed, FeedEntry } from '../../generator/schemas/feed.ts';
-import { SITE_ADDRESSES } from '../../generator/shared/site-addresses.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { startSiteServer, type SiteServer } from '../helpers/site-server.ts';
+import { ADDRESS, outputPath } from '../helpers/addresses.ts';
 
 const SCREENSHOT = fileURLToPath(new URL('../../docs/resources-page.png', import.meta.url));
 const PAGE_BUDGET_BYTES = 50 * 1024;
@@ -34,7 +34,7 @@ beforeAll(async () => {
     env: { SOURCE_DATE_EPOCH: '1795000000', SITE_URL: 'https://example.test' },
   });
   language = content.site.language;
-  entries = (JSON.parse(readFileSync(path.join(dist, 'api/resources.json'), 'utf8')) as Feed).result.resources;
+  entries = (JSON.parse(readFileSync(path.join(dist, outputPath(ADDRESS.resourceFeed)), 'utf8')) as Feed).result.resources;
   server = await startSiteServer(dist);
   browser = await launchBrowser();
 });
@@ -53,7 +53,7 @@ async function openPage(query = '', options: { javaScriptEnabled?: boolean } = {
     if (message.type() === 'error') problems.push(`console: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  await page.goto(`${server.url}/resources/${query}`);
+  await page.goto(`${server.url}${ADDRESS.hub}${query}`);
   return page;
 }
 
@@ -189,7 +189,7 @@ describe('/resources/ in a browser', () => {
     );
     expect(await page.isVisible('#hub-filters')).toBe(false);
     const links = await page.$$eval('#results .card-title a', (anchors) => anchors.map((a) => (a as HTMLAnchorElement).pathname));
-    expect(links).toEqual(entries.map((entry) => `/resources/${entry.id}/`));
+    expect(links).toEqual(entries.map((entry) => `${ADDRESS.hub}${entry.id}/`));
   });
 
   it('labels its controls, declares its language and describes every image', async () => {
@@ -230,15 +230,15 @@ describe('/resources/ in a browser', () => {
     const page = await openPage();
     const [entry] = entries;
     await page.getByRole('link', { name: entry!.title, exact: true }).click();
-    await page.waitForURL(`${server.url}/resources/${entry!.id}/`);
+    await page.waitForURL(`${server.url}${ADDRESS.hub}${entry!.id}/`);
     expect(await page.textContent('h1')).toBe(entry!.title);
     await page.getByRole('link', { name: '← All resources' }).click();
-    await page.waitForURL(`${server.url}/resources/`);
+    await page.waitForURL(`${server.url}${ADDRESS.hub}`);
   });
 
   it('weighs under 50 KB before images, HTML, script and stylesheet together', async () => {
     let bytes = 0;
-    for (const file of ['/resources/', '/resources/hub.js', `/${SITE_ADDRESSES.stylesheet}`]) {
+    for (const file of [ADDRESS.hub, `${ADDRESS.hub}hub.js`, ADDRESS.stylesheet]) {
       const response = await fetch(`${server.url}${file}`);
       expect(response.status).toBe(200);
       bytes += (await response.arrayBuffer()).byteLength;

@@ -9,12 +9,13 @@ import { createMemoryLimiter } from '../../generator/edge/limiter.ts';
 import { readDistFiles } from '../helpers/api-runtimes.ts';
 import { buildInto, readEnvelope, removeBuildDirs, SITE_URL } from '../helpers/build-output.ts';
 import { VALID_FIXTURE } from '../helpers/fixture.ts';
+import { ADDRESS, outputPath } from '../helpers/addresses.ts';
 
 let dist: string;
 let text: string;
 beforeAll(async () => {
   dist = await buildInto(VALID_FIXTURE);
-  text = readFileSync(path.join(dist, 'llms.txt'), 'utf8');
+  text = readFileSync(path.join(dist, outputPath(ADDRESS.llmsTxt)), 'utf8');
 });
 afterAll(removeBuildDirs);
 

@@ -11,6 +11,7 @@ import { buildSite } from '../../generator/pipeline/build-site.ts';
 import { operations } from '../../generator/schemas/collections.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { startSiteServer, type SiteServer } from '../helpers/site-server.ts';
+import { ADDRESS } from '../helpers/addresses.ts';
 
 let dist: string;
 let server: SiteServer;
@@ -51,7 +52,7 @@ const offSite = (requests: string[]) => requests.filter((url) => !url.startsWith
 
 describe('the API reference at /docs/', () => {
   it('lists every operation of the API with its path and summary', async () => {
-    const { page } = await openPage(`${server.url}/docs/`);
+    const { page } = await openPage(`${server.url}${ADDRESS.reference}`);
     const endpoints = await page.locator('main section[id] > .endpoint').allInnerTexts();
     expect(endpoints.map((text) => text.trim()).sort()).toEqual(operations.map((op) => `GET /v1/${op.path}`).sort());
     const text = await page.locator('body').innerText();
@@ -62,7 +63,7 @@ describe('the API reference at /docs/', () => {
   });
 
   it('loads only from the local site, with no console errors', async () => {
-    const { page, requests, problems } = await openPage(`${server.url}/docs/`);
+    const { page, requests, problems } = await openPage(`${server.url}${ADDRESS.reference}`);
     await page.locator('details').first().click();
     await page.waitForLoadState('networkidle');
     expect(offSite(requests)).toEqual([]);
@@ -78,25 +79,25 @@ describe('the front page', () => {
     await expect(page.locator('h1').innerText()).resolves.toBe('Brightwater Digital API');
     const links = await page.locator('main a').evaluateAll((anchors) => anchors.map((anchor) => anchor.getAttribute('href')));
     expect(links).toEqual([
-      '/docs/',
+      ADDRESS.reference,
       '/v1/',
       '/v1/openapi.json',
       '/v1/health',
-      '/api/resources.json',
-      '/api/resources-entry.schema.json',
-      '/resources/',
+      ADDRESS.resourceFeed,
+      ADDRESS.entrySchema,
+      ADDRESS.hub,
       '/services/',
       '/expertise/',
       '/technology/',
       '/intelligence/',
-      '/feed.xml',
-      '/atom.xml',
-      '/feed.json',
+      ADDRESS.rss,
+      ADDRESS.atom,
+      ADDRESS.jsonFeed,
       '/mcp',
-      '/llms.txt',
-      '/sitemap.xml',
-      '/robots.txt',
-      '/admin/',
+      ADDRESS.llmsTxt,
+      ADDRESS.sitemap,
+      ADDRESS.robots,
+      ADDRESS.admin,
     ]);
     for (const link of await page.locator('main a').allInnerTexts()) expect(link.trim()).not.toBe('');
     expect(offSite(requests)).toEqual([]);
@@ -106,7 +107,15 @@ describe('the front page', () => {
 
   it('links to a reference page and a feed that exist in the build', async () => {
     const { page } = await openPage(`${server.url}/`);
-    for (const href of ['/docs/', '/docs/openapi.json', '/api/resources.json', '/resources/', '/llms.txt', '/sitemap.xml', '/admin/']) {
+    for (const href of [
+      ADDRESS.reference,
+      `${ADDRESS.reference}openapi.json`,
+      ADDRESS.resourceFeed,
+      ADDRESS.hub,
+      ADDRESS.llmsTxt,
+      ADDRESS.sitemap,
+      ADDRESS.admin,
+    ]) {
       const response = await page.request.get(`${server.url}${href}`);
       expect(response.status(), href).toBe(200);
     }

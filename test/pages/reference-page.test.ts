@@ -14,6 +14,7 @@ import { createMemoryLimiter } from '../../generator/edge/limiter.ts';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { type SiteServer, startSiteServer } from '../helpers/site-server.ts';
+import { ADDRESS, outputPath } from '../helpers/addresses.ts';
 
 let dist: string;
 let server: SiteServer;
@@ -37,7 +38,7 @@ async function withPage<T>(run: (page: Page) => Promise<T>, options: { bypassCSP
   const context = await browser.newContext({ ...options, viewport: { width: 412, height: 823 } });
   try {
     const page = await context.newPage();
-    const response = await page.goto(`${server.url}/docs/`);
+    const response = await page.goto(`${server.url}${ADDRESS.reference}`);
     expect(response?.status()).toBe(200);
     return await run(page);
   } finally {
@@ -56,10 +57,10 @@ async function tryOperation(page: Page, operationId: string, values: Record<stri
 
 describe('the API reference page', () => {
   it('has a section, a parameter table and a try-it form for every operation of the OpenAPI document', async () => {
-    const api = JSON.parse(readFileSync(path.join(dist, 'docs/openapi.json'), 'utf8')) as {
+    const api = JSON.parse(readFileSync(path.join(dist, outputPath(`${ADDRESS.reference}openapi.json`)), 'utf8')) as {
       paths: Record<string, { get: { operationId: string; parameters: { name: string }[] } }>;
     };
-    const html = readFileSync(path.join(dist, 'docs/index.html'), 'utf8');
+    const html = readFileSync(path.join(dist, outputPath(ADDRESS.reference)), 'utf8');
     const operations = Object.values(api.paths).map((item) => item.get);
     expect(operations.length).toBeGreaterThanOrEqual(19);
     for (const operation of operations) {
@@ -103,16 +104,20 @@ describe('the API reference page', () => {
       const page = await context.newPage();
       const requested: string[] = [];
       page.on('request', (request) => requested.push(request.url()));
-      await page.goto(`${server.url}/docs/`, { waitUntil: 'networkidle' });
-      expect(requested.sort()).toEqual([`${server.url}/docs/`, `${server.url}/docs/reference.css`, `${server.url}/docs/try-it.js`]);
+      await page.goto(`${server.url}${ADDRESS.reference}`, { waitUntil: 'networkidle' });
+      expect(requested.sort()).toEqual([
+        `${server.url}${ADDRESS.reference}`,
+        `${server.url}${ADDRESS.reference}reference.css`,
+        `${server.url}${ADDRESS.reference}try-it.js`,
+      ]);
     } finally {
       await context.close();
     }
-    expect(readFileSync(path.join(dist, 'docs/try-it.js')).length).toBeLessThan(4 * 1024);
+    expect(readFileSync(path.join(dist, outputPath(`${ADDRESS.reference}try-it.js`))).length).toBeLessThan(4 * 1024);
   });
 
   it('stays under 50 KB, and shows an example response from examples.json when it is opened', async () => {
-    expect(readFileSync(path.join(dist, 'docs/index.html')).length).toBeLessThan(50 * 1024);
+    expect(readFileSync(path.join(dist, outputPath(ADDRESS.reference))).length).toBeLessThan(50 * 1024);
     const example = await withPage(async (page) => {
       const details = page.locator('#listServices details.example');
       await details.locator('summary').click();
@@ -120,7 +125,10 @@ describe('the API reference page', () => {
       return details.locator('pre > code').innerText();
     });
     const shown = JSON.parse(example) as { success: boolean; data: { id: string }[]; meta: { pagination: { total: number } } };
-    const examples = JSON.parse(readFileSync(path.join(dist, 'docs/examples.json'), 'utf8')) as Record<string, unknown>;
+    const examples = JSON.parse(readFileSync(path.join(dist, outputPath(`${ADDRESS.reference}examples.json`)), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     expect(shown).toEqual(examples.listServices);
     expect(shown.data.length).toBe(2);
     expect(shown.meta.pagination.total).toBeGreaterThan(2);

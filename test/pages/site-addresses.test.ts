@@ -111,6 +111,21 @@ const codeOf = (file: string) =>
   transformSync(readFileSync(file, 'utf8'), { loader: file.endsWith('.ts') ? 'ts' : 'js' }).code.replace(/"\.\.?\/[^"]*"/g, '""');
 
 describe('the site addresses in the source', () => {
+  it("are the contract's wherever it names them", async () => {
+    // The one place the tests spell them: every other test asks the table (test/helpers/addresses.ts).
+    const { SITE_ADDRESSES } = await vi.importActual<typeof Addresses>('../../generator/shared/site-addresses.ts');
+    expect(SITE_ADDRESSES).toMatchObject({
+      reference: 'docs',
+      admin: 'admin',
+      hub: 'resources',
+      resourceFeed: 'api/resources.json',
+      entrySchema: 'api/resources-entry.schema.json',
+      sitemap: 'sitemap.xml',
+      robots: 'robots.txt',
+      llmsTxt: 'llms.txt',
+    });
+  });
+
   it('are spelt in the address table only', async () => {
     const { SITE_ADDRESSES } = await vi.importActual<typeof Addresses>('../../generator/shared/site-addresses.ts');
     // `images` and `api` are also the names of content folders and of other things' paths (`/images/resources/x.svg`,

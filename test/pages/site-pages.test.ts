@@ -14,6 +14,7 @@ import { buildSite } from '../../generator/pipeline/build-site.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { recordPage } from '../helpers/build-output.ts';
 import { startSiteServer, type SiteServer } from '../helpers/site-server.ts';
+import { ADDRESS } from '../helpers/addresses.ts';
 
 const SITE = 'https://example.test';
 let dist: string;
@@ -65,7 +66,16 @@ function localPath(address: string, from: string): string | null {
 
 describe('the link check', () => {
   it('reaches every page from / and every url of the API, feeds and sitemap, each 200 with its content type', async () => {
-    const starts = ['/', '/sitemap.xml', '/robots.txt', '/llms.txt', '/api/resources.json', '/feed.xml', '/atom.xml', '/feed.json'];
+    const starts = [
+      '/',
+      ADDRESS.sitemap,
+      ADDRESS.robots,
+      ADDRESS.llmsTxt,
+      ADDRESS.resourceFeed,
+      ADDRESS.rss,
+      ADDRESS.atom,
+      ADDRESS.jsonFeed,
+    ];
     for (const collection of ['services', 'expertise', 'technology', 'intelligence']) starts.push(`/v1/${collection}/list?limit=100`);
     const queue = [...starts];
     const seen = new Set(queue);
@@ -86,7 +96,7 @@ describe('the link check', () => {
       if (type.includes('html')) pages++;
       // The API's own answers, and the reference's example answers (docs/examples.json), are fetched but not
       // crawled: their operation addresses need parameters a link does not give.
-      if ((pathname.startsWith('/v1/') || pathname === '/docs/examples.json') && !starts.includes(target)) continue;
+      if ((pathname.startsWith('/v1/') || pathname === `${ADDRESS.reference}examples.json`) && !starts.includes(target)) continue;
       for (const address of addressesIn(text, type)) {
         if (address.startsWith('#') || address.startsWith('data:') || address.startsWith('mailto:')) continue;
         const local = localPath(address, target);
@@ -112,7 +122,7 @@ const PAGES = [
   '/expertise/industry/healthcare/',
   recordPage('technology', 'agent-payments-protocol'),
   recordPage('intelligence', 'how-ai-agents-pay-ap2-x402'),
-  '/resources/',
+  ADDRESS.hub,
 ];
 
 describe('accessibility', () => {

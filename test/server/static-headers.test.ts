@@ -8,9 +8,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../generator/server/create-server.ts';
 import { HEADERS_FILE, headersFor, parseHeaderRules, type HeaderRule } from '../../generator/shared/header-rules.ts';
-import { SITE_ADDRESSES } from '../../generator/shared/site-addresses.ts';
 import { buildInto, removeBuildDirs } from '../helpers/build-output.ts';
 import { VALID_FIXTURE } from '../helpers/fixture.ts';
+import { ADDRESS } from '../helpers/addresses.ts';
 
 let dist: string;
 let base: string;
@@ -33,13 +33,13 @@ afterAll(async () => {
 
 const PATHS = [
   '/',
-  '/resources/',
-  '/resources/rag-evaluation-guide/',
-  '/resources/hub.js',
-  '/docs/',
-  `/${SITE_ADDRESSES.stylesheet}`,
-  '/api/resources.json',
-  '/api/resources-entry.schema.json',
+  ADDRESS.hub,
+  `${ADDRESS.hub}rag-evaluation-guide/`,
+  `${ADDRESS.hub}hub.js`,
+  ADDRESS.reference,
+  ADDRESS.stylesheet,
+  ADDRESS.resourceFeed,
+  ADDRESS.entrySchema,
   '/images/resources/rag-evaluation-guide.svg',
   '/_api/manifest.json',
 ];
@@ -54,16 +54,16 @@ describe('static headers', () => {
   });
 
   it('lets any site read the feed, its schema and the images', async () => {
-    for (const pathname of ['/api/resources.json', '/api/resources-entry.schema.json', '/images/resources/rag-evaluation-guide.svg']) {
+    for (const pathname of [ADDRESS.resourceFeed, ADDRESS.entrySchema, '/images/resources/rag-evaluation-guide.svg']) {
       expect((await fetch(`${base}${pathname}`)).headers.get('Access-Control-Allow-Origin'), pathname).toBe('*');
     }
-    expect((await fetch(`${base}/resources/`)).headers.get('Access-Control-Allow-Origin')).toBeNull();
+    expect((await fetch(`${base}${ADDRESS.hub}`)).headers.get('Access-Control-Allow-Origin')).toBeNull();
   });
 
   it('caches each kind of file for what suits it', async () => {
     const cache = async (pathname: string) => (await fetch(`${base}${pathname}`)).headers.get('Cache-Control');
-    expect(await cache('/resources/')).toBe('public, max-age=0, must-revalidate');
-    expect(await cache('/api/resources.json')).toBe('public, max-age=300, must-revalidate');
+    expect(await cache(ADDRESS.hub)).toBe('public, max-age=0, must-revalidate');
+    expect(await cache(ADDRESS.resourceFeed)).toBe('public, max-age=300, must-revalidate');
     expect(await cache('/images/resources/rag-evaluation-guide.svg')).toBe('public, max-age=86400');
   });
 
@@ -71,7 +71,7 @@ describe('static headers', () => {
     for (const pathname of [...PATHS, '/v1/health']) {
       expect((await fetch(`${base}${pathname}`)).headers.get('X-Content-Type-Options'), pathname).toBe('nosniff');
     }
-    for (const pathname of ['/', '/resources/', '/docs/']) {
+    for (const pathname of ['/', ADDRESS.hub, ADDRESS.reference]) {
       const csp = (await fetch(`${base}${pathname}`)).headers.get('Content-Security-Policy') ?? '';
       expect(csp, pathname).toContain("default-src 'none'");
       expect(csp, pathname).toContain("frame-ancestors 'none'");
