@@ -19,10 +19,7 @@ describe('sitemap.xml and robots.txt', () => {
     expect(XMLValidator.validate(xml)).toBe(true);
     const urls = new XMLParser().parse(xml).urlset.url as { loc: string; lastmod: string }[];
     const pages = listFiles(dist)
-      .filter(
-        (file) =>
-          (file === 'index.html' || file.endsWith('/index.html')) && !file.startsWith(ADDRESS.admin.slice(1)),
-      )
+      .filter((file) => (file === 'index.html' || file.endsWith('/index.html')) && !file.startsWith(ADDRESS.admin.slice(1)))
       .map((file) => `${SITE_URL}/${file.slice(0, -'index.html'.length)}`);
     expect(urls.map((url) => url.loc).sort()).toEqual(pages.sort());
     for (const url of urls) expect(url.lastmod, url.loc).toMatch(/^\d{4}-\d{2}-\d{2}$/);
