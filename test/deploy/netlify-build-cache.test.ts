@@ -21,7 +21,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 
 interface Plugin {
   onPreBuild(options: unknown): Promise<void>;
-  onPostBuild(options: unknown): Promise<void>;
+  onSuccess(options: unknown): Promise<void>;
 }
 
 /** The build command Netlify runs (netlify.toml), for this content and output. */
@@ -59,13 +59,15 @@ describe('the Netlify build cache plugin', () => {
       await plugin.onPreBuild(hooks);
       expect(logs.at(-1)).toBe('build cache: empty; the build is cold');
       expect(await runBuild(content, out)).toMatch(/: \d+ files, \d+ written/);
-      await plugin.onPostBuild(hooks);
+      await plugin.onSuccess(hooks);
+      // After the deploy the output is moved into the cache (a rename), not copied file by file.
+      expect(existsSync(out)).toBe(false);
       // Second deploy of the same commit: nothing changed.
       freshCheckout(VALID_FIXTURE, content, out);
       await plugin.onPreBuild(hooks);
       expect(existsSync(path.join(out, '_api/manifest.json'))).toBe(true);
       expect(await runBuild(content, out)).toMatch(/nothing changed since the last build/);
-      await plugin.onPostBuild(hooks);
+      await plugin.onSuccess(hooks);
       // Third deploy: one article edited.
       freshCheckout(VALID_FIXTURE, content, out);
       const article = path.join(content, 'intelligence', 'rag-evaluation.md');

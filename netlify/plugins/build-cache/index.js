@@ -27,24 +27,35 @@ const cachedPaths = (publishDir) => [
 
 const disabled = () => process.env.BUILD_CACHE === 'off';
 
+/**
+ * On Netlify's build machines the cache is moved in and out (a rename per folder) rather than copied, file by
+ * file, which at thousands of files took longer than a cold build. So the output is saved after the deploy
+ * (onSuccess), when nothing needs the publish folder any more, and a build that fails after the restore
+ * leaves the cache empty: the next deploy is cold, never wrong. A local `netlify build` (IS_LOCAL) keeps its
+ * folder and copies.
+ */
+const moves = (constants) => !constants.IS_LOCAL;
+
 /** The sentence model's vectors, by the digest of their text (docs/semantic-search.md): kept apart from the output. */
 const VECTOR_CACHE = path.resolve('node_modules/.cache/semantic-vectors');
 
 export async function onPreBuild({ utils, constants }) {
   if (disabled()) return console.log('build cache: off (BUILD_CACHE=off); the build is cold');
   const publishDir = path.resolve(constants.PUBLISH_DIR);
-  if (await utils.cache.restore(VECTOR_CACHE)) console.log('build cache: semantic vectors restored');
-  const restored = await utils.cache.restore(cachedPaths(publishDir));
+  const move = moves(constants);
+  if (await utils.cache.restore(VECTOR_CACHE, { move })) console.log('build cache: semantic vectors restored');
+  const restored = await utils.cache.restore(cachedPaths(publishDir), { move });
   if (!restored) return console.log('build cache: empty; the build is cold');
   // The restore gave every file a new inode and time: the records are stamped anew for the restored folder.
   const launcher = path.resolve('generator/launch.mjs');
   execFileSync(process.execPath, [launcher, 'pipeline/cli.ts', 'adopt', '--out', publishDir], { stdio: 'inherit' });
 }
 
-export async function onPostBuild({ utils, constants }) {
+export async function onSuccess({ utils, constants }) {
   if (disabled()) return;
   const publishDir = path.resolve(constants.PUBLISH_DIR);
+  const move = moves(constants);
   // Saved whole, records with the output: a cache holding one without the other would be a cold build.
-  if (await utils.cache.save(cachedPaths(publishDir))) console.log('build cache: output and records saved');
-  await utils.cache.save(VECTOR_CACHE);
+  if (await utils.cache.save(cachedPaths(publishDir), { move })) console.log('build cache: output and records saved');
+  await utils.cache.save(VECTOR_CACHE, { move });
 }
