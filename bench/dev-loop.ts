@@ -229,6 +229,11 @@ async function main(articles: number): Promise<void> {
       goal,
       throughput: articles <= 20_000,
     });
+  } catch (error) {
+    // Said at once: removing 100,000 articles and their build takes minutes on a busy machine, and an error
+    // left to be printed after that looked like a bench that printed nothing.
+    console.error(`dev-loop bench stopped: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
