@@ -31,8 +31,13 @@ export interface Features {
   adjacent: number;
   /** The most distinct words of the query within WINDOW terms of one field. */
   window: number;
-  /** Terms in the title. */
+  /** Terms in the title, repeats counted (the title's length as the index keeps it: index-writer.ts withTitleLength). */
   titleLength: number;
+  /** The title's length as the index keeps it (distinct tokens, stop words included: MiniSearch's field length). */
+  titleTokens: number;
+  /** Other measures of a title's length: distinct terms (stop words out); every token, repeats and stop words in. */
+  titleDistinct: number;
+  titleAll: number;
 }
 
 /** The window `Features.window` counts words in. */
@@ -73,7 +78,9 @@ export async function openLab(dir: string, documents: SearchDocument[]) {
       }
       starts.push(terms.length);
     }
-    return { terms: Int32Array.from(terms), starts };
+    const title = tokenize(document.title);
+    const titleDistinct = new Set(terms.slice(0, starts[1])).size;
+    return { terms: Int32Array.from(terms), starts, titleTokens: new Set(title).size, titleDistinct, titleAll: title.length };
   });
   return { parts, meta, sorted, ids, tokens };
 }
@@ -106,7 +113,7 @@ async function wordsHeld(lab: Lab, q: string) {
 
 /** Positions of the words' own terms in `document`: adjacency, the best window, the fields each is in. */
 function positions(lab: Lab, document: number, words: (Held | null)[], owner: Map<number, number>): Omit<Features, 'document' | 'words'> {
-  const { terms, starts } = lab.tokens[document]!;
+  const { terms, starts, titleTokens, titleDistinct, titleAll } = lab.tokens[document]!;
   const last = new Array<number>(words.length);
   let adjacent = 0;
   let window = 0;
@@ -124,7 +131,7 @@ function positions(lab: Lab, document: number, words: (Held | null)[], owner: Ma
   }
   let pairs = 0;
   for (let bits = adjacent; bits; bits &= bits - 1) pairs++;
-  return { adjacent: pairs, window, titleLength: starts[1]! - starts[0]! };
+  return { adjacent: pairs, window, titleLength: starts[1]! - starts[0]!, titleTokens, titleDistinct, titleAll };
 }
 
 /**

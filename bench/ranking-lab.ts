@@ -26,7 +26,7 @@ const { upTo, word: wordTier, exact: exactTier } = RANKING.wordsRule;
 const saturated = (s: number) => s / (s + RANKING.saturation);
 
 /** The engine's rules (ranking.ts wordScore): the words rule up to 3 words, the complete-match tier above. */
-const baselineOf = (words: (Held | null)[]) => {
+const wordsOnlyOf = (words: (Held | null)[]) => {
   const complete = words.every((word) => word?.exact);
   let score = 0;
   for (const word of words) {
@@ -44,11 +44,19 @@ interface Knobs {
   adjacentLong?: number;
   /** Times the share of the query's words found within 10 terms of each other. */
   window?: number;
-  /** Times the query's words found in the title (exactly) over the title's length (at least the query's). */
+  /**
+   * Times the query's words found in the title (exactly) over the title's terms, repeats counted (at least the
+   * query's words): title coverage, with the title's length as the index keeps it.
+   */
   title?: number;
+  /** The same over the title's distinct tokens, stop words included (MiniSearch's field length). */
+  titleTokens?: number;
+  /** The same over the title's distinct terms, and over all its tokens (stop words and repeats in). */
+  titleDistinct?: number;
+  titleAll?: number;
 }
 
-/** The baseline plus the parts `knobs` turn on, each below the exact tier (so the search rules keep holding). */
+/** The words' parts plus the parts `knobs` turn on, each below the exact tier (so the search rules keep holding). */
 const variant =
   (knobs: Knobs): Variant =>
   (features, words) => {
@@ -56,10 +64,13 @@ const variant =
     const inTitle = features.words.filter((word) => word?.exact && word.fields & 1).length;
     const adjacent = (words <= upTo ? knobs.adjacentShort : knobs.adjacentLong) ?? 0;
     return (
-      baselineOf(features.words) +
+      wordsOnlyOf(features.words) +
       (words > 1 ? (adjacent * features.adjacent) / pairs : 0) +
       ((knobs.window ?? 0) * features.window) / words +
-      (features.titleLength ? ((knobs.title ?? 0) * inTitle) / Math.max(features.titleLength, words) : 0)
+      (features.titleLength ? ((knobs.title ?? 0) * inTitle) / Math.max(features.titleLength, words) : 0) +
+      (features.titleTokens ? ((knobs.titleTokens ?? 0) * inTitle) / Math.max(features.titleTokens, words) : 0) +
+      (features.titleDistinct ? ((knobs.titleDistinct ?? 0) * inTitle) / Math.max(features.titleDistinct, words) : 0) +
+      (features.titleAll ? ((knobs.titleAll ?? 0) * inTitle) / Math.max(features.titleAll, words) : 0)
     );
   };
 
@@ -67,11 +78,15 @@ const grid = (name: string, values: number[], make: (value: number) => Knobs) =>
   Object.fromEntries(values.map((value) => [`${name}${value}`, variant(make(value))]));
 
 const VARIANTS: Record<string, Variant> = {
-  baseline: (features) => baselineOf(features.words),
+  /** The engine's rules (ranking.ts wordScore). */
+  baseline: (features) => wordsOnlyOf(features.words),
   ...grid('adjacentShort', [1, 2], (value) => ({ adjacentShort: value })),
   ...grid('adjacentLong', [0.5, 1], (value) => ({ adjacentLong: value })),
   ...grid('window', [0.5, 1], (value) => ({ window: value })),
   ...grid('title', [0.5, 1, 2], (value) => ({ title: value })),
+  ...grid('titleDistinct', [0.2, 0.5], (value) => ({ titleDistinct: value })),
+  ...grid('titleTokens', [0.2], (value) => ({ titleTokens: value })),
+  ...grid('titleAll', [0.5], (value) => ({ titleAll: value })),
   ...grid('titleAdjacentShort', [0.5, 1], (value) => ({ title: value, adjacentShort: 1 })),
   ...grid('titleAdjacentBoth', [0.5], (value) => ({ title: 1, adjacentShort: 1, adjacentLong: value })),
 };
@@ -102,7 +117,7 @@ async function measure(lab: Lab, classes: Record<string, Judgement[]>, variants:
     for (const judgement of list) {
       const type = lab.meta.types.find(([typeName]) => typeName === (judgement.type ?? 'all'));
       const range = type ? ([type[1], type[2]] as const) : ([0, lab.meta.documents] as const);
-      const { words, list: features } = await featuresOf(lab, judgement.q, range, baselineOf, MARGIN);
+      const { words, list: features } = await featuresOf(lab, judgement.q, range, wordsOnlyOf, MARGIN);
       const expected = judgement.expect.map((id) => numbers.get(id));
       for (const [variantName, score] of Object.entries(variants)) {
         const top = topTen(score, features, words.length);

@@ -21,8 +21,8 @@ export interface SearchDocument {
   stored: StoredResult;
 }
 
-/** Changes whenever a part's layout does; the reader refuses any other. */
-export const SEARCH_INDEX_FORMAT = 'search-index/6';
+/** Changes whenever a part's layout or what it holds does (7: a title's length counts its terms); the reader refuses any other. */
+export const SEARCH_INDEX_FORMAT = 'search-index/7';
 
 export const SEARCH_DIR = `${DATA_DIR}/search`;
 export const SEARCH_META_PATH = `${SEARCH_DIR}/meta.json`;

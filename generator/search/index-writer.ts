@@ -15,7 +15,7 @@ import {
   type SearchDocument,
   type SearchMeta,
 } from './index-format.ts';
-import { RANKING, SEARCH_FIELDS, TYPO_FIELDS } from './ranking.ts';
+import { RANKING, SEARCH_FIELDS, type SearchField, TYPO_FIELDS } from './ranking.ts';
 import { boundAverages, RecordBuilder } from './record-builder.ts';
 import { phrasesOf, phraseTerms, type SynonymTable } from './synonyms.ts';
 import { processTerm, tokenize } from './text-analysis.ts';
@@ -74,13 +74,26 @@ function analyseAll(
 /** MiniSearch's running average after the `count + 1`th length: the writer's and an update's, the same bits. */
 export const runningAverage = (average: number, count: number, length: number) => (average * count + length) / (count + 1);
 
+/**
+ * A title's length is its number of terms, repeats counted and stop words left out (Lucene's field length),
+ * not MiniSearch's distinct tokens: a word no query can match does not make a title longer, and a title that
+ * repeats a word is longer by it (docs/search.md has the figures). BM25 normalises titles by it; it is also
+ * the length title coverage (the share of a title the query's words make up) is measured with.
+ */
+export function withTitleLength(name: SearchField, analysis: FieldAnalysis): FieldAnalysis {
+  if (name !== 'title') return analysis;
+  let length = 0;
+  for (let i = 1; i < analysis.terms.length; i += 2) length += analysis.terms[i] as number;
+  return length === analysis.length ? analysis : { length, terms: analysis.terms };
+}
+
 /** A document's fields analysed, synonym phrases included; `analyse` as writeSearchIndex takes it. */
 export function documentAnalyser(analyse: Analyse | undefined, synonyms: SynonymTable | null) {
   const process = memoize(processTerm);
   const field = analyse ?? ((text: string) => analyseField(text, process));
   const withPhrases = phraseAdder(synonyms, process);
   return (document: SearchDocument): FieldAnalysis[] =>
-    SEARCH_FIELDS.map((name) => withPhrases(document[name], field(document[name], name)));
+    SEARCH_FIELDS.map((name) => withPhrases(document[name], withTitleLength(name, field(document[name], name))));
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import MiniSearch, { type Options } from 'minisearch';
 import type { SearchDocument } from '../../generator/search/index-format.ts';
-import { analyseField } from '../../generator/search/index-writer.ts';
+import { analyseField, withTitleLength } from '../../generator/search/index-writer.ts';
 import {
   bm25,
   byRank,
@@ -26,13 +26,26 @@ import { phrasesOf, phraseTerms, queryUnits, type SynonymTable } from '../../gen
 import { processTerm, tokenize } from '../../generator/search/text-analysis.ts';
 import { oneEditApart } from '../../generator/search/typo-dictionary.ts';
 
-/** MiniSearch with the site's analysis and boosts: only an oracle for BM25+ now, so it lives here. */
+/** A title token's occurrence mark (see miniSearchOptions): tokens are letters and digits, never `#`. */
+const OCCURRENCE = /#\d+$/;
+
+/**
+ * MiniSearch with the site's analysis and boosts: only an oracle for BM25+ now, so it lives here. The index
+ * measures a title by its terms, repeats counted (index-writer.ts withTitleLength), where MiniSearch counts
+ * distinct tokens: each title token that is a term is marked with its place, so MiniSearch counts them all,
+ * and the mark is taken off again before the term is made.
+ */
 export const miniSearchOptions: Options<SearchDocument> = {
   idField: 'id',
   fields: [...SEARCH_FIELDS],
   storeFields: ['stored'],
-  tokenize,
-  processTerm,
+  tokenize: (text, field) =>
+    field === 'title'
+      ? tokenize(text)
+          .filter((token) => processTerm(token) !== null)
+          .map((token, i) => `${token}#${i}`)
+      : tokenize(text),
+  processTerm: (token) => processTerm(token.replace(OCCURRENCE, '')),
   searchOptions: { boost: RANKING.boosts, fuzzy: false, prefix: false },
 };
 
@@ -46,7 +59,7 @@ export function createReferenceSearch(documents: readonly SearchDocument[], syno
   const averages = SEARCH_FIELDS.map(() => 0);
   documents.forEach((document, count) => {
     SEARCH_FIELDS.forEach((field, fieldId) => {
-      const { length, terms } = analyseField(document[field]);
+      const { length, terms } = withTitleLength(field, analyseField(document[field]));
       averages[fieldId] = (averages[fieldId]! * count + length) / (count + 1);
       const pairs: [string, number][] = [];
       for (let i = 0; i < terms.length; i += 2) pairs.push([terms[i] as string, terms[i + 1] as number]);

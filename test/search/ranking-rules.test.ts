@@ -11,7 +11,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createMemoryAssets } from '../../generator/edge/assets.ts';
-import type { SearchDocument } from '../../generator/search/index-format.ts';
+import { SEARCH_META_PATH, type SearchDocument, type SearchMeta } from '../../generator/search/index-format.ts';
 import { writeSearchIndex } from '../../generator/search/index-writer.ts';
 import { RANKING } from '../../generator/search/ranking.ts';
 import { processQuery } from '../../generator/search/text-analysis.ts';
@@ -133,6 +133,20 @@ describe(`the ranking of questions of more than ${upTo} words`, () => {
       }
     }
   }, 60_000);
+});
+
+describe("a title's length", () => {
+  it('counts its terms, repeats counted and stop words not, where other fields count distinct tokens', async () => {
+    const documents = [
+      documentOf('intelligence:a', 'The agent of commerce', 'the agent of commerce'),
+      documentOf('intelligence:b', 'Agent agent', 'agent agent'),
+    ];
+    const files = new Map(writeSearchIndex(documents).map(({ path, body }) => [path, body]));
+    const meta = JSON.parse(files.get(SEARCH_META_PATH) as string) as SearchMeta;
+    // Terms: 2 and 2 (MiniSearch's distinct tokens: 4 and 1). Bodies keep distinct tokens: 4 and 1.
+    expect(meta.averageFieldLength[0]).toBe(2);
+    expect(meta.averageFieldLength[4]).toBe(2.5);
+  });
 });
 
 describe("a question's own words", () => {

@@ -51,12 +51,10 @@ describe(`relevance among ${DISTRACTORS.toLocaleString('en')} distractors`, () =
   });
 
   // The goal is MRR@10 within 0.02 of the suite with no distractors; for the judged questions it is not reached
-  // (0.817 against 0.962 when this was written): their one- and two-word queries ("mcp", "HIPAA") and body
-  // details ("Walmart Connect") are outranked by synthetic articles that hold the same words more often and in
-  // more fields (docs/search.md). This guards the level reached, and recall. It was 0.826 before "does", "when"
-  // and "why" became stop words: "does site speed affect conversion rate" then has a complete match, which the
-  // search rules put first, in a record other than the one judged (the natural-language questions gained
-  // more, at 10,000 and 100,000 documents; docs/search.md has the figures).
+  // (0.842 against 0.962 when this was written; 0.817 before a title's length counted its terms): their one-
+  // and two-word queries ("mcp", "HIPAA") and body details ("Walmart Connect") are outranked by synthetic
+  // articles that hold the same words more often and in more fields (docs/search.md). This guards the level
+  // reached, and recall.
   it('keeps MRR@10 of the judged questions among distractors at the level reached, and recall@10', async () => {
     const before = await measureRelevance(alone);
     const after = await measureRelevance(among);
@@ -65,7 +63,7 @@ describe(`relevance among ${DISTRACTORS.toLocaleString('en')} distractors`, () =
     );
     expect(judgements.length).toBeGreaterThanOrEqual(50);
     expect(before.mrr).toBeGreaterThanOrEqual(0.95);
-    expect(after.mrr).toBeGreaterThanOrEqual(0.81);
+    expect(after.mrr).toBeGreaterThanOrEqual(0.83);
     expect(after.recall).toBeGreaterThanOrEqual(0.85);
   });
 
