@@ -26,7 +26,7 @@ import type { SynonymTable } from '../../../search/synonyms.ts';
 import { sizeOf } from './search-state.ts';
 
 /** Raise when what is kept changes shape, so no build reads another version's files. */
-const VERSION = 1;
+const VERSION = 2;
 export const STORE_PARTS = 256;
 
 /** The documents of the index in place, as `index.bin` keeps them. */
@@ -43,8 +43,11 @@ export interface StoredIndex {
   digests: Map<string, [digest: string, size: number]>;
 }
 
-/** An analysis part: `[id, key, fields]` per document. */
-export type StoredAnalyses = [id: string, key: string, fields: FieldAnalysis[]][];
+/**
+ * An analysis part: `[id, key, fields]` per document, the fields (FieldAnalysis[]) as JSON: a string per
+ * document holds a whole build's analyses in a fraction of the memory their arrays take.
+ */
+export type StoredAnalyses = [id: string, key: string, fields: string][];
 
 export const storeDir = (outDir: string) => `${path.resolve(outDir)}.search`;
 export const partOf = (id: string) => termHash(id) % STORE_PARTS;

@@ -39,7 +39,7 @@ function previousAnalyses(store: SearchStore, stored: StoredIndex, changed: read
     if (!parts.has(part)) parts.set(part, readAnalyses(store.outDir, part, stored.scope));
     const entry = parts.get(part)!.find(([id, key]) => id === stored.ids[was] && key === stored.keys[was]);
     if (!entry) return undefined;
-    analyses.set(was, entry[2]);
+    analyses.set(was, JSON.parse(entry[2]) as FieldAnalysis[]);
   }
   return { parts, analyses };
 }
@@ -186,7 +186,7 @@ function nextParts(u: Updated): Map<number, StoredAnalyses> {
   const parts = new Map([...u.previous].map(([index, entries]) => [index, entries.filter(([id]) => !edited.has(id))]));
   for (const [, index] of u.changed) {
     const document = u.current[index]!;
-    parts.get(partOf(document.id))!.push([document.id, u.keys[index]!, analyser(document)]);
+    parts.get(partOf(document.id))!.push([document.id, u.keys[index]!, JSON.stringify(analyser(document))]);
   }
   return parts;
 }

@@ -27,7 +27,7 @@ export function writeIndexKeeping(
     const part = partOf(id);
     const entries = byPart.get(part) ?? [];
     byPart.set(part, entries);
-    entries.push([id, keys[index]!, fields]);
+    entries.push([id, keys[index]!, JSON.stringify(fields)]);
   });
   const numbers = Uint32Array.from(documents, (document) => state.numbers.get(document.id)!);
   const parts = [...byPart].map(([index, entries]): [number, Uint8Array] => [index, serializeAnalyses(scope, entries)]);
