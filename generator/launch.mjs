@@ -18,9 +18,11 @@ const COMMANDS = ['pipeline/cli.ts', 'server/cli.ts', 'server/dev.ts', 'server/s
 /** Modules that a worker thread starts from (typescript-worker.ts). */
 const WORKERS = ['server/dev-builder.ts', 'pipeline/outputs/helper/helper-thread.ts', 'pipeline/outputs/semantic/embed-thread.ts'];
 
-/** The bundle's name: a digest of every source file, the bundler's version and Node's. */
+/** The bundle's name: a digest of every source file and their folder, the bundler's version and Node's. */
 function bundleKey(esbuildVersion) {
-  const hash = createHash('sha256').update(`${process.version}\0${esbuildVersion}\0`);
+  // The sources' folder too: a bundle holds each module's own absolute address (sourceUrls), so two checkouts
+  // that share one node_modules must not share a bundle.
+  const hash = createHash('sha256').update(`${process.version}\0${esbuildVersion}\0${GENERATOR}\0`);
   const files = readdirSync(GENERATOR, { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.ts'))
     .sort();

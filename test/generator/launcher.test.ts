@@ -4,8 +4,9 @@
  * MCP module on the first request answered 500 once a newer build of the source had removed its bundle).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error the launcher is plain JavaScript, run before any TypeScript loader
 import { ensureBundle, isCompleteBundle, removeUnusedBundles } from '../../generator/launch.mjs';
@@ -25,6 +26,20 @@ function liveProcess(): ChildProcess {
 }
 
 describe('the bundle cache', () => {
+  it("gives two checkouts that share one node_modules a bundle each: a bundle holds its sources' own addresses", async () => {
+    const copy = tempDir('launcher-copy');
+    cpSync(path.resolve('generator'), path.join(copy, 'generator'), { recursive: true });
+    symlinkSync(path.resolve('node_modules'), path.join(copy, 'node_modules'));
+    const launcher = (await import(pathToFileURL(path.join(copy, 'generator', 'launch.mjs')).href)) as { ensureBundle(): Promise<string> };
+    const [ours, theirs] = [await ensureBundle(), await launcher.ensureBundle()];
+    expect(theirs).not.toBe(ours);
+    // The nothing-changed check hashes the folder its own module names: the copy's, never this checkout's.
+    const modules = readdirSync(theirs, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.mjs'));
+    const text = modules.map((name) => readFileSync(path.join(theirs, name), 'utf8')).join('\n');
+    expect(text).toContain(pathToFileURL(path.join(copy, 'generator', 'pipeline', 'build-fingerprint.ts')).href);
+    expect(text).not.toContain(pathToFileURL(path.resolve('generator', 'pipeline', 'build-fingerprint.ts')).href);
+  }, 120_000);
+
   it('trusts a bundle only when every file matches the digests its marker records', async () => {
     const dir = (await ensureBundle()) as string;
     const key = path.basename(dir);
