@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { layoutFromParts } from '../../generator/pipeline/outputs/search/index-from-parts.ts';
-import { openSearchStore, type SearchStore, storeDir } from '../../generator/pipeline/outputs/search/search-store.ts';
+import { openSearchStore, type SearchStore, stagingDir, storeDir } from '../../generator/pipeline/outputs/search/search-store.ts';
 import { updateFromStore } from '../../generator/pipeline/outputs/search/stored-search-update.ts';
 import { writeIndexKeeping } from '../../generator/pipeline/outputs/search/stored-search.ts';
 import { toSearchText } from '../../generator/pipeline/outputs/search/search-file.ts';
@@ -70,9 +70,12 @@ const clean = (documents: readonly SearchDocument[], synonyms: SynonymTable | nu
 function writeWhole(out: string, documents: readonly SearchDocument[], synonyms: SynonymTable | null = SYNONYMS) {
   const store = openSearchStore(out);
   const keys = documents.map(keyOf);
-  const written = writeIndexKeeping(documents, keys, synonyms, SCOPE);
+  // A build killed before it saved left its staged parts: the next whole save removes them with its own.
+  mkdirSync(path.join(storeDir(out), 'staging-999999-1'), { recursive: true });
+  const written = writeIndexKeeping(documents, keys, synonyms, { scope: SCOPE, staging: stagingDir(out) });
   store.keepWhole(SCOPE, documents, keys, synonyms, written.files, written.kept);
   emit(out, written.files, store);
+  expect(readdirSync(storeDir(out)).filter((name) => name.startsWith('staging-'))).toEqual([]);
 }
 
 /** The index updated from the store under `out`; documents go in as the build gives them, bodies still Markdown. */

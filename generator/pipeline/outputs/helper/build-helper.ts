@@ -14,7 +14,7 @@ type Task =
   | { kind: 'render'; bodies: string[] }
   | { kind: 'search'; documents: SearchDocument[]; budgetMb: number; synonyms: SynonymTable | null; keep?: KeepFor };
 /** What a build keeps of a whole index for its store on disk (stored-search.ts): each document's key, and the scope. */
-export type KeepFor = { keys: string[]; scope: string };
+export type KeepFor = { keys: string[]; scope: string; staging: string };
 export type HelperTask = Task & { id: number };
 export type HelperAnswer = { id: number; result: unknown } | { id: number; error: string };
 

@@ -37,14 +37,12 @@ function searchIndex(
   keep: KeepFor | undefined,
 ): { result: unknown; transfer: ArrayBuffer[] } {
   const texts = documents.map((document) => ({ ...document, body: toSearchText(document.body) }));
-  const written = keep
-    ? writeIndexKeeping(texts, keep.keys, synonyms, keep.scope)
-    : { files: writeSearchIndex(texts, undefined, synonyms) };
+  const written = keep ? writeIndexKeeping(texts, keep.keys, synonyms, keep) : { files: writeSearchIndex(texts, undefined, synonyms) };
   checkSearchBudget(written.files, budgetMb);
   const transfer = written.files.flatMap(({ body }) => (typeof body === 'string' ? [] : whole(body)));
   if (!('kept' in written)) return { result: written.files, transfer };
   const { kept } = written;
-  transfer.push(...kept.parts.flatMap(([, bytes]) => whole(bytes)), ...whole(kept.numbers), ...whole(kept.lengths));
+  transfer.push(...whole(kept.numbers), ...whole(kept.lengths));
   return { result: written, transfer };
 }
 

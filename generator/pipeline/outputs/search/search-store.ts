@@ -15,7 +15,7 @@
  * same whoever made it (the scope is checked), so parts from two builds at once never mix wrongly.
  */
 import { hash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { FieldAnalysis } from '../../../search/index-writer.ts';
@@ -112,17 +112,42 @@ export function readIntactPart(outDir: string, file: string, digest: string): Ui
   }
 }
 
+/** A folder inside the store for a whole write's analysis parts, written where they are made (the helper thread). */
+export const stagingDir = (outDir: string) => path.join(storeDir(outDir), `staging-${process.pid}-${Date.now()}`);
+
+/** Whether process `pid` is running. */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Puts a whole write's staged parts in place (a part it has none of is removed), and removes dead builds' staging. */
+function placeStaged(dir: string, staged: string): void {
+  for (let index = 0; index < STORE_PARTS; index++) {
+    const part = path.join(staged, path.basename(partFile(dir, index)));
+    if (existsSync(part)) renameSync(part, partFile(dir, index));
+    else rmSync(partFile(dir, index), { force: true });
+  }
+  for (const name of readdirSync(dir)) {
+    const pid = Number(/^staging-(\d+)-/.exec(name)?.[1]);
+    if (path.join(dir, name) === staged || (pid && pid !== process.pid && !isRunning(pid)))
+      rmSync(path.join(dir, name), { recursive: true, force: true });
+  }
+}
+
 /**
- * Saves the store: the analysis parts given (bytes already serialized, or entries), then `index.bin`. Parts
- * not given stay as they are.
+ * Saves the store: the analysis parts (entries of the parts given, or a whole write's staged folder), then
+ * `index.bin`. Parts not given stay as they are.
  */
-export function saveStore(outDir: string, stored: StoredIndex, parts: ReadonlyMap<number, Uint8Array | StoredAnalyses>): void {
+export function saveStore(outDir: string, stored: StoredIndex, parts: ReadonlyMap<number, StoredAnalyses> | string): void {
   const dir = storeDir(outDir);
   mkdirSync(dir, { recursive: true });
-  for (const [index, part] of parts) {
-    if (Array.isArray(part) && part.length === 0) rmSync(partFile(dir, index), { force: true });
-    else writeWhole(partFile(dir, index), Array.isArray(part) ? serializeAnalyses(stored.scope, part) : part);
-  }
+  if (typeof parts === 'string') placeStaged(dir, parts);
+  else for (const [index, part] of parts) writeWhole(partFile(dir, index), serializeAnalyses(stored.scope, part));
   writeWhole(mainFile(dir), serialize({ version: VERSION, ...stored }));
 }
 
@@ -131,18 +156,25 @@ function forgetStore(outDir: string): void {
   rmSync(mainFile(storeDir(outDir)), { force: true });
 }
 
-/** What a whole write keeps for the store: numbers and lengths in build order, and the analysis parts' bytes. */
+/** What a whole write keeps for the store: numbers and lengths in build order, and the folder its analysis parts are in. */
 export interface KeptWhole {
   numbers: Uint32Array;
   lengths: Uint32Array;
-  parts: [index: number, bytes: Uint8Array][];
+  staged: string;
+}
+
+/** Writes a whole write's analysis parts into `staged` (saveStore puts them in place once the output is). */
+export function stageAnalyses(staged: string, scope: string, parts: ReadonlyMap<number, StoredAnalyses>): void {
+  mkdirSync(staged, { recursive: true });
+  for (const [index, entries] of parts)
+    writeFileSync(path.join(staged, path.basename(partFile('', index))), serializeAnalyses(scope, entries));
 }
 
 /** What a build saves once its output is in place: the kept documents, less the parts' digests the emit step gives. */
 interface Pending {
   stored: Omit<StoredIndex, 'digests'>;
   sizes: Map<string, number>;
-  parts: Map<number, Uint8Array | StoredAnalyses>;
+  parts: Map<number, StoredAnalyses> | string;
 }
 
 /** The store of one build: the kept index read (unless `trust` is false), and what to save after the emit step. */
@@ -174,8 +206,6 @@ export function openSearchStore(outDir: string, { trust = true } = {}) {
       files: readonly SearchIndexFile[],
       kept: KeptWhole,
     ) {
-      const parts = new Map<number, Uint8Array | StoredAnalyses>(Array.from({ length: STORE_PARTS }, (_, index) => [index, []]));
-      for (const [index, bytes] of kept.parts) parts.set(index, bytes);
       const stored = {
         scope,
         ids: documents.map(({ id }) => id),
@@ -184,7 +214,7 @@ export function openSearchStore(outDir: string, { trust = true } = {}) {
         lengths: kept.lengths,
         synonyms: JSON.stringify(synonyms),
       };
-      pending = { stored, sizes: new Map(files.map(({ path, body }) => [path, sizeOf(body)])), parts };
+      pending = { stored, sizes: new Map(files.map(({ path, body }) => [path, sizeOf(body)])), parts: kept.staged };
     },
     keepUpdate(next: Pending) {
       pending = next;

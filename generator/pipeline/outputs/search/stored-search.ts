@@ -12,14 +12,14 @@ import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { BuildHelper } from '../helper/build-helper.ts';
 import type { OutputFile } from '../output-file.ts';
 import { checkSearchBudget, createSearchDocuments, synonymTable, toSearchText } from './search-file.ts';
-import { type KeptWhole, partOf, type SearchStore, serializeAnalyses, type StoredAnalyses } from './search-store.ts';
+import { type KeptWhole, partOf, type SearchStore, type StoredAnalyses, stageAnalyses, stagingDir } from './search-store.ts';
 import { updateFromStore } from './stored-search-update.ts';
 /** The index of `documents` (bodies as search text) written whole, with what the store keeps of it. */
 export function writeIndexKeeping(
   documents: readonly SearchDocument[],
   keys: readonly string[],
   synonyms: SynonymTable | null,
-  scope: string,
+  { scope, staging }: { scope: string; staging: string },
 ): { files: SearchIndexFile[]; kept: KeptWhole } {
   const byPart = new Map<number, StoredAnalyses>();
   const state = writeSearchIndexState(documents, undefined, synonyms, (index, fields) => {
@@ -30,8 +30,8 @@ export function writeIndexKeeping(
     entries.push([id, keys[index]!, JSON.stringify(fields)]);
   });
   const numbers = Uint32Array.from(documents, (document) => state.numbers.get(document.id)!);
-  const parts = [...byPart].map(([index, entries]): [number, Uint8Array] => [index, serializeAnalyses(scope, entries)]);
-  return { files: [...state.files].map(([path, body]) => ({ path, body })), kept: { numbers, lengths: state.lengths, parts } };
+  stageAnalyses(staging, scope, byPart);
+  return { files: [...state.files].map(([path, body]) => ({ path, body })), kept: { numbers, lengths: state.lengths, staged: staging } };
 }
 
 /**
@@ -54,9 +54,10 @@ export function storedSearch(
     store.keepWhole(scope, documents, keys, synonyms, written.files as SearchIndexFile[], written.kept);
     return written.files;
   };
-  if (helper) return helper.searchIndexKeeping(documents, budgetMb, synonyms, { keys: [...keys], scope }).then(keep);
+  const staging = stagingDir(store.outDir);
+  if (helper) return helper.searchIndexKeeping(documents, budgetMb, synonyms, { keys: [...keys], scope, staging }).then(keep);
   const texts = documents.map((document) => ({ ...document, body: searchText(document.body) }));
-  const written = writeIndexKeeping(texts, keys, synonyms, scope);
+  const written = writeIndexKeeping(texts, keys, synonyms, { scope, staging });
   checkSearchBudget(written.files, budgetMb);
   return keep(written);
 }
