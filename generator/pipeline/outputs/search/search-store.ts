@@ -18,7 +18,6 @@ import { hash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import type { FieldAnalysis } from '../../../search/index-writer.ts';
 import { termHash } from '../../../search/part-cutting.ts';
 import { type SearchDocument, SEARCH_DIR } from '../../../search/index-format.ts';
 import type { SearchIndexFile } from '../../../search/index-writer.ts';
