@@ -21,7 +21,7 @@ import { findBlock, PreparedForm, type Unit } from './prepared-form.ts';
 import type { ScoreContext } from './postings-codec.ts';
 import { impactBlockBounds } from './impact-bounds.ts';
 import { placeQuery } from './query-memory.ts';
-import { RANKING, wordScore } from './ranking.ts';
+import { RANKING, wordScore, wordsRuleFor } from './ranking.ts';
 import { Heap } from './top-k.ts';
 
 /** A ranked result: its document, its score rounded to 4 decimals as clients see it, and before rounding. */
@@ -139,7 +139,10 @@ export function rank(units: Unit[], context: ScoreContext, options: RankOptions)
   const slots = new Float64Array(size);
   const words = new Float64Array(units.length * size);
   const skip: BlockSkip = { bits, bounds, slots, words, below, order: units.map((_, u) => u) };
-  // Every block's bound from the impacts, taken at once when the walk proves long (impact-bounds.ts).
+  // Every block's bound from the impacts, taken at once when the walk proves long (impact-bounds.ts), for a
+  // query of a few words: its cost grows with every form's postings, and a longer query's walk is cut short
+  // by the quick bound (most words in one document) instead.
+  const atOnce = !options.exhaustive && wordsRuleFor(units.length);
   let visited = 0;
   let impacts: Float64Array | undefined;
   for (let bucket = 0; bucket < starts.length - 1; bucket++) {
@@ -148,7 +151,7 @@ export function rank(units: Unit[], context: ScoreContext, options: RankOptions)
     for (let i = starts[bucket]!; i < starts[bucket + 1]!; i++) {
       const block = order[i]!;
       if (below(bounds.coarse[block]!)) continue;
-      if (++visited === IMPACTS_AFTER && !options.exhaustive) impacts = impactBlockBounds(prepared, memory, options.range, bounds.tiers);
+      if (++visited === IMPACTS_AFTER && atOnce) impacts = impactBlockBounds(prepared, memory, options.range, bounds.tiers);
       if ((impacts && below(impacts[block]!)) || (units.length > 1 && below(quickBound(bits, bounds, block)))) continue;
       if (below(tightBound(bits, bounds, block, options.range, slots))) continue;
       // The words whose bound is the widest first: their impacts, then their real scores, lower the bounds the most.
