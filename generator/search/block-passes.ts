@@ -58,10 +58,10 @@ export interface BlockPasses {
     first: number,
     end: number,
     size: number,
-    blocks: number,
+    list: number,
+    listLength: number,
     tiers: number,
     saturation: number,
-    cursor: number,
     scratch: number,
     out: number,
   ): number;

@@ -1,10 +1,10 @@
 /**
- * Every block's bound from its documents' impacts, taken at once by the WebAssembly module
- * (block-passes.as.ts impactBlockBounds) once a walk has gone far enough to need it: the bound
- * document-bounds.ts gives one block, for all of them, so a walk over thousands of blocks (three common words
- * at 100,000 documents visit about 1,500) drops most by one comparison instead of taking each one's tight and
- * impact bounds in JavaScript. It only drops blocks: a block kept goes through every bound as before, so the
- * page is the same (test/search/pruning.test.ts). Runtime-neutral.
+ * Blocks' bounds from their documents' impacts, taken by the WebAssembly module (block-passes.as.ts
+ * impactBlockBounds) for the walk's next blocks a chunk at a time once a walk has gone far enough to need
+ * them: the bound document-bounds.ts gives one block, for many, so a walk over thousands of blocks (three
+ * common words at 100,000 documents visit about 1,500) drops most by one comparison instead of taking each
+ * one's tight and impact bounds in JavaScript. It only drops blocks: a block kept goes through every bound
+ * as before, so the page is the same (test/search/pruning.test.ts). Runtime-neutral.
  */
 import type { WordTiers } from './block-bounds.ts';
 import { align8, blockPasses } from './block-passes.ts';
@@ -14,20 +14,22 @@ import { RANKING } from './ranking.ts';
 
 const CORRUPT = 'postings: record is truncated or corrupt';
 
-/** Per block, the best bound any document in `range` has from the impacts (a view of the module's memory). */
+/**
+ * The query's forms placed for the module once; then, per call, the bounds of the blocks `order[from, to)`
+ * (`order` a view of the module's memory) into the returned view (per block; only those blocks are set).
+ */
 export function impactBlockBounds(
   units: PreparedForm[][],
   memory: QueryMemory,
   range: readonly [number, number],
   tiers: WordTiers,
-): Float64Array {
+): (order: Int32Array, from: number, to: number) => Float64Array {
   const { buffer } = memory;
   const forms = units.flatMap((list, u) => list.map((prepared) => ({ prepared, u })));
   const size = RANKING.blockSize;
   const descriptors = memory.impactSpace;
   const weights = descriptors + align8(forms.length * 48);
-  const cursor = weights + forms.length * 8;
-  const scratch = cursor + align8(forms.length * 4);
+  const scratch = weights + forms.length * 8 + align8(forms.length * 4);
   const tierAt = align8(scratch + units.length * size * 9);
   const out = tierAt + 32;
   let free = out + memory.blocks * 8;
@@ -49,22 +51,26 @@ export function impactBlockBounds(
       : [place(prepared.whole!.starts), place(prepared.whole!.postings.docs), place(prepared.whole!.postings.scores), 0, 0, 0, 0];
     description.set([...head, ...rest], f * 12);
   });
-  const passes = blockPasses();
-  const status = passes.impactBlockBounds(
-    descriptors,
-    forms.length,
-    weights,
-    units.length,
-    range[0],
-    range[1],
-    size,
-    memory.blocks,
-    tierAt,
-    RANKING.saturation,
-    cursor,
-    scratch,
-    out,
-  );
-  if (status < 0) throw new Error(CORRUPT);
-  return new Float64Array(buffer, out, memory.blocks);
+  const bounds = new Float64Array(buffer, out, memory.blocks);
+  return (order, from, to) => {
+    const list = order.byteOffset + from * 4;
+    if (order.buffer !== buffer) throw new Error(CORRUPT);
+    const status = blockPasses().impactBlockBounds(
+      descriptors,
+      forms.length,
+      weights,
+      units.length,
+      range[0],
+      range[1],
+      size,
+      list,
+      to - from,
+      tierAt,
+      RANKING.saturation,
+      scratch,
+      out,
+    );
+    if (status < 0) throw new Error(CORRUPT);
+    return bounds;
+  };
 }

@@ -47,6 +47,8 @@ export interface RankOptions {
 const HEAP_LIMIT = 4096;
 /** Blocks a walk visits before it takes every block's bound from the impacts at once. */
 const IMPACTS_AFTER = 64;
+/** Blocks of the walk whose bounds from the impacts are taken per call. */
+const IMPACTS_CHUNK = 256;
 /** Bounds are compared with this much room, so rounding in their sums can never skip a block that counts. */
 const BOUND_ROOM = 1 + 1e-9;
 
@@ -145,13 +147,20 @@ export function rank(units: Unit[], context: ScoreContext, options: RankOptions)
   const atOnce = !options.exhaustive && wordsRuleFor(units.length);
   let visited = 0;
   let impacts: Float64Array | undefined;
+  let boundsOf: ReturnType<typeof impactBlockBounds> | undefined;
+  let boundedTo = 0;
   for (let bucket = 0; bucket < starts.length - 1; bucket++) {
     if (starts[bucket] === starts[bucket + 1]) continue;
     if (below(bucketBest[bucket]!)) break;
     for (let i = starts[bucket]!; i < starts[bucket + 1]!; i++) {
       const block = order[i]!;
       if (below(bounds.coarse[block]!)) continue;
-      if (++visited === IMPACTS_AFTER && atOnce) impacts = impactBlockBounds(prepared, memory, options.range, bounds.tiers);
+      if (++visited >= IMPACTS_AFTER && atOnce && i >= boundedTo) {
+        // The next blocks of the walk, a chunk at a time: the cost follows the walk, not the collection.
+        boundsOf ??= impactBlockBounds(prepared, memory, options.range, bounds.tiers);
+        boundedTo = Math.min(order.length, i + IMPACTS_CHUNK);
+        impacts = boundsOf(order, i, boundedTo);
+      }
       if ((impacts && below(impacts[block]!)) || (units.length > 1 && below(quickBound(bits, bounds, block)))) continue;
       if (below(tightBound(bits, bounds, block, options.range, slots))) continue;
       // The words whose bound is the widest first: their impacts, then their real scores, lower the bounds the most.

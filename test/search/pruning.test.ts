@@ -192,7 +192,12 @@ describe('block bounds', () => {
       return [Math.max(...slots), ...slots];
     };
     // Every block's bound from the impacts, taken at once (what a long walk uses).
-    const atOnce = () => impactBlockBounds(prepared, memory, range, bounds.tiers).slice();
+    const atOnce = () => {
+      const every = Int32Array.from({ length: bounds.blocks }, (_, block) => block);
+      const order = new Int32Array(memory.buffer, memory.order, bounds.blocks);
+      order.set(every);
+      return impactBlockBounds(prepared, memory, range, bounds.tiers)(order, 0, bounds.blocks).slice();
+    };
     return { page, bits, bounds, perDocument, atOnce, tight: (block: number) => tightBound(bits, bounds, block, range, slots) };
   }
 

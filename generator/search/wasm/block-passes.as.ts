@@ -305,31 +305,42 @@ export function decodeRare(at: i32, end: i32, count: i32, fields: i32, docs: i32
 }
 
 /**
- * document-bounds.ts's bound for every block at once, before the walk needs it: per block, the best over its
+ * document-bounds.ts's bound for the `listLength` blocks at `list` (i32) at once, before the walk needs it: per block, the best over its
  * documents in `[first, end)` of the sum over the words found there of the word's tiers (`tiers`: f64 found,
  * exact, found in a complete match, exact in one) and its saturated bound in that very document, the best
  * of its forms' (a common term's impact times the form's weight, a rare term's exact score). Into `out` (f64
  * per block). `forms`: 12 i32 per form: word, isExact, kind (1 common, 0 rare), entries, then columns:
  * block, and for a common term docStart, dataStart, dataEnd, count, bound (f64), its record's base and
- * fields; for a rare one starts (entries + 1), documents and scores (f64). `weights`: f64 per form. `cursor`
- * (i32 per form) and `scratch` (words * size f64, then words * size bytes) are work space. -1: malformed.
+ * fields; for a rare one starts (entries + 1), documents and scores (f64). `weights`: f64 per form.
+ * `scratch` (words * size f64, then words * size bytes) is work space. -1: malformed.
  */
 export function impactBlockBounds(
-  forms: i32, formCount: i32, weights: i32, words: i32, first: i32, end: i32, size: i32, blocks: i32,
-  tiers: i32, saturation: f64, cursor: i32, scratch: i32, out: i32,
+  forms: i32, formCount: i32, weights: i32, words: i32, first: i32, end: i32, size: i32, list: i32, listLength: i32,
+  tiers: i32, saturation: f64, scratch: i32, out: i32,
 ): i32 {
   const flags = scratch + words * size * 8;
-  memory.fill(cursor, 0, formCount << 2);
-  for (let block = first / size; block < blocks && block * size < end; block++) {
+  for (let k = 0; k < listLength; k++) {
+    const block = load<i32>(list + (k << 2));
     memory.fill(scratch, 0, words * size * 9);
     for (let f = 0; f < formCount; f++) {
       const d = forms + f * 48;
       const n = load<i32>(d + 12);
       const column = load<i32>(d + 16);
-      let c = load<i32>(cursor + (f << 2));
-      while (c < n && load<i32>(column + (c << 2)) < block) c++;
-      store<i32>(cursor + (f << 2), c);
-      if (c >= n || load<i32>(column + (c << 2)) != block) continue;
+      // The form's entry for the block: a binary search of its block numbers.
+      let c = -1;
+      let low = 0;
+      let high = n - 1;
+      while (low <= high) {
+        const mid = (low + high) >>> 1;
+        const value = load<i32>(column + (mid << 2));
+        if (value == block) {
+          c = mid;
+          break;
+        }
+        if (value < block) low = mid + 1;
+        else high = mid - 1;
+      }
+      if (c < 0) continue;
       const u = load<i32>(d);
       const isExact = load<i32>(d + 4);
       const weight = load<f64>(weights + (f << 3));
