@@ -81,6 +81,17 @@ export function layBlock(
   ];
 }
 
+/** A layout from its parts: the blocks' first terms and the file list follow from them. */
+export function layoutOf(parts: Omit<IndexLayout, 'blocks' | 'files'>): IndexLayout {
+  return {
+    ...parts,
+    blocks: parts.starts.map((start) => parts.terms[start]!),
+    files() {
+      return [...this.blockFiles.flat(), ...[...this.typos].map(([key, body]) => ({ path: typoPath(key), body }))];
+    },
+  };
+}
+
 /** Every part of the dictionary, postings and typo files for `records`. */
 export function assembleParts(records: TermRecords): IndexLayout {
   const terms = [...records.keys()].sort(compareText);
@@ -90,17 +101,5 @@ export function assembleParts(records: TermRecords): IndexLayout {
   const blockFiles = starts.map((start, block) => layBlock(block, terms, start, starts[block + 1] ?? terms.length, records, entries));
   const typoTerms = typoGroups(terms.filter((term) => records.get(term)!.typo));
   const typos = new Map([...typoTerms].map(([key, group]) => [key, typoBody(group, entries)]));
-  return {
-    terms,
-    hashes,
-    starts,
-    blocks: starts.map((start) => terms[start]!),
-    entries,
-    blockFiles,
-    typos,
-    typoTerms,
-    files() {
-      return [...this.blockFiles.flat(), ...[...this.typos].map(([key, body]) => ({ path: typoPath(key), body }))];
-    },
-  };
+  return layoutOf({ terms, hashes, starts, entries, blockFiles, typos, typoTerms });
 }

@@ -14,9 +14,8 @@ import {
   SEARCH_INDEX_FORMAT,
   SEARCH_META_PATH,
   type SearchMeta,
-  typoPath,
 } from '../../../search/index-format.ts';
-import type { Entries, IndexLayout, TermRecords } from '../../../search/index-layout.ts';
+import { type Entries, type IndexLayout, layoutOf, type TermRecords } from '../../../search/index-layout.ts';
 import { blockStarts, shardNumber, termHash } from '../../../search/part-cutting.ts';
 import { ByteReader } from '../../../search/postings-codec.ts';
 import { SEARCH_FIELDS, TYPO_FIELDS } from '../../../search/ranking.ts';
@@ -61,19 +60,7 @@ export function layoutFromParts(files: PartBodies): { meta: SearchMeta; records:
   const hashes = Uint32Array.from(terms, termHash);
   if (blockStarts(hashes).join() !== starts.join()) return undefined;
   const { typos, typoTerms } = typoFiles(files);
-  const parts: IndexLayout = {
-    terms,
-    hashes,
-    starts,
-    blocks: starts.map((start) => terms[start]!),
-    entries,
-    blockFiles,
-    typos,
-    typoTerms,
-    files() {
-      return [...this.blockFiles.flat(), ...[...this.typos].map(([key, body]) => ({ path: typoPath(key), body }))];
-    },
-  };
+  const parts = layoutOf({ terms, hashes, starts, entries, blockFiles, typos, typoTerms });
   return { meta, records, parts };
 }
 
