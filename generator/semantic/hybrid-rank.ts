@@ -14,7 +14,7 @@ import { fuse, lexicalNeeded } from './hybrid.ts';
 import { encodeQuery } from './query-encoder.ts';
 import { SEMANTIC } from './semantic-ranking.ts';
 import { createSemanticParts, type SemanticParts } from './semantic-reader.ts';
-import { nearestDocuments } from './vector-search.ts';
+import { type Neighbour, nearestDocuments } from './vector-search.ts';
 
 const semanticOf = new WeakMap<IndexParts, SemanticParts>();
 
@@ -58,6 +58,11 @@ export async function rankHybrid(
   const vector = await encodeQuery(semantic, semanticMeta, q);
   if (!vector) return null;
   const neighbours = await nearestDocuments(semantic, semanticMeta, vector, { range: options.range });
+  return fuseWithLexical(meta, units, neighbours, options);
+}
+
+/** The lexical ranking deep enough for the page, fused with `neighbours` (bench/semantic-lab.ts gives its own). */
+export function fuseWithLexical(meta: SearchMeta, units: Unit[], neighbours: readonly Neighbour[], options: RankOptions) {
   const needed = lexicalNeeded(options.offset + options.limit);
   const lexical = units.length > 0 ? rank(units, meta, { ...options, offset: 0, limit: needed }) : { total: 0, page: [] };
   return fuse({
