@@ -11,9 +11,8 @@
  * - The tight bound of a block is the best over its documents of what the words found in that document
  *   (match-count.ts bitsets) may add: a block where no document holds every word is bounded by the most any
  *   one document holds, which is what lets a query of many words skip most blocks. The documents' own bounds,
- *   from the impacts, come last (document-bounds.ts).
+ *   from the impacts, come last (wasm/block-walk.as.ts).
  */
-import type { WordBits } from './match-count.ts';
 import type { PreparedForm } from './prepared-form.ts';
 import { completeTier, RANKING, wordScore } from './ranking.ts';
 import { blockPasses } from './block-passes.ts';
@@ -41,8 +40,6 @@ export interface BlockBounds {
   layout: QueryMemory;
   /** The query's tiers (wordTiers), taken once rather than per block and document. */
   tiers: WordTiers;
-  /** One word's impact bounds in a block (document-bounds.ts), where the WebAssembly side writes them. */
-  impacts: Float64Array;
 }
 
 /** A word's tiers in a query of `words` words: found, found exactly, each in a complete match; a complete match's own. */
@@ -100,7 +97,6 @@ export function blockBounds(units: PreparedForm[][], at: QueryMemory): BlockBoun
     blocks,
     layout: at,
     tiers: tier,
-    impacts: new Float64Array(memory, at.impacts, RANKING.blockSize),
   };
 }
 
@@ -113,101 +109,4 @@ export function blockOrder({ layout: at }: BlockBounds, firstBlock: number, endB
     starts: new Int32Array(memory, at.starts, BUCKETS + 1),
     bucketBest: new Float64Array(memory, at.bucketBest, BUCKETS),
   };
-}
-
-/**
- * A quick bound of `block` for a query of several words: the most words any one document of the block is
- * found with (counted for all 16 documents at once, a bit-sliced sum of the words' 16-bit sets) times the
- * most one word may add there. Cheaper than tightBound, which it never undercuts.
- */
-export function quickBound(bits: WordBits, bounds: BlockBounds, block: number): number {
-  const { found } = bits;
-  const size = RANKING.blockSize;
-  // Four bit planes count to 15; blocks of 16 documents are two bytes of each set.
-  if (size !== 16 || found.length > 15) return Number.POSITIVE_INFINITY;
-  const at = block * 2;
-  const exactFound = bounds.tiers.exact;
-  let one = 0;
-  let two = 0;
-  let four = 0;
-  let eight = 0;
-  let most = 0;
-  for (let u = 0; u < found.length; u++) {
-    const set = found[u]![at]! | (found[u]![at + 1]! << 8);
-    if (set === 0) continue;
-    const carry1 = one & set;
-    one ^= set;
-    const carry2 = two & carry1;
-    two ^= carry1;
-    const carry4 = four & carry2;
-    four ^= carry2;
-    eight |= carry4;
-    const bound = bounds.best[u * bounds.blocks + block]!;
-    const best = exactFound + bound / (bound + RANKING.saturation);
-    if (best > most) most = best;
-  }
-  // The largest count, plane by plane from the highest: keep the documents that have each bit, if any do.
-  let count = 0;
-  let slots = 0xffff;
-  if (slots & eight) {
-    slots &= eight;
-    count |= 8;
-  }
-  if (slots & four) {
-    slots &= four;
-    count |= 4;
-  }
-  if (slots & two) {
-    slots &= two;
-    count |= 2;
-  }
-  if (slots & one) count |= 1;
-  // A document found with every word may be a complete match.
-  return count * most + (count === found.length ? bounds.tiers.complete : 0);
-}
-
-/** Per word, its saturated bound in the block tightBound is bounding (reused). */
-let saturated = new Float64Array(16);
-
-/**
- * The tight bound of `block`: the best over its documents of the sum, over the words found in that document,
- * of the word's tiers (exact when its own term is there) and its BM25 part's bound in the block. Each
- * document's own bound goes to `slots` (by slot in the block; 0 outside `range`), for scoreBlock to lower
- * word by word as it learns the real scores.
- */
-export function tightBound(
-  bits: WordBits,
-  bounds: BlockBounds,
-  block: number,
-  range: readonly [number, number],
-  slots: Float64Array,
-): number {
-  const size = RANKING.blockSize;
-  const { found, exact } = bits;
-  const words = found.length;
-  // Each word's saturated bound is the same in every document of the block: taken once, then added to its tiers.
-  if (saturated.length < words) saturated = new Float64Array(words);
-  for (let u = 0; u < words; u++) {
-    const bound = bounds.best[u * bounds.blocks + block]!;
-    saturated[u] = bound / (bound + RANKING.saturation);
-  }
-  const { found: found0, exact: exact0, foundComplete: found1, exactComplete: exact1 } = bounds.tiers;
-  let best = 0;
-  for (let slot = 0; slot < size; slot++) {
-    const document = block * size + slot;
-    const byte = document >> 3;
-    const bit = 1 << (document & 7);
-    let complete = true;
-    for (let u = 0; u < words && complete; u++) complete = (found[u]![byte]! & exact[u]![byte]! & bit) !== 0;
-    const foundTier = complete ? found1 : found0;
-    const exactTier = complete ? exact1 : exact0;
-    let sum = 0;
-    for (let u = 0; u < words; u++) {
-      if (!(found[u]![byte]! & bit)) continue;
-      sum += ((exact[u]![byte]! & bit) !== 0 ? exactTier : foundTier) + saturated[u]!;
-    }
-    slots[slot] = document >= range[0] && document < range[1] ? sum : 0;
-    if (slots[slot]! > best) best = slots[slot]!;
-  }
-  return best;
 }

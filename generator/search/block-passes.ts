@@ -66,6 +66,11 @@ export interface BlockPasses {
     out: number,
   ): number;
   formBits(base: number, columns: number, n: number, size: number, fields: number, first: number, end: number, bits: number): number;
+  bindWalk(context: number, saturation: number, room: number, span: number, k: number, b: number, d: number): void;
+  walk(): number;
+  quickBound(block: number): number;
+  tightBound(block: number): number;
+  lowerByImpacts(block: number): number;
   blockOrder(
     coarse: number,
     first: number,

@@ -3,14 +3,10 @@
  * bound in each (the writer's, times the form's weight; a rare term's exact ones, scored at once), and its
  * postings in a block on demand, each with the form's weighted score. Runtime-neutral.
  */
-import { blockPasses } from './block-passes.ts';
 import { blockScore, type DecodedPostings, type ScoreContext } from './postings-codec.ts';
 import { RANKING } from './ranking.ts';
-import { type BlockScratch, type FormScoring, scoreBlockInto } from './block-kernel.ts';
 import { readBlock } from './record-reader.ts';
 import type { TermRecord } from './record-reader.ts';
-
-const CORRUPT = 'postings: record is truncated or corrupt';
 
 /** How a query word was found in a term: its own term, a longer one it prefixes, one edit away, or a synonym. */
 export type FormKind = 'exact' | 'prefix' | 'typo' | 'synonym';
@@ -71,19 +67,14 @@ export class PreparedForm {
   readonly bounds: Float64Array;
   /** A rare term's postings, scored, and where each of its blocks starts in them. */
   readonly whole?: { postings: BlockPostings; starts: Int32Array };
-  private readonly scoring: FormScoring;
   /** Where the WebAssembly memory holds the record's shard position 0 (block-bounds.ts copies it there per query). */
   base = -1;
-  private readonly scratch: BlockScratch;
 
   constructor(
     readonly form: Form,
     private readonly context: ScoreContext,
   ) {
     const { record } = form;
-    this.scoring = { averages: context.averageFieldLength, fields: form.fields, weight: form.weight };
-    const empty = { best: new Float64Array(0), exact: new Uint8Array(0) };
-    this.scratch = { ...empty, offset: 0, isExact: form.kind === 'exact', size: RANKING.blockSize };
     if (record.blocks) {
       this.blocks = record.blocks.block;
       this.bounds = form.weight === 1 ? record.blocks.bound : record.blocks.bound.map((bound) => bound * form.weight);
@@ -108,62 +99,6 @@ export class PreparedForm {
     this.blocks = Int32Array.from(blocks);
     this.bounds = Float64Array.from(bounds);
     this.whole = { postings: { docs: postings.docs, scores }, starts: Int32Array.from(starts) };
-  }
-
-  /** Scores entry `i` of the form's blocks into the word's best scores at `offset` (see block-kernel.ts). */
-  scoreInto(i: number, best: Float64Array, exact: Uint8Array, offset: number): void {
-    const isExact = this.form.kind === 'exact';
-    const size = RANKING.blockSize;
-    if (!this.whole) {
-      this.scratch.best = best;
-      this.scratch.exact = exact;
-      this.scratch.offset = offset;
-      scoreBlockInto(this.form.record, i, this.scoring, this.scratch);
-      return;
-    }
-    const { postings, starts } = this.whole;
-    const first = this.blocks[i]! * size;
-    for (let j = starts[i]!; j < starts[i + 1]!; j++) {
-      const score = postings.scores[j]!;
-      if (score === 0) continue;
-      const slot = offset + postings.docs[j]! - first;
-      if (score > best[slot]!) best[slot] = score;
-      if (isExact) exact[slot] = 1;
-    }
-  }
-
-  /**
-   * Each document's bound in entry `i` of the form's blocks, into `into[offset + slot]` where above what is
-   * there: a common term's from its impacts (no pair decoded), a rare term's its exact scores.
-   */
-  boundsInto(i: number, into: Float64Array, offset: number): void {
-    const size = RANKING.blockSize;
-    const first = this.blocks[i]! * size;
-    if (this.whole) {
-      const { postings, starts } = this.whole;
-      for (let j = starts[i]!; j < starts[i + 1]!; j++) {
-        const slot = offset + postings.docs[j]! - first;
-        if (postings.scores[j]! > into[slot]!) into[slot] = postings.scores[j]!;
-      }
-      return;
-    }
-    // A common term: its impacts, read by the WebAssembly side from its copy of the record; `into` is a view of its memory.
-    const table = this.form.record.blocks!;
-    const { weight, fields } = this.form;
-    const status = blockPasses().impactBounds(
-      this.base,
-      table.docStart[i]!,
-      table.dataStart[i]!,
-      table.dataEnd[i]!,
-      table.count[i]!,
-      first,
-      size,
-      table.bound[i]!,
-      weight,
-      fields,
-      into.byteOffset + offset * 8,
-    );
-    if (status < 0 || this.base < 0 || into.buffer !== blockPasses().memory.buffer) throw new Error(CORRUPT);
   }
 
   /** The form's postings in entry `i` of its blocks. */

@@ -32,8 +32,7 @@ function layout(words: number, documents: number, longest: number) {
   const order = touched + align8(blocks * 4);
   const bucketOf = order + align8(blocks * 4);
   const next = bucketOf + align8(blocks * 4);
-  const impacts = next + BUCKETS * 4;
-  const exact = impacts + RANKING.blockSize * 8;
+  const exact = next + BUCKETS * 4;
   const records = align8(exact + blocks);
   return {
     blocks,
@@ -51,17 +50,16 @@ function layout(words: number, documents: number, longest: number) {
     order,
     bucketOf,
     next,
-    impacts,
     exact,
     records,
   };
 }
 
 /**
- * The memory for a query of `units` over `documents`, reserved, its first columns zeroed and the common
- * terms' records placed (each form told where, prepared-form.ts `base`).
+ * The memory for a query of `units` over `documents` (and a page of up to `heapSlots` results), reserved,
+ * its first columns zeroed and the common terms' records placed (each form told where, prepared-form.ts `base`).
  */
-export function placeQuery(units: PreparedForm[][], documents: number): QueryMemory {
+export function placeQuery(units: PreparedForm[][], documents: number, heapSlots: number): QueryMemory {
   let longest = 0;
   let records = 0;
   for (const forms of units) {
@@ -72,7 +70,7 @@ export function placeQuery(units: PreparedForm[][], documents: number): QueryMem
   }
   const at = layout(units.length, documents, longest);
   const impactSpace = at.records + records;
-  const buffer = reserve(impactSpace + impactSpaceBytes(units, at.blocks));
+  const buffer = reserve(impactSpace + impactSpaceBytes(units, at.blocks, documents, heapSlots));
   new Uint8Array(buffer, 0, at.zeroed).fill(0);
   placeRecords(units, buffer, at.records);
   return { ...at, buffer, impactSpace };
@@ -100,10 +98,16 @@ function placeRecords(units: PreparedForm[][], memory: ArrayBuffer, at: number):
   }
 }
 
-/** Bytes impact-bounds.ts lays out from `impactSpace`: its work space, the forms' descriptions and columns, the bounds. */
-export function impactSpaceBytes(units: PreparedForm[][], blocks: number): number {
+/**
+ * Bytes laid out from `impactSpace`: the forms (impact-bounds.ts: descriptions, weights, work space, tiers,
+ * bounds, columns), then the walk's (block-walk.ts: its context, the words' sets, the page's `heapSlots`
+ * keys and scores, per-block work space).
+ */
+export function impactSpaceBytes(units: PreparedForm[][], blocks: number, documents: number, heapSlots: number): number {
   const forms = units.flat();
-  let bytes = align8(forms.length * 48) + forms.length * 8 + align8(forms.length * 4) + units.length * RANKING.blockSize * 9 + 32;
+  const words = units.length;
+  const size = RANKING.blockSize;
+  let bytes = align8(forms.length * 48) + forms.length * 64 + align8(words * size * 9) + 40;
   bytes = align8(bytes) + blocks * 8;
   for (const prepared of forms) {
     const n = prepared.blocks.length;
@@ -112,5 +116,7 @@ export function impactSpaceBytes(units: PreparedForm[][], blocks: number): numbe
       ? n * 8 + align8(n * 4) * 5
       : align8(n * 4) + align8((n + 1) * 4) + align8(postings * 4) + postings * 8;
   }
-  return bytes + 64;
+  const sets = 2 * words * Math.ceil(documents / 32) * 4;
+  const perBlock = size * 8 * 2 + words * size * 17 + words * 12 + size * 4 + 40;
+  return bytes + 512 + align8((words + 1) * 4) + sets + heapSlots * 16 + perBlock + 128;
 }

@@ -7,10 +7,9 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryAssets } from '../../generator/edge/assets.ts';
-import { blockBounds, quickBound, tightBound } from '../../generator/search/block-bounds.ts';
-import { lowerByImpacts } from '../../generator/search/document-bounds.ts';
+import { blockBounds, blockOrder } from '../../generator/search/block-bounds.ts';
+import { prepareWalk } from '../../generator/search/block-walk.ts';
 import { placeQuery } from '../../generator/search/query-memory.ts';
-import { impactBlockBounds } from '../../generator/search/impact-bounds.ts';
 import type { SearchDocument, SearchMeta } from '../../generator/search/index-format.ts';
 import { createIndexParts, type IndexParts } from '../../generator/search/index-reader.ts';
 import { wordBits } from '../../generator/search/match-count.ts';
@@ -171,34 +170,33 @@ describe('block bounds', () => {
     const range: [number, number] = [0, meta.documents];
     const { page } = rank(units, meta, { range, offset: 0, limit: meta.documents, exhaustive: true });
     const prepared = units.map(({ forms }) => forms.map((form) => new PreparedForm(form, meta)));
-    const memory = placeQuery(prepared, meta.documents);
+    const memory = placeQuery(prepared, meta.documents, 20);
     const bits = wordBits(prepared, meta.documents, range, memory);
     const bounds = blockBounds(prepared, memory);
-    const slots = new Float64Array(RANKING.blockSize);
-    const words = new Float64Array(units.length * RANKING.blockSize);
+    const order = blockOrder(bounds, 0, bounds.blocks);
+    // The bounds the walk over blocks uses, as the WebAssembly module computes them (no page yet: none drops a block).
+    const walk = prepareWalk(prepared, bits, bounds, order, {
+      range,
+      capacity: 20,
+      atOnce: true,
+      averages: meta.averageFieldLength,
+      documents: meta.documents,
+    });
     // Each document's bound from the impacts, every word lowered: [the block's best, then per slot].
     const perDocument = (block: number) => {
-      tightBound(bits, bounds, block, range, slots);
-      lowerByImpacts(
-        prepared,
-        bits,
-        bounds,
-        block,
-        units.map((_, u) => u),
-        slots,
-        words,
-        () => false,
-      );
+      const slots = walk.documentBounds(block);
       return [Math.max(...slots), ...slots];
     };
-    // Every block's bound from the impacts, taken at once (what a long walk uses).
-    const atOnce = () => {
-      const every = Int32Array.from({ length: bounds.blocks }, (_, block) => block);
-      const order = new Int32Array(memory.buffer, memory.order, bounds.blocks);
-      order.set(every);
-      return impactBlockBounds(prepared, memory, range, bounds.tiers)(order, 0, bounds.blocks).slice();
+    return {
+      page,
+      bits,
+      bounds,
+      perDocument,
+      // Every block's bound from the impacts, taken at once (what a long walk uses).
+      atOnce: () => walk.impactBounds(),
+      tight: (block: number) => walk.tightBound(block).best,
+      quick: (block: number) => walk.quickBound(block),
     };
-    return { page, bits, bounds, perDocument, atOnce, tight: (block: number) => tightBound(bits, bounds, block, range, slots) };
   }
 
   it("bound each document from its impacts never below its score, and far below the block's bound", async () => {
@@ -246,7 +244,7 @@ describe('block bounds', () => {
       'shopify market retention pricing',
       'optimisation mar',
     ]) {
-      const { page, bits, bounds, tight } = await boundsOf(q);
+      const { page, bits, bounds, tight, quick } = await boundsOf(q);
       // Tighter by a tier under the words rule; by a quarter of a word's saturated part in a longer question.
       const margin = wordsRuleFor(bits.found.length) ? RANKING.wordsRule.exact : 0.25;
       for (const { document, raw } of page) {
@@ -257,7 +255,7 @@ describe('block bounds', () => {
       for (let block = 0; block < bounds.blocks; block++) {
         if (tight(block) < bounds.coarse[block]! - margin) tighter++;
         // The quick bound (most words in one document times the most one word adds) never undercuts the tight one.
-        expect(quickBound(bits, bounds, block)).toBeGreaterThanOrEqual(tight(block) * (1 - 1e-12));
+        expect(quick(block)).toBeGreaterThanOrEqual(tight(block) * (1 - 1e-12));
       }
       // A block with nothing found has no bound at all.
       const scored = new Set(page.map(({ document }) => Math.floor(document / RANKING.blockSize)));

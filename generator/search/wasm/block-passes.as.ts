@@ -5,6 +5,8 @@
 // Pointers are byte offsets into the module's memory, laid out by the JavaScript side. Arithmetic on
 // numbers is the JavaScript reader's, operation for operation (IEEE doubles), so results are identical.
 
+import { cursor, readVarint, setCursor } from './varint.as';
+
 /** What decodeTable found besides the entries: the bytes of the blocks' bodies, and the last block number. */
 let bodyBytes: i64 = 0;
 let lastBlock: i64 = 0;
@@ -15,23 +17,6 @@ export function tableBody(): f64 {
 
 export function tableLastBlock(): f64 {
   return <f64>lastBlock;
-}
-
-/** A varint's value and end, for the rare entry whose value does not fit one byte. */
-let varintEnd: i32 = 0;
-
-function longVarint(at: i32, end: i32, first: u32): i64 {
-  let value: u32 = first & 0x7f;
-  for (let shift: u32 = 7; shift <= 28; shift += 7) {
-    if (at >= end) return -1;
-    const byte = <u32>load<u8>(at++);
-    value |= (byte & 0x7f) << shift;
-    if (byte < 0x80) {
-      varintEnd = at;
-      return <i64>value;
-    }
-  }
-  return -1;
 }
 
 /**
@@ -45,33 +30,27 @@ export function decodeTable(at: i32, end: i32, count: i32, size: i32, top: f64, 
   let body: i64 = 0;
   for (let i = 0; i < count; i++) {
     if (at + 5 > end) return -1;
-    let value = <i64>load<u8>(at++);
-    if (value >= 0x80) {
-      value = longVarint(at, end, <u32>value);
-      if (value < 0) return -1;
-      at = varintEnd;
-    }
+    setCursor(at);
+    let value = readVarint(end, 5);
+    if (value < 0) return -1;
+    at = cursor;
     current += value;
     store<i32>(out + (i << 2), <i32>current);
     const n = <i32>load<u8>(at++);
     if (n == 0 || n > size) return -1;
     store<i32>(out + ((count + i) << 2), n);
     store<i32>(out + ((2 * count + i) << 2), <i32>body);
-    value = <i64>load<u8>(at++);
-    if (value >= 0x80) {
-      value = longVarint(at, end, <u32>value);
-      if (value < 0) return -1;
-      at = varintEnd;
-    }
+    setCursor(at);
+    value = readVarint(end, 5);
+    if (value < 0) return -1;
+    at = cursor;
     body += value;
     store<i32>(out + ((3 * count + i) << 2), <i32>body);
     if (at >= end) return -1;
-    value = <i64>load<u8>(at++);
-    if (value >= 0x80) {
-      value = longVarint(at, end, <u32>value);
-      if (value < 0) return -1;
-      at = varintEnd;
-    }
+    setCursor(at);
+    value = readVarint(end, 5);
+    if (value < 0) return -1;
+    at = cursor;
     body += value;
     store<i32>(out + ((4 * count + i) << 2), <i32>body);
     if (at >= end) return -1;
@@ -184,7 +163,7 @@ export function blockOrder(coarse: i32, first: i32, end: i32, starts: i32, bucke
 }
 
 /**
- * prepared-form.ts boundsInto for a common term: each document of one block body, from its impact (a 4-bit
+ * For a common term (block-walk.as.ts boundsInto): each document of one block body, from its impact (a 4-bit
  * sixteenth of the block's `bound`, times the form's `weight`), into `into` (f64 per slot of the block,
  * where above what is there), for the documents with the term in one of `fields`. The body is at
  * `base + docStart` (doc gaps, from document `first - 1`), its mask bytes at `base + masks`, then its
@@ -196,17 +175,12 @@ export function impactBounds(
 ): i32 {
   const impacts = masks + count;
   if (impacts + ((count + 1) >> 1) > dataEnd) return -1;
-  let at = base + docStart;
   const end = base + masks;
   let document = first - 1;
+  setCursor(base + docStart);
   for (let j = 0; j < count; j++) {
-    let gap: u32 = 0;
-    for (let shift: u32 = 0; ; shift += 7) {
-      if (at >= end || shift > 28) return -1;
-      const byte = <u32>load<u8>(at++);
-      gap |= (byte & 0x7f) << shift;
-      if (byte < 0x80) break;
-    }
+    const gap = readVarint(end, 5);
+    if (<u64>gap > <u64>size) return -1;
     document += <i32>gap;
     const slot = document - first;
     if (slot < 0 || slot >= size) return -1;
@@ -230,18 +204,13 @@ export function formBits(base: i32, columns: i32, n: i32, size: i32, fields: i32
     const block = load<i32>(columns + (i << 2));
     if ((block + 1) * size <= first || block * size >= end) continue;
     const count = load<i32>(columns + ((n + i) << 2));
-    let at = base + load<i32>(columns + ((2 * n + i) << 2));
     const masks = base + load<i32>(columns + ((3 * n + i) << 2));
     if (masks + count > base + load<i32>(columns + ((4 * n + i) << 2))) return -1;
     let document = block * size - 1;
+    setCursor(base + load<i32>(columns + ((2 * n + i) << 2)));
     for (let j = 0; j < count; j++) {
-      let gap: u32 = 0;
-      for (let shift: u32 = 0; ; shift += 7) {
-        if (at >= masks || shift > 28) return -1;
-        const byte = <u32>load<u8>(at++);
-        gap |= (byte & 0x7f) << shift;
-        if (byte < 0x80) break;
-      }
+      const gap = readVarint(masks, 5);
+      if (<u64>gap > <u64>size) return -1;
       document += <i32>gap;
       if (document < block * size || document >= (block + 1) * size) return -1;
       if (!(<i32>load<u8>(masks + j) & fields)) continue;
@@ -250,21 +219,6 @@ export function formBits(base: i32, columns: i32, n: i32, size: i32, fields: i32
     }
   }
   return 0;
-}
-
-/** A varint of up to 8 bytes (postings-codec.ts ByteReader.varint), its end in varintEnd; -1 past `end`. */
-function varint(at: i32, end: i32): i64 {
-  let value: i64 = 0;
-  for (let shift: i64 = 0; shift <= 49; shift += 7) {
-    if (at >= end) return -1;
-    const byte = <i64>load<u8>(at++);
-    value |= (byte & 0x7f) << shift;
-    if (byte < 0x80) {
-      varintEnd = at;
-      return value;
-    }
-  }
-  return -1;
 }
 
 /**
@@ -276,42 +230,39 @@ function varint(at: i32, end: i32): i64 {
 export function decodeRare(at: i32, end: i32, count: i32, fields: i32, docs: i32, masks: i32, tf: i32, lengths: i32): i32 {
   let document: i64 = -1;
   const all = (1 << fields) - 1;
+  setCursor(at);
   for (let i = 0; i < count; i++) {
-    let value = varint(at, end);
+    let value = readVarint(end, 8);
     if (value < 0) return -1;
-    at = varintEnd;
     document += value;
     store<i32>(docs + (i << 2), <i32>document);
-    value = varint(at, end);
+    value = readVarint(end, 8);
     if (value < 0) return -1;
-    at = varintEnd;
     if (value == 0 || value > all) return -1;
     const mask = <i32>value;
     store<u8>(masks + i, <u8>mask);
     for (let field = 0; field < fields; field++) {
       if (!(mask & (1 << field))) continue;
       const to = (i * fields + field) << 2;
-      value = varint(at, end);
+      value = readVarint(end, 8);
       if (value < 0) return -1;
-      at = varintEnd;
       store<i32>(tf + to, <i32>value);
-      value = varint(at, end);
+      value = readVarint(end, 8);
       if (value < 0) return -1;
-      at = varintEnd;
       store<i32>(lengths + to, <i32>value);
     }
   }
-  return at;
+  return cursor;
 }
 
 /**
- * document-bounds.ts's bound for the `listLength` blocks at `list` (i32) at once, before the walk needs it: per block, the best over its
+ * The bound lowerByImpacts (block-walk.as.ts) gives, for the `listLength` blocks at `list` (i32) at once, before the walk needs it: per block, the best over its
  * documents in `[first, end)` of the sum over the words found there of the word's tiers (`tiers`: f64 found,
  * exact, found in a complete match, exact in one) and its saturated bound in that very document, the best
  * of its forms' (a common term's impact times the form's weight, a rare term's exact score). Into `out` (f64
  * per block). `forms`: 12 i32 per form: word, isExact, kind (1 common, 0 rare), entries, then columns:
  * block, and for a common term docStart, dataStart, dataEnd, count, bound (f64), its record's base and
- * fields; for a rare one starts (entries + 1), documents and scores (f64). `weights`: f64 per form.
+ * fields; for a rare one starts (entries + 1), documents and scores (f64). `weights`: 8 f64 per form, the form's weight first (block-walk.as.ts reads the rest).
  * `scratch` (words * size f64, then words * size bytes) is work space. -1: malformed.
  */
 export function impactBlockBounds(
@@ -343,7 +294,7 @@ export function impactBlockBounds(
       if (c < 0) continue;
       const u = load<i32>(d);
       const isExact = load<i32>(d + 4);
-      const weight = load<f64>(weights + (f << 3));
+      const weight = load<f64>(weights + (f << 6));
       const at = scratch + ((u * size) << 3);
       if (load<i32>(d + 8) == 0) {
         const starts = load<i32>(d + 20);
@@ -362,20 +313,15 @@ export function impactBlockBounds(
       const base = load<i32>(d + 40);
       const fields = load<i32>(d + 44);
       const count = load<i32>(load<i32>(d + 32) + (c << 2));
-      let p = base + load<i32>(load<i32>(d + 20) + (c << 2));
+      setCursor(base + load<i32>(load<i32>(d + 20) + (c << 2)));
       const masks = base + load<i32>(load<i32>(d + 24) + (c << 2));
       const impacts = masks + count;
       if (impacts + ((count + 1) >> 1) > base + load<i32>(load<i32>(d + 28) + (c << 2))) return -1;
       const bound = load<f64>(load<i32>(d + 36) + (c << 3));
       let document = block * size - 1;
       for (let j = 0; j < count; j++) {
-        let gap: u32 = 0;
-        for (let shift: u32 = 0; ; shift += 7) {
-          if (p >= masks || shift > 28) return -1;
-          const byte = <u32>load<u8>(p++);
-          gap |= (byte & 0x7f) << shift;
-          if (byte < 0x80) break;
-        }
+        const gap = readVarint(masks, 5);
+        if (<u64>gap > <u64>size) return -1;
         document += <i32>gap;
         const slot = document - block * size;
         if (slot < 0 || slot >= size) return -1;
