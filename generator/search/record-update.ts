@@ -47,34 +47,52 @@ function decodeAll(record: EncodedRecord, documents: number): DecodedPostings[] 
   return Array.from(parsed.blocks!.block, (_, i) => readBlock(parsed, i));
 }
 
-/** The new postings of the edited documents, by term, then by document number. */
+/** Each term's postings in `analyses` (one document's fields), added to `byTerm` under document `number`. */
+function addPostings(byTerm: Map<string, Map<number, Posting>>, number: number, analyses: readonly FieldAnalysis[]): void {
+  analyses.forEach(({ length, terms }, fieldId) => {
+    for (let i = 0; i < terms.length; i += 2) {
+      const term = terms[i] as string;
+      const documents = byTerm.get(term) ?? new Map<number, Posting>();
+      byTerm.set(term, documents);
+      const posting = documents.get(number) ?? [];
+      documents.set(number, posting);
+      posting.push([fieldId, terms[i + 1] as number, length]);
+    }
+  });
+}
+
+/** The edited documents' postings before and now, by term, then by document number. */
 function newPostings(changed: readonly ChangedDocument[]) {
   const byTerm = new Map<string, Map<number, Posting>>();
-  const touched = new Set<string>();
-  // Per term, the edited documents' fields that held it before, as a mask.
-  const oldMasks = new Map<string, Map<number, number>>();
+  const before = new Map<string, Map<number, Posting>>();
   for (const { number, old, now } of changed) {
-    old.forEach(({ terms }, fieldId) => {
-      for (let i = 0; i < terms.length; i += 2) {
-        const term = terms[i] as string;
-        touched.add(term);
-        const masks = oldMasks.get(term) ?? new Map<number, number>();
-        oldMasks.set(term, masks.set(number, (masks.get(number) ?? 0) | (1 << fieldId)));
-      }
-    });
-    now.forEach(({ length, terms }, fieldId) => {
-      for (let i = 0; i < terms.length; i += 2) {
-        const term = terms[i] as string;
-        touched.add(term);
-        const documents = byTerm.get(term) ?? new Map<number, Posting>();
-        byTerm.set(term, documents);
-        const posting = documents.get(number) ?? [];
-        documents.set(number, posting);
-        posting.push([fieldId, terms[i + 1] as number, length]);
-      }
-    });
+    addPostings(before, number, old);
+    addPostings(byTerm, number, now);
   }
-  return { byTerm, touched, oldMasks };
+  return { byTerm, before, touched: new Set([...before.keys(), ...byTerm.keys()]) };
+}
+
+const samePosting = (a: Posting, b: Posting) =>
+  a.length === b.length && a.every(([fieldId, tf, length], i) => b[i]![0] === fieldId && b[i]![1] === tf && b[i]![2] === length);
+
+/**
+ * Whether the edited documents hold the term exactly as before (the same fields, frequencies and lengths):
+ * then its record, which depends on its postings, the number of documents and the grid only, is unchanged.
+ * Most terms of a small edit are so (a title edit leaves every body term as it was), and none is decoded.
+ */
+function samePostings(old: Map<number, Posting> | undefined, now: Map<number, Posting> | undefined): boolean {
+  if (!old || !now || old.size !== now.size) return false;
+  for (const [document, posting] of now) {
+    const was = old.get(document);
+    if (!was || !samePosting(was, posting)) return false;
+  }
+  return true;
+}
+
+/** The fields each edited document held the term in before, as a mask, by document number. */
+function masksOf(old: Map<number, Posting> | undefined): Map<number, number> | undefined {
+  if (!old) return undefined;
+  return new Map([...old].map(([document, posting]) => [document, posting.reduce((mask, [fieldId]) => mask | (1 << fieldId), 0)]));
 }
 
 /** `term`'s record with the postings of the documents in `numbers` (ascending) replaced by `now`'s. */
@@ -118,15 +136,16 @@ export function rebuildRecords(
   changed: readonly ChangedDocument[],
   context: { documents: number; grid: number[] },
 ): ChangedTerms {
-  const { byTerm, touched, oldMasks } = newPostings(changed);
+  const { byTerm, before, touched } = newPostings(changed);
   const numbers = changed.map(({ number }) => number).sort((a, b) => a - b);
   const terms: ChangedTerms = { all: new Set(), added: new Set(), removed: new Set(), typoBefore: new Map() };
   for (const term of touched) {
     const old = records.get(term);
     const now = byTerm.get(term);
+    if (old && samePostings(before.get(term), now)) continue;
     // Only pairs change (each edited document holds the term in the same fields): the record is spliced.
     const spliced =
-      old && now && sameFields(oldMasks.get(term), now) ? spliceRecord(old.bytes, now, context.documents, context.grid) : undefined;
+      old && now && sameFields(masksOf(before.get(term)), now) ? spliceRecord(old.bytes, now, context.documents, context.grid) : undefined;
     if (spliced) {
       if (sameBytes(spliced, old!.bytes)) continue;
       records.set(term, { ...old!, bytes: spliced });
