@@ -109,8 +109,14 @@ export interface MarkdownCollection<S extends z.ZodType = z.ZodType> {
   noun: string;
   pattern: string;
   schema: S;
-  /** The field that names a record: `title`, or `name` for technologies. */
-  titleField: string;
+  /**
+   * The fields that play a role every output knows, by name: what names a record (`title`, or `name` for
+   * technologies), its one-line summary, and the day it was published, for collections that have one
+   * (bylines, feed dates, schedules; `updated` defaults to it).
+   */
+  fields: { title: string; summary: string; date?: string };
+  /** The site feed made of this collection's records: the article feeds (RSS, Atom, JSON) or the resource feed. */
+  feed?: 'articles' | 'resources';
   order: RecordOrder;
   /**
    * A record's page, `{site_url}/<path>/<slug or id>/`: its `url`. `schema` is the schema.org type the page
@@ -148,6 +154,13 @@ export type AnyTerm = { id: string; name: string; order: number } & Record<strin
 /** The Markdown collections of a table, with their keys, in table order. */
 export function markdownCollections(table: CollectionTable): [string, MarkdownCollection][] {
   return Object.entries(table).filter((entry): entry is [string, MarkdownCollection] => entry[1].kind === 'markdown');
+}
+
+/** The key of the Markdown collection a site feed is made of (the table's `feed` flag); one per feed. */
+export function feedSource(table: CollectionTable, feed: NonNullable<MarkdownCollection['feed']>): string {
+  const keys = markdownCollections(table).filter(([, collection]) => collection.feed === feed);
+  if (keys.length !== 1) throw new Error(`the collections table must flag one collection as the ${feed} feed's, not ${keys.length}`);
+  return keys[0]![0];
 }
 
 /** A Markdown collection the API serves. */

@@ -74,7 +74,7 @@ export const collections = {
     noun: 'service',
     pattern: 'services/*.md',
     schema: serviceSchema,
-    titleField: 'title',
+    fields: { title: 'title', summary: 'summary' },
     order: 'order',
     page: { path: 'services', key: 'slug', schema: 'Service' },
     references: practiceReferences,
@@ -104,7 +104,7 @@ export const collections = {
     noun: 'expertise area',
     pattern: 'expertise/*.md',
     schema: expertiseSchema,
-    titleField: 'title',
+    fields: { title: 'title', summary: 'summary' },
     order: 'order',
     page: { path: 'expertise', key: 'slug', schema: 'DefinedTerm' },
     references: practiceReferences,
@@ -143,7 +143,7 @@ export const collections = {
     noun: 'technology',
     pattern: 'technology/*.md',
     schema: technologySchema,
-    titleField: 'name',
+    fields: { title: 'name', summary: 'summary' },
     order: 'order',
     page: { path: 'technology', key: 'slug', schema: 'SoftwareApplication' },
     api: {
@@ -191,7 +191,8 @@ export const collections = {
     noun: 'article',
     pattern: 'intelligence/*.md',
     schema: articleSchema,
-    titleField: 'title',
+    fields: { title: 'title', summary: 'summary', date: 'date' },
+    feed: 'articles',
     order: 'date',
     page: { path: 'intelligence', key: 'slug', schema: 'Article' },
     references: { topics: ['topics'], category: ['categories'], image: 'images' },
@@ -231,7 +232,8 @@ export const collections = {
     noun: 'resource',
     pattern: 'resources/*.md',
     schema: resourceSchema,
-    titleField: 'title',
+    fields: { title: 'title', summary: 'excerpt' },
+    feed: 'resources',
     order: 'updated',
     // The resources' pages are the hub's: the hub lists them, each at its id below it.
     page: { path: SITE_ADDRESSES.hub, key: 'id' },
@@ -243,4 +245,4 @@ export const collections = {
 export const operations: readonly Operation[] = createOperations(apiCollections(collections).map(([, collection]) => collection));
 
 export type * from './collection-types.ts';
-export { apiCollections, markdownCollections } from './collection-types.ts';
+export { apiCollections, feedSource, markdownCollections } from './collection-types.ts';

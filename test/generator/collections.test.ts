@@ -45,7 +45,7 @@ const withCaseStudies: CollectionTable = {
       category: id,
       industries: idList.default([]),
     }),
-    titleField: 'title',
+    fields: { title: 'title', summary: 'summary' },
     order: 'order',
     page: { path: 'case-studies', key: 'slug' },
     references: { category: ['categories'], industries: ['industries'] },

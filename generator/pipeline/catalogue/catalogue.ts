@@ -65,11 +65,15 @@ function groupBy<T>(items: readonly T[], keys: (item: T) => readonly unknown[]):
   return groups;
 }
 
-/** The newest `updated` or `date` of any record, as `YYYY-MM-DDT00:00:00Z`. */
-function newestDate(records: Readonly<Record<string, AnyEntry[]>>): string | undefined {
+/** The newest `updated` or publication date of any record, as `YYYY-MM-DDT00:00:00Z`. */
+function newestDate(records: Readonly<Record<string, AnyEntry[]>>, collections: CollectionTable): string | undefined {
   let newest = '';
-  for (const list of Object.values(records)) {
-    for (const record of list) for (const day of [record.updated, record.date]) if (typeof day === 'string' && day > newest) newest = day;
+  for (const [key, list] of Object.entries(records)) {
+    const collection = collections[key];
+    const dateField = collection?.kind === 'markdown' ? collection.fields.date : undefined;
+    for (const record of list) {
+      for (const day of [record.updated, dateField && record[dateField]]) if (typeof day === 'string' && day > newest) newest = day;
+    }
   }
   return newest ? `${newest}T00:00:00Z` : undefined;
 }
@@ -100,8 +104,8 @@ export function createCatalogue(
   };
   const namesOf = memoize((key: string) => {
     if (key in terms) return terms[key]!.map((term) => [term.id, term.name] as const);
-    const { titleField } = collection(key);
-    return records[key]!.map((record) => [record.id, String(record[titleField])] as const);
+    const { fields } = collection(key);
+    return records[key]!.map((record) => [record.id, String(record[fields.title])] as const);
   });
   const asList = (value: unknown) => (Array.isArray(value) ? value : [value]);
   const groups = memoize((spec: string) => {
@@ -112,7 +116,7 @@ export function createCatalogue(
   const names = memoize((joined: string) => new Map(joined.split('\n').flatMap((key) => namesOf(key))));
 
   const perRecord = new Map<string, WeakMap<AnyEntry, unknown>>();
-  const contentTime = newestDate(records) ?? options.builtAt;
+  const contentTime = newestDate(records, collections) ?? options.builtAt;
   return {
     collections,
     site: content.site,

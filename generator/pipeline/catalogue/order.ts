@@ -19,11 +19,11 @@ const byNewest = (field: string) => (a: AnyEntry, b: AnyEntry) =>
 export function sortRecords<T extends AnyEntry>(records: readonly T[], collection: MarkdownCollection): T[] {
   const compare =
     collection.order === 'order'
-      ? byOrderThen<AnyEntry & { order: number }>((record) => String(record[collection.titleField]))
+      ? byOrderThen<AnyEntry & { order: number }>((record) => String(record[collection.fields.title]))
       : byNewest(collection.order);
   return [...records].sort(compare as (a: T, b: T) => number);
 }
 
 /** The fields of a record its collection's order reads (its id besides): two records' order is a function of these alone. */
 export const orderFields = (collection: MarkdownCollection): string[] =>
-  collection.order === 'order' ? ['order', collection.titleField] : [collection.order];
+  collection.order === 'order' ? ['order', collection.fields.title] : [collection.order];

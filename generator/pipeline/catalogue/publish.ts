@@ -2,7 +2,7 @@
  * What is published: no drafts anywhere, and no record dated after the build, unless a preview build asks for
  * them (`--drafts`, `--future`).
  */
-import { markdownCollections, type AnyEntry, type CollectionTable } from '../../schemas/collections.ts';
+import { markdownCollections, type AnyEntry, type CollectionTable, type MarkdownCollection } from '../../schemas/collections.ts';
 import type { Content } from '../../schemas/content.ts';
 
 /** What a preview build includes besides what is published: drafts, scheduled records, or both. */
@@ -13,8 +13,14 @@ export interface Preview {
 
 export const NO_PREVIEW: Preview = { drafts: false, future: false };
 
-/** A record whose `date` is after the build's day: it goes live with the first build on or after that day. */
-const isScheduled = (record: AnyEntry, buildDate: string) => typeof record.date === 'string' && record.date > buildDate;
+/** The day a record is published on, for collections that date their records (the table's date role). */
+const dateOf = (record: AnyEntry, collection: MarkdownCollection) => (collection.fields.date ? record[collection.fields.date] : undefined);
+
+/** A record dated after the build's day: it goes live with the first build on or after that day. */
+const isScheduled = (record: AnyEntry, collection: MarkdownCollection, buildDate: string) => {
+  const day = dateOf(record, collection);
+  return typeof day === 'string' && day > buildDate;
+};
 
 /** Per Markdown collection: records published, drafts, scheduled, and the next scheduled date. */
 export interface PublicationCount {
@@ -37,8 +43,8 @@ export function countPublication(
   const live = published as unknown as Record<string, AnyEntry[]>;
   return markdownCollections(collections).map(([key, collection]) => {
     const records = all[key] ?? [];
-    const scheduled = records.filter((record) => !record.draft && isScheduled(record, buildDate));
-    const nextDate = scheduled.map((record) => record.date as string).sort()[0];
+    const scheduled = records.filter((record) => !record.draft && isScheduled(record, collection, buildDate));
+    const nextDate = scheduled.map((record) => dateOf(record, collection) as string).sort()[0];
     return {
       key,
       name: collection.name,
@@ -57,8 +63,10 @@ export function countPublication(
 export function selectPublished(content: Content, collections: CollectionTable, buildDate: string, preview = NO_PREVIEW): Content {
   const all = content as unknown as Record<string, AnyEntry[]>;
   const published: Record<string, AnyEntry[]> = {};
-  for (const [key] of markdownCollections(collections)) {
-    published[key] = all[key]!.filter((record) => (preview.drafts || !record.draft) && (preview.future || !isScheduled(record, buildDate)));
+  for (const [key, collection] of markdownCollections(collections)) {
+    published[key] = all[key]!.filter(
+      (record) => (preview.drafts || !record.draft) && (preview.future || !isScheduled(record, collection, buildDate)),
+    );
   }
   const ids = (keys: readonly string[]) =>
     new Set(keys.flatMap((key) => (published[key] ?? (all[key] as { id: string }[] | undefined) ?? []).map((record) => record.id)));

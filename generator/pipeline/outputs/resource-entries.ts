@@ -3,23 +3,23 @@
  * and the resources hub (pages/resource-pages.ts) shows: which records they are, in which order, and each as
  * the feed spells it.
  */
-import type { AnyEntry } from '../../schemas/collections.ts';
+import { type AnyEntry, feedSource } from '../../schemas/collections.ts';
 import type { Resource } from '../../schemas/content.ts';
 import type { FeedEntry } from '../../schemas/feed.ts';
 import { estimateReadingTime } from '../../shared/reading-time.ts';
 import type { Catalogue } from '../catalogue/catalogue.ts';
 
-/** The collection whose records are the feed's entries. */
-const FEED_COLLECTION = 'resources';
+/** The collection the table flags as the feed's: its records are the entries, in its order. */
+const feedKey = (catalogue: Catalogue) => feedSource(catalogue.collections, 'resources');
 
 /** Published resources in feed order (the collection's order: newest `updated` first, then id). */
 export function feedResources(catalogue: Catalogue): Resource[] {
-  return catalogue.records[FEED_COLLECTION] as unknown as Resource[];
+  return catalogue.records[feedKey(catalogue)] as unknown as Resource[];
 }
 
 /** The practice categories an entry's `category` draws from, in display order. */
 export function feedCategories(catalogue: Catalogue) {
-  const reference = catalogue.collection(FEED_COLLECTION).references?.category;
+  const reference = catalogue.collection(feedKey(catalogue)).references?.category;
   return Array.isArray(reference) ? reference.flatMap((key) => catalogue.terms[key] ?? []) : [];
 }
 
@@ -30,7 +30,7 @@ export function toFeedEntry(resource: Resource, catalogue: Catalogue): FeedEntry
     type: resource.type,
     title: resource.title,
     category: resource.category,
-    url: catalogue.recordUrl(FEED_COLLECTION, resource as unknown as AnyEntry),
+    url: catalogue.recordUrl(feedKey(catalogue), resource as unknown as AnyEntry),
     excerpt: resource.excerpt,
     topics: resource.topics,
     reading_time: resource.reading_time ?? estimateReadingTime(resource.body),

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
 import { id } from '../../schemas/fields.ts';
-import { collections as siteCollections, type CollectionTable } from '../../schemas/collections.ts';
+import { collections as siteCollections, type CollectionTable, type MarkdownCollection } from '../../schemas/collections.ts';
 import type { Content } from '../../schemas/content.ts';
 import type { RawContent, RawRecord } from '../load/load-content.ts';
 import { ContentError, type Problem } from '../problems.ts';
@@ -44,13 +44,13 @@ const isObject = (data: unknown): data is Record<string, unknown> => data !== nu
 /** Identifies the field a problem is about, so one field is not reported twice for one mistake. */
 const fieldKey = (problem: Problem) => `${problem.file}\n${problem.field}`;
 
-function addEntryMeta(raw: RawRecord, value: Record<string, unknown>): Record<string, unknown> {
+function addEntryMeta(raw: RawRecord, value: Record<string, unknown>, collection: MarkdownCollection): Record<string, unknown> {
   return {
     ...value,
     id: value.id ?? raw.slug,
     slug: raw.slug,
-    // Articles default `updated` to their publication date; the other collections require it.
-    updated: value.updated ?? value.date,
+    // A collection with a publication date defaults `updated` to it; the other collections require it.
+    updated: value.updated ?? (collection.fields.date && value[collection.fields.date]),
     body: raw.body ?? '',
     file: raw.file,
   };
@@ -90,8 +90,8 @@ function checkRecord(record: RawRecord, collection: CollectionTable[string], pro
   if (collection.kind === 'markdown') problems.push(...slugProblems(record));
   const keeps = ownTable && collection.kind === 'markdown' && (record.checked || record.keepChecked);
   const scope = keeps ? validationScope() : undefined;
-  if (scope && record.checked?.scope === scope)
-    return { value: addEntryMeta(record, record.checked.value as Record<string, unknown>), raw: record };
+  if (scope && record.checked?.scope === scope && collection.kind === 'markdown')
+    return { value: addEntryMeta(record, record.checked.value as Record<string, unknown>, collection), raw: record };
   const result = collection.schema.safeParse(record.data ?? {});
   if (scope && result.success) record.keepChecked?.({ scope, value: result.data });
   if (!result.success) {
@@ -102,7 +102,7 @@ function checkRecord(record: RawRecord, collection: CollectionTable[string], pro
     if (collection.kind === 'document' || !isObject(record.data)) return undefined;
   }
   const data = (result.success ? result.data : record.data) as Record<string, unknown>;
-  return { value: collection.kind === 'markdown' ? addEntryMeta(record, data) : data, raw: record };
+  return { value: collection.kind === 'markdown' ? addEntryMeta(record, data, collection) : data, raw: record };
 }
 
 /** Checks kept with the raw record they were made from: the same object while its file is unchanged (load-content.ts). */

@@ -47,7 +47,7 @@ function relationTo({ collections }: ConfigContext): FieldContext['relationTo'] 
   return (key) => {
     const target = collections[key];
     if (target?.kind !== 'markdown') return undefined;
-    return { collection: key, search_fields: [target.titleField], display_fields: [target.titleField] };
+    return { collection: key, search_fields: [target.fields.title], display_fields: [target.fields.title] };
   };
 }
 
@@ -74,8 +74,8 @@ function folderCollection(context: ConfigContext, key: string): Record<string, u
     format: 'frontmatter',
     // The file name is the record's slug (and id unless `id` says otherwise), made from its title.
     slug: '{{slug}}',
-    identifier_field: collection.titleField,
-    summary: `{{${collection.titleField}}}{{draft | ternary(' (draft)', '')}}`,
+    identifier_field: collection.fields.title,
+    summary: `{{${collection.fields.title}}}{{draft | ternary(' (draft)', '')}}`,
     // "View Live" and "View Preview" (a deploy preview of the entry's pull request) open the record's page.
     // Pages are at the record's slug, its file name; a resource's page is at its id, which is its file name too
     // unless its front matter gives another.

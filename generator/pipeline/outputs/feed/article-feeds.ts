@@ -4,14 +4,13 @@
  * writes version 1). The latest FEED_ITEMS articles, with their full content, addressed on the site URL.
  */
 import { Feed } from 'feed';
-import type { AnyEntry } from '../../../schemas/collections.ts';
+import { type AnyEntry, feedSource } from '../../../schemas/collections.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { OutputFile } from '../output-file.ts';
 import { escapeHtml } from '../html.ts';
 import { SITE_ADDRESSES } from '../../../shared/site-addresses.ts';
 
-/** The articles collection and how many of its newest a feed carries. */
-const ARTICLES = 'intelligence';
+/** How many of the newest articles a feed carries. */
 export const FEED_ITEMS = 20;
 
 /** Where the feeds live (every page links them, html.ts). */
@@ -30,14 +29,16 @@ interface FeedItem {
   tags: string[];
 }
 
-function toItems(catalogue: Catalogue): FeedItem[] {
-  return (catalogue.records[ARTICLES] ?? []).slice(0, FEED_ITEMS).map((article: AnyEntry) => ({
-    url: catalogue.recordUrl(ARTICLES, article),
-    title: String(article.title),
-    summary: String(article.summary),
+/** The items of the collection the table flags as the articles' (in its order, newest first); `author` and `topics` as an article has them. */
+function toItems(catalogue: Catalogue, key: string): FeedItem[] {
+  const { fields } = catalogue.collection(key);
+  return (catalogue.records[key] ?? []).slice(0, FEED_ITEMS).map((article: AnyEntry) => ({
+    url: catalogue.recordUrl(key, article),
+    title: String(article[fields.title]),
+    summary: String(article[fields.summary]),
     html: catalogue.render(article),
     author: String(article.author),
-    published: dayTime(String(article.date)),
+    published: dayTime(String(article[fields.date ?? 'updated'])),
     updated: dayTime(article.updated),
     tags: (article.topics as string[] | undefined) ?? [],
   }));
@@ -94,9 +95,10 @@ function addItems(feed: Feed, items: FeedItem[], topicName: (id: string) => stri
 
 export function buildArticleFeeds(catalogue: Catalogue): OutputFile[] {
   const { site, siteUrl } = catalogue;
-  const items = toItems(catalogue);
+  const key = feedSource(catalogue.collections, 'articles');
+  const items = toItems(catalogue, key);
   const title = `${site.name}: articles`;
-  const home = `${siteUrl}/${catalogue.collection(ARTICLES).page.path}/`;
+  const home = `${siteUrl}/${catalogue.collection(key).page.path}/`;
   const newest = items.reduce(
     (latest, item) => (item.updated > latest ? item.updated : latest),
     items[0]?.updated ?? catalogue.contentTime,

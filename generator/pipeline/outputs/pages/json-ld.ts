@@ -18,11 +18,16 @@ interface Subject {
 const organization = (catalogue: Catalogue) => ({ '@type': 'Organization', name: catalogue.site.name, url: catalogue.siteUrl });
 const categoryName = ({ shaped }: Subject) => (shaped.related as { category?: { name?: string } } | undefined)?.category?.name;
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+/** The record's field in one of the roles its collection names (title, summary, date). */
+const role = ({ shaped, record, key, catalogue }: Subject, name: 'title' | 'summary' | 'date') => {
+  const field = catalogue.collection(key).fields[name];
+  return field === undefined ? undefined : (shaped[field] ?? record[field]);
+};
 
 const BUILDERS: Record<PageSchema, (subject: Subject) => Json> = {
   Article: (subject) => ({
-    headline: subject.shaped.title,
-    datePublished: subject.record.date,
+    headline: role(subject, 'title'),
+    datePublished: role(subject, 'date'),
     dateModified: subject.record.updated,
     author: { '@type': 'Person', name: subject.record.author },
     publisher: organization(subject.catalogue),
@@ -32,18 +37,18 @@ const BUILDERS: Record<PageSchema, (subject: Subject) => Json> = {
     image: text(subject.shaped.image),
   }),
   Service: (subject) => ({
-    name: subject.shaped.title,
+    name: role(subject, 'title'),
     serviceType: categoryName(subject),
     provider: organization(subject.catalogue),
     dateModified: subject.record.updated,
   }),
   DefinedTerm: (subject) => ({
-    name: subject.shaped.title,
+    name: role(subject, 'title'),
     inDefinedTermSet: `${subject.catalogue.siteUrl}/${subject.catalogue.collection(subject.key).page.path}/`,
     dateModified: subject.record.updated,
   }),
   SoftwareApplication: (subject) => ({
-    name: subject.shaped.name,
+    name: role(subject, 'title'),
     applicationCategory: categoryName(subject),
     sameAs: text(subject.shaped.website),
     maintainer: text(subject.shaped.maintainer) && { '@type': 'Organization', name: subject.shaped.maintainer },
@@ -55,7 +60,7 @@ export function recordJsonLd(schema: PageSchema, subject: Subject): Json {
   const data: Json = {
     '@type': schema,
     ...BUILDERS[schema](subject),
-    description: subject.shaped.summary,
+    description: role(subject, 'summary'),
     url: subject.shaped.url,
   };
   return Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined && value !== null));

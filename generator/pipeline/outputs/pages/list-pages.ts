@@ -27,11 +27,12 @@ interface ListSpec {
 function renderCard(context: PageContext, key: string, record: AnyEntry): string {
   const { catalogue, base } = context;
   const collection = catalogue.collection(key);
-  const day = String(record.date ?? record.updated);
+  const { fields } = collection;
+  const day = String((fields.date && record[fields.date]) ?? record.updated);
   const byline = typeof record.author === 'string' ? `${escapeHtml(record.author)} · ` : '';
   return `<li class="card"><div class="card-body">
-<h2 class="card-title"><a href="${escapeHtml(base + sitePath(catalogue, catalogue.recordUrl(key, record)))}">${escapeHtml(String(record[collection.titleField]))}</a></h2>
-<p class="excerpt">${escapeHtml(String(record.summary))}</p>
+<h2 class="card-title"><a href="${escapeHtml(base + sitePath(catalogue, catalogue.recordUrl(key, record)))}">${escapeHtml(String(record[fields.title]))}</a></h2>
+<p class="excerpt">${escapeHtml(String(record[fields.summary]))}</p>
 <p class="byline">${byline}<time datetime="${escapeHtml(day)}">${escapeHtml(context.formatDate(day))}</time></p>
 </div></li>`;
 }

@@ -4,7 +4,7 @@
  * related records link to their pages; the head carries the canonical address, link-preview tags and
  * schema.org JSON-LD. Drafts and scheduled records are not in the catalogue, so they get no page.
  */
-import type { AnyEntry, Relation } from '../../../schemas/collections.ts';
+import type { AnyEntry, MarkdownCollection, Relation } from '../../../schemas/collections.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import { keptRelated } from '../records/kept-relations.ts';
 import { createShaper, recordInputs } from '../records/shape-records.ts';
@@ -18,8 +18,8 @@ import { listPath, sitePath, termLink } from './page-links.ts';
 type Json = Record<string, unknown>;
 type Ref = { id: string; name?: string; title?: string; url?: string };
 
-/** Fields every page shows in its own place; the others are listed as facts. */
-const PLACED = new Set(['id', 'slug', 'title', 'name', 'summary', 'url', 'updated', 'date', 'author', 'reading_time', 'related']);
+/** Fields every page shows in its own place besides its collection's title, summary and date; the others are listed as facts. */
+const PLACED = ['id', 'slug', 'url', 'updated', 'author', 'reading_time', 'related'];
 const PLACED_AS_TERMS = new Set(['category', 'industries', 'topics', 'technologies', 'tags', 'image', 'content_html']);
 
 const isLink = (value: string) => /^https?:\/\//.test(value);
@@ -31,10 +31,11 @@ function renderValue(value: unknown): string {
 }
 
 /** Scalar and list fields a collection has beyond the common ones (deliverables, status, maintainer, website...). */
-function renderFacts(shaped: Json): string {
+function renderFacts(shaped: Json, fields: MarkdownCollection['fields']): string {
+  const placed = new Set([...PLACED, ...Object.values(fields)]);
   const facts = Object.entries(shaped).filter(
     ([name, value]) =>
-      !PLACED.has(name) && !PLACED_AS_TERMS.has(name) && value !== null && value !== '' && !(Array.isArray(value) && !value.length),
+      !placed.has(name) && !PLACED_AS_TERMS.has(name) && value !== null && value !== '' && !(Array.isArray(value) && !value.length),
   );
   if (!facts.length) return '';
   return `<dl class="facts">\n${facts.map(([name, value]) => `<dt>${escapeHtml(humanize(name))}</dt><dd>${renderValue(value)}</dd>`).join('\n')}\n</dl>`;
@@ -68,8 +69,8 @@ function renderRelated(context: PageContext, key: string, shaped: Json): string 
     .join('\n');
 }
 
-function renderByline(context: PageContext, shaped: Json): string {
-  const day = String(shaped.date ?? shaped.updated);
+function renderByline(context: PageContext, shaped: Json, fields: MarkdownCollection['fields']): string {
+  const day = String((fields.date && shaped[fields.date]) ?? shaped.updated);
   const author = typeof shaped.author === 'string' ? `By <span class="author">${escapeHtml(shaped.author)}</span> · ` : 'Updated ';
   return `<p class="byline">${author}<time datetime="${escapeHtml(day)}">${escapeHtml(context.formatDate(day))}</time> · ${escapeHtml(String(shaped.reading_time))}</p>`;
 }
@@ -77,7 +78,7 @@ function renderByline(context: PageContext, shaped: Json): string {
 function renderRecordPage(context: PageContext, key: string, record: AnyEntry, shaped: Json): string {
   const { catalogue, base } = context;
   const collection = catalogue.collection(key);
-  const title = String(shaped[collection.titleField]);
+  const title = String(shaped[collection.fields.title]);
   const category = (shaped.related as { category?: Ref | null } | undefined)?.category;
   const categoryRelation = collection.api?.relations?.category;
   const kicker = [
@@ -97,11 +98,11 @@ function renderRecordPage(context: PageContext, key: string, record: AnyEntry, s
 <header>
 <p class="kicker">${kicker}</p>
 <h1>${escapeHtml(title)}</h1>
-<p class="lede">${escapeHtml(String(shaped.summary))}</p>
-${renderByline(context, shaped)}
+<p class="lede">${escapeHtml(String(shaped[collection.fields.summary]))}</p>
+${renderByline(context, shaped, collection.fields)}
 ${tags}
 </header>
-${renderFacts(shaped)}
+${renderFacts(shaped, collection.fields)}
 <div class="prose">
 ${catalogue.render(record)}</div>
 ${renderRelated(context, key, shaped)}
@@ -109,7 +110,7 @@ ${renderRelated(context, key, shaped)}
   const schema = collection.page.schema;
   return renderDocument(context, {
     title,
-    description: String(shaped.summary),
+    description: String(shaped[collection.fields.summary]),
     canonical: String(shaped.url),
     main,
     type: schema === 'Article' ? 'article' : 'website',

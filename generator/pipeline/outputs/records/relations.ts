@@ -18,7 +18,7 @@ function termRefs(ids: readonly string[], names: ReadonlyMap<string, string>): T
 
 /** What a relation prints of a record of collection `key`. */
 export function recordRef(record: AnyEntry, key: string, catalogue: Catalogue): RecordRef {
-  return { id: record.id, title: String(record[catalogue.collection(key).titleField]), url: catalogue.recordUrl(key, record) };
+  return { id: record.id, title: String(record[catalogue.collection(key).fields.title]), url: catalogue.recordUrl(key, record) };
 }
 
 function recordRefs(records: readonly AnyEntry[], key: string, catalogue: Catalogue, max = Infinity): RecordRef[] {

@@ -48,20 +48,20 @@ export function documentTerms(key: string, collection: ApiCollection, catalogue:
 
 /** The documents of one searchable collection; `type` is its API path, as search's `type` parameter names it. */
 function createDocuments(key: string, collection: ApiCollection, catalogue: Catalogue, bodyText: BodyText): SearchDocument[] {
-  const { api, titleField } = collection;
+  const { api, fields } = collection;
   const search = api.search!;
   const type = api.path;
   const termsOf = documentTerms(key, collection, catalogue);
   return catalogue.records[key]!.map((record): SearchDocument => {
     return {
       id: `${type}:${record.id}`,
-      title: String(record[titleField]),
+      title: String(record[fields.title]),
       tags: search.tags.flatMap((field) => (record[field] as string[] | undefined) ?? []).join(' '),
       terms: termsOf(record),
-      summary: String(record.summary),
+      summary: String(record[fields.summary]),
       body: bodyText(record.body),
       // As the list items give them (shape-records.ts copies these fields and derives the url the same way).
-      stored: [record.slug, String(record[titleField]), String(record.summary), catalogue.recordUrl(key, record)],
+      stored: [record.slug, String(record[fields.title]), String(record[fields.summary]), catalogue.recordUrl(key, record)],
     };
   });
 }

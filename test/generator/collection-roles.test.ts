@@ -1,0 +1,66 @@
+/**
+ * The conventions the collections table carries as data: each Markdown collection's title, summary and
+ * date roles, and the flags that choose which collection each site feed is made of. The outputs read
+ * fields through these, never by a collection's name or a field's.
+ */
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { type AnyEntry, collections, type CollectionTable, feedSource, markdownCollections } from '../../generator/schemas/collections.ts';
+import type { Content } from '../../generator/schemas/content.ts';
+import { countPublication, selectPublished } from '../../generator/pipeline/catalogue/publish.ts';
+
+describe("the collections table's roles", () => {
+  it.each(markdownCollections(collections))('%s: each role names a field of its schema', (_, collection) => {
+    const shape = (collection.schema as z.ZodObject).shape;
+    for (const field of Object.values(collection.fields)) expect(Object.keys(shape)).toContain(field);
+  });
+
+  it('makes the article feeds of the flagged collection and the resource feed of the other', () => {
+    expect(feedSource(collections, 'articles')).toBe('intelligence');
+    expect(feedSource(collections, 'resources')).toBe('resources');
+    const { feed: _, ...unflagged } = collections.intelligence;
+    const moved: CollectionTable = { ...collections, intelligence: unflagged, services: { ...collections.services, feed: 'articles' } };
+    expect(feedSource(moved, 'articles')).toBe('services');
+  });
+
+  it('refuses a table that flags no collection, or two, for one feed', () => {
+    const { feed: _, ...unflagged } = collections.intelligence;
+    expect(() => feedSource({ ...collections, intelligence: unflagged }, 'articles')).toThrow(
+      /one collection as the articles feed's, not 0/,
+    );
+    const twice: CollectionTable = { ...collections, services: { ...collections.services, feed: 'articles' } };
+    expect(() => feedSource(twice, 'articles')).toThrow(/not 2/);
+  });
+});
+
+describe('the date role decides what is scheduled', () => {
+  const events = (date?: string) => ({
+    kind: 'markdown' as const,
+    name: 'events',
+    noun: 'event',
+    pattern: 'events/*.md',
+    schema: z.strictObject({ title: z.string(), summary: z.string(), starts: z.string(), date: z.string() }),
+    fields: { title: 'title', summary: 'summary', ...(date ? { date } : {}) },
+    order: 'updated' as const,
+    page: { path: 'events', key: 'slug' as const },
+  });
+  const record = (id: string, starts: string, date: string) =>
+    ({ id, slug: id, body: '', file: `events/${id}.md`, updated: '2026-01-01', title: id, summary: id, starts, date }) as AnyEntry;
+  const content = {
+    events: [record('past', '2026-01-02', '2027-01-01'), record('coming', '2027-05-01', '2026-01-01')],
+  } as unknown as Content;
+
+  it('is the field the role names, whatever it is called', () => {
+    const table: CollectionTable = { events: events('starts') };
+    const published = selectPublished(content, table, '2026-11-24') as unknown as Record<string, AnyEntry[]>;
+    expect(published.events!.map((event) => event.id)).toEqual(['past']);
+    expect(countPublication(content, table, content, '2026-11-24')[0]).toMatchObject({ scheduled: 1, nextDate: '2027-05-01' });
+  });
+
+  it('is absent for a collection without one: a field that happens to be called `date` schedules nothing', () => {
+    const table: CollectionTable = { events: events() };
+    const published = selectPublished(content, table, '2026-11-24') as unknown as Record<string, AnyEntry[]>;
+    expect(published.events!.map((event) => event.id)).toEqual(['past', 'coming']);
+    expect(countPublication(content, table, content, '2026-11-24')[0]).toMatchObject({ scheduled: 0 });
+  });
+});
