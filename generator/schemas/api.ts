@@ -4,6 +4,9 @@
  */
 import { z } from 'zod';
 import { WORDS_PER_MINUTE } from '../shared/reading-time.ts';
+import type { Relation } from './collection-types.ts';
+import { articleSchema, expertiseSchema, serviceSchema, technologySchema } from './records.ts';
+import { articleRelations, expertiseRelations, serviceRelations, technologyRelations } from './relations.ts';
 import { TECHNOLOGY_CATEGORY_IDS, TECHNOLOGY_STATUSES } from './vocabulary.ts';
 
 const id = z
@@ -23,6 +26,26 @@ export const termRef = z.object({ id, name: z.string() });
 /** A related record: enough to show a link. */
 export const recordRef = z.object({ id, title: z.string(), url });
 
+/**
+ * A record's `related` schema, derived from its collection's relations (schemas/relations.ts), in their
+ * order: a term, or null when the record's own field may be empty (`source`, its front matter, accepts none);
+ * terms; records.
+ */
+export function relatedSchema(relations: Readonly<Record<string, Relation>>, source: z.ZodObject) {
+  const field = (relation: Relation): z.ZodType => {
+    if (relation.kind === 'term') return source.shape[relation.field]!.safeParse(undefined).success ? termRef.nullable() : termRef;
+    return z.array(relation.kind === 'terms' ? termRef : recordRef);
+  };
+  return z.object(
+    Object.fromEntries(
+      Object.entries(relations).map(([name, relation]) => {
+        const schema = field(relation);
+        return [name, relation.description ? schema.meta({ description: relation.description }) : schema];
+      }),
+    ),
+  );
+}
+
 /** Services and expertise areas list the same summary fields. */
 const practiceItemFields = {
   id,
@@ -38,22 +61,12 @@ const practiceItemFields = {
 
 export const serviceItem = z.object(practiceItemFields);
 
-/** What a service or expertise area is related to: its terms, the other practice collection in its category, articles. */
-const practiceRelated = (other: 'services' | 'expertise', otherDescription: string) =>
-  z.object({
-    category: termRef,
-    industries: z.array(termRef),
-    technologies: z.array(termRef),
-    [other]: z.array(recordRef).meta({ description: otherDescription }),
-    articles: z.array(recordRef).meta({ description: 'The newest articles in the same category (at most 5).' }),
-  });
-
 export const serviceRecord = serviceItem.extend({
   technologies: ids.meta({ description: 'Ids of technologies and platforms used.' }),
   deliverables: z.array(z.string()),
   reading_time: readingTimeText,
   content_html: html,
-  related: practiceRelated('expertise', 'Expertise areas in the same category.'),
+  related: relatedSchema(serviceRelations, serviceSchema),
 });
 
 export const expertiseItem = z.object(practiceItemFields);
@@ -62,7 +75,7 @@ export const expertiseRecord = expertiseItem.extend({
   technologies: ids,
   reading_time: readingTimeText,
   content_html: html,
-  related: practiceRelated('services', 'Services in the same category.'),
+  related: relatedSchema(expertiseRelations, expertiseSchema),
 });
 
 export const technologyItem = z.object({
@@ -84,11 +97,7 @@ export const technologyItem = z.object({
 export const technologyRecord = technologyItem.extend({
   reading_time: readingTimeText,
   content_html: html,
-  related: z.object({
-    category: termRef,
-    services: z.array(recordRef).meta({ description: 'Services that use this technology.' }),
-    expertise: z.array(recordRef).meta({ description: 'Expertise areas that use this technology.' }),
-  }),
+  related: relatedSchema(technologyRelations, technologySchema),
 });
 
 export const articleItem = z.object({
@@ -109,11 +118,7 @@ export const articleItem = z.object({
 
 export const articleRecord = articleItem.extend({
   content_html: html,
-  related: z.object({
-    topics: z.array(termRef),
-    category: termRef.nullable(),
-    articles: z.array(recordRef).meta({ description: 'Up to 3 newer-first articles sharing a topic.' }),
-  }),
+  related: relatedSchema(articleRelations, articleSchema),
 });
 
 /** Categories, industries, topics and technology categories. */

@@ -49,8 +49,8 @@ export interface FilterSpec {
   description: string;
 }
 
-/** A field of a get route's `related` object, computed from the catalogue. */
-export type Relation =
+/** What a field of a get route's `related` object holds. */
+type RelationKind =
   /** The term one field names, `{ id, name }` (null when the field is empty). */
   | { kind: 'term'; field: string; taxonomies: readonly string[] }
   /** The terms a list field names. */
@@ -61,6 +61,12 @@ export type Relation =
   | { kind: 'referencing'; collection: string; field: string }
   /** Other records of this collection that share a value of the list `field`, in collection order. */
   | { kind: 'sharing'; field: string; max: number };
+
+/**
+ * A field of a get route's `related` object, computed from the catalogue; its answer schema is derived from
+ * it (schemas/api.ts, `relatedSchema`), with `description` as the field's description in the OpenAPI document.
+ */
+export type Relation = RelationKind & { description?: string };
 
 /** The names of an operation in the OpenAPI document. */
 export interface OperationNames {

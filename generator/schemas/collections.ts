@@ -10,32 +10,16 @@
  */
 import { createOperations, type Operation } from '../shared/operations.ts';
 import { SITE_ADDRESSES } from '../shared/site-addresses.ts';
-import { apiCollections, type CollectionTable, type ExtraRoute, type OperationNames, type Relation } from './collection-types.ts';
+import { apiCollections, type CollectionTable, type ExtraRoute, type OperationNames } from './collection-types.ts';
 import * as Api from './api.ts';
 import { articleSchema, expertiseSchema, resourceSchema, serviceSchema, technologySchema } from './records.ts';
+import { articleRelations, expertiseRelations, serviceRelations, TECHNOLOGIES, technologyRelations } from './relations.ts';
 import { siteSchema } from './site.ts';
 import { synonymsSchema } from './synonyms.ts';
 import { platformSchema, technologyCategorySchema, termSchema } from './taxonomies.ts';
 import { TECHNOLOGY_CATEGORY_IDS } from './vocabulary.ts';
 
-const sameCategory = (collection: string, max?: number): Relation => ({
-  kind: 'same',
-  collection,
-  field: 'category',
-  ...(max ? { max } : {}),
-});
 const CATEGORY_FILTER = { param: 'category', fields: ['category'], taxonomies: ['categories'], source: 'categories' } as const;
-const TECHNOLOGIES = ['technology', 'platforms'] as const;
-
-/** Relations of services and expertise areas, which differ only in which other practice collection they list. */
-const practiceRelations = (other: 'services' | 'expertise') =>
-  ({
-    category: { kind: 'term', field: 'category', taxonomies: ['categories'] },
-    industries: { kind: 'terms', field: 'industries', taxonomies: ['industries'] },
-    technologies: { kind: 'terms', field: 'technologies', taxonomies: TECHNOLOGIES },
-    [other]: sameCategory(other),
-    articles: sameCategory('intelligence', 5),
-  }) satisfies Record<string, Relation>;
 
 /** A route of a taxonomy's terms, each counted over the published records of these collection fields. */
 const termsRoute = (
@@ -88,7 +72,7 @@ export const collections = {
       list: { operationId: 'listServices', summary: 'List services' },
       get: { operationId: 'getService', summary: 'Get service details' },
       filters: [{ ...CATEGORY_FILTER, description: 'Service category id.' }],
-      relations: practiceRelations('expertise'),
+      relations: serviceRelations,
       routes: [
         termsRoute({ path: 'categories', operationId: 'listServiceCategories', summary: 'List service categories' }, 'categories', [
           'services',
@@ -121,7 +105,7 @@ export const collections = {
         { ...CATEGORY_FILTER, description: 'Category id.' },
         { param: 'industry', fields: ['industries'], taxonomies: ['industries'], source: 'industries', description: 'Industry id.' },
       ],
-      relations: practiceRelations('services'),
+      relations: expertiseRelations,
       routes: [
         termsRoute(
           { path: 'technologies', operationId: 'listPlatforms', summary: 'Technologies and platforms worked with' },
@@ -164,11 +148,7 @@ export const collections = {
           description: 'Technology category id.',
         },
       ],
-      relations: {
-        category: { kind: 'term', field: 'category', taxonomies: ['technologyCategories'] },
-        services: { kind: 'referencing', collection: 'services', field: 'technologies' },
-        expertise: { kind: 'referencing', collection: 'expertise', field: 'technologies' },
-      },
+      relations: technologyRelations,
       routes: [
         termsRoute(
           { path: 'categories', operationId: 'listTechnologyCategories', summary: 'List technology categories' },
@@ -214,11 +194,7 @@ export const collections = {
           description: 'Topic id, or a category id.',
         },
       ],
-      relations: {
-        topics: { kind: 'terms', field: 'topics', taxonomies: ['topics'] },
-        category: { kind: 'term', field: 'category', taxonomies: ['categories'] },
-        articles: { kind: 'sharing', field: 'topics', max: 3 },
-      },
+      relations: articleRelations,
       routes: [
         { path: 'latest', operationId: 'listLatestArticles', summary: 'Latest articles', kind: 'latest', max: 20, default: 5 },
         termsRoute({ path: 'topics', operationId: 'listTopics', summary: 'List article topics' }, 'topics', ['intelligence', 'topics']),

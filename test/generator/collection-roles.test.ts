@@ -5,8 +5,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type AnyEntry, collections, type CollectionTable, feedSource, markdownCollections } from '../../generator/schemas/collections.ts';
+import {
+  type AnyEntry,
+  apiCollections,
+  collections,
+  type CollectionTable,
+  feedSource,
+  markdownCollections,
+} from '../../generator/schemas/collections.ts';
 import type { Content } from '../../generator/schemas/content.ts';
+import { articleRecord, relatedSchema, serviceRecord } from '../../generator/schemas/api.ts';
 import { countPublication, selectPublished } from '../../generator/pipeline/catalogue/publish.ts';
 
 describe("the collections table's roles", () => {
@@ -62,5 +70,27 @@ describe('the date role decides what is scheduled', () => {
     const published = selectPublished(content, table, '2026-11-24') as unknown as Record<string, AnyEntry[]>;
     expect(published.events!.map((event) => event.id)).toEqual(['past', 'coming']);
     expect(countPublication(content, table, content, '2026-11-24')[0]).toMatchObject({ scheduled: 0 });
+  });
+});
+
+describe("a record's related schema, derived from its relations", () => {
+  it('has one field per relation, in order, for every collection the API serves', () => {
+    for (const [, collection] of apiCollections(collections)) {
+      const related = collection.api.record.shape.related as z.ZodObject;
+      expect(Object.keys(related.shape)).toEqual(Object.keys(collection.api.relations ?? {}));
+    }
+  });
+
+  it('makes a term nullable exactly when the front matter may leave its field out', () => {
+    const articleRelated = articleRecord.shape.related as z.ZodObject;
+    const serviceRelated = serviceRecord.shape.related as z.ZodObject;
+    expect(articleRelated.shape.category!.safeParse(null).success).toBe(true);
+    expect(serviceRelated.shape.category!.safeParse(null).success).toBe(false);
+    const schema = relatedSchema(
+      { kind: { kind: 'term', field: 'kind', taxonomies: ['categories'], description: 'The kind.' } },
+      z.strictObject({ kind: z.string() }),
+    );
+    expect(schema.shape.kind!.safeParse(null).success).toBe(false);
+    expect(z.toJSONSchema(schema).properties!.kind).toMatchObject({ description: 'The kind.' });
   });
 });

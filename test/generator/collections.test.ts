@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { createMemoryAssets } from '../../generator/edge/assets.ts';
 import { createHandler } from '../../generator/edge/handler.ts';
 import { createMemoryLimiter } from '../../generator/edge/limiter.ts';
-import { recordRef, termRef } from '../../generator/schemas/api.ts';
+import { relatedSchema } from '../../generator/schemas/api.ts';
 import { collections, type CollectionTable } from '../../generator/schemas/collections.ts';
 import { date, id, idList, recordFields, text } from '../../generator/schemas/fields.ts';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
@@ -28,6 +28,20 @@ const caseStudyItem = z.object({
   updated: z.string(),
 });
 
+const caseStudySchema = z.strictObject({
+  ...recordFields,
+  updated: date,
+  title: text,
+  summary: text,
+  client: text,
+  category: id,
+  industries: idList.default([]),
+});
+const caseStudyRelations = {
+  industries: { kind: 'terms', field: 'industries', taxonomies: ['industries'] },
+  services: { kind: 'same', collection: 'services', field: 'category' },
+} as const;
+
 /** A sixth collection, declared the way the table declares the other five. */
 const withCaseStudies: CollectionTable = {
   ...collections,
@@ -36,15 +50,7 @@ const withCaseStudies: CollectionTable = {
     name: 'case studies',
     noun: 'case study',
     pattern: 'case-studies/*.md',
-    schema: z.strictObject({
-      ...recordFields,
-      updated: date,
-      title: text,
-      summary: text,
-      client: text,
-      category: id,
-      industries: idList.default([]),
-    }),
+    schema: caseStudySchema,
     fields: { title: 'title', summary: 'summary' },
     order: 'order',
     page: { path: 'case-studies', key: 'slug' },
@@ -58,7 +64,7 @@ const withCaseStudies: CollectionTable = {
       record: caseStudyItem.extend({
         reading_time: z.string(),
         content_html: z.string(),
-        related: z.object({ industries: z.array(termRef), services: z.array(recordRef) }),
+        related: relatedSchema(caseStudyRelations, caseStudySchema),
       }),
       list: { operationId: 'listCaseStudies', summary: 'List case studies' },
       get: { operationId: 'getCaseStudy', summary: 'Get a case study' },
@@ -66,10 +72,7 @@ const withCaseStudies: CollectionTable = {
         { param: 'category', fields: ['category'], taxonomies: ['categories'], source: 'categories', description: 'Category id.' },
         { param: 'industry', fields: ['industries'], taxonomies: ['industries'], source: 'industries', description: 'Industry id.' },
       ],
-      relations: {
-        industries: { kind: 'terms', field: 'industries', taxonomies: ['industries'] },
-        services: { kind: 'same', collection: 'services', field: 'category' },
-      },
+      relations: caseStudyRelations,
       search: { tags: [], terms: ['category', 'industries'] },
     },
   },
