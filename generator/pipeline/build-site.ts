@@ -193,7 +193,7 @@ export async function* generateOutput(published: Content, options: OutputOptions
 
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   // Started first, so that its modules load while the content is read.
-  const helper = options.helperThread ? startBuildHelper() : undefined;
+  const helper = options.helperThread ? startBuildHelper({ endAfterSearch: true }) : undefined;
   try {
     return await buildWith(options, helper);
   } finally {

@@ -61,4 +61,18 @@ describe('the build helper thread', () => {
     ];
     await expect(helper.searchIndex(documents, 0.000001, null)).rejects.toThrow(/over the budget/);
   });
+
+  it('ends once it has answered a build’s search index, its answer delivered first', async () => {
+    const last = startBuildHelper({ endAfterSearch: true });
+    const documents: SearchDocument[] = [
+      { id: 'intelligence:a', title: 'A', tags: '', terms: '', summary: 'S', body: 'checkout words', stored: ['a', 'A', 'S', 'u'] },
+    ];
+    const files = await last.searchIndex(documents, 10, null);
+    expect(files.map((file) => file.path)).toEqual(writeSearchIndex(documents, undefined, null).map((file) => file.path));
+    // Nothing answers after it: the thread is gone (without the option it would render this), whether or not
+    // its end was seen before the task was asked.
+    await expect(last.render(['*more*'])).rejects.toThrow(/helper thread ended/);
+    await expect(last.render(['*more*'])).rejects.toThrow(/helper thread ended/);
+    await last.close();
+  });
 });

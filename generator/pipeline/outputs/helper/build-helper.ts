@@ -37,11 +37,20 @@ export interface BuildHelper {
 /** The helper's share of the bodies to render (measured on 4,000 articles: both threads then finish together). */
 const HELPER_SHARE = 0.65;
 
-export function startBuildHelper(): BuildHelper {
-  const worker = startTypeScriptWorker(new URL('./helper-thread.ts', import.meta.url), {});
+/**
+ * `endAfterSearch`: the search index is the build's last task for the helper (the bodies are sent first), so
+ * the thread ends as soon as it has answered it. The build's thread is then busy emitting and may not turn
+ * to its event loop until the end, so it could not end the helper itself: the helper's heap, as large as
+ * what the index took to write, would stay until the build ends, beside this thread's at its largest.
+ */
+export function startBuildHelper({ endAfterSearch = false } = {}): BuildHelper {
+  const worker = startTypeScriptWorker(new URL('./helper-thread.ts', import.meta.url), { endAfterSearch });
   const waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   let next = 0;
+  /** Why the thread is gone, once it is: a task asked after that fails at once rather than waiting for ever. */
+  let ended: Error | undefined;
   const failAll = (error: Error) => {
+    ended = error;
     for (const task of waiting.values()) task.reject(error);
     waiting.clear();
   };
@@ -55,7 +64,9 @@ export function startBuildHelper(): BuildHelper {
   worker.on('exit', (code) => failAll(new Error(`the build's helper thread ended (exit code ${code})`)));
   const ask = <T>(task: Task): Promise<T> => {
     const id = next++;
-    const answer = new Promise<T>((resolve, reject) => waiting.set(id, { resolve: resolve as (value: unknown) => void, reject }));
+    const answer = new Promise<T>((resolve, reject) =>
+      ended ? reject(ended) : waiting.set(id, { resolve: resolve as (value: unknown) => void, reject }),
+    );
     // Awaited later in the build; until then a failure must not count as unhandled.
     answer.catch(() => {});
     worker.postMessage({ ...task, id });

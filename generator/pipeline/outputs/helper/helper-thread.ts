@@ -2,7 +2,7 @@
  * The build's second thread (build-helper.ts): renders the Markdown bodies it is sent and builds the search
  * index, with the same functions the build runs in its own thread, so the bytes are the same either way.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import type { SearchDocument } from '../../../search/index-format.ts';
 import { writeSearchIndex } from '../../../search/index-writer.ts';
 import type { SynonymTable } from '../../../search/synonyms.ts';
@@ -36,8 +36,11 @@ function searchIndex(
   synonyms: SynonymTable | null,
   keep: KeepFor | undefined,
 ): { result: unknown; transfer: ArrayBuffer[] } {
-  const texts = documents.map((document) => ({ ...document, body: toSearchText(document.body) }));
-  const written = keep ? writeIndexKeeping(texts, keep.keys, synonyms, keep) : { files: writeSearchIndex(texts, undefined, synonyms) };
+  // The documents are this thread's own copies: each body's Markdown is let go as its search text is made.
+  for (const document of documents) document.body = toSearchText(document.body);
+  const written = keep
+    ? writeIndexKeeping(documents, keep.keys, synonyms, keep)
+    : { files: writeSearchIndex(documents, undefined, synonyms) };
   checkSearchBudget(written.files, budgetMb);
   const transfer = written.files.flatMap(({ body }) => (typeof body === 'string' ? [] : whole(body)));
   if (!('kept' in written)) return { result: written.files, transfer };
@@ -57,4 +60,6 @@ parentPort!.on('message', (task: HelperTask) => {
   } catch (error) {
     parentPort!.postMessage({ id: task.id, error: error instanceof Error ? error.message : String(error) } satisfies HelperAnswer);
   }
+  // Answered, the thread ends: an answer posted is delivered before the thread's end (build-helper.ts startBuildHelper).
+  if (task.kind === 'search' && workerData.endAfterSearch) process.exit(0);
 });
