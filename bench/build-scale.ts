@@ -13,6 +13,7 @@ import './without-vectors.ts';
 import { readdirSync, readFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { type FileRecord, readPreviousOutput } from '../generator/pipeline/emit/previous-output.ts';
 import { writeSyntheticContent } from '../test/helpers/synthetic-content.ts';
 import { createHugoSite, findHugo, runBuildCommand, timeHugo } from './editing.ts';
 
@@ -51,8 +52,8 @@ function surveyTree(root: string) {
 
 /** The recorded digest of every file of an output (`<out>.digests.json`), copied files by their bytes' size. */
 function recordedDigests(out: string): Map<string, string> {
-  const record = JSON.parse(readFileSync(`${out}.digests.json`, 'utf8')) as { files: Record<string, [string, number]> };
-  return new Map(Object.entries(record.files).map(([file, [digest, size]]) => [file, digest === 'copied' ? `copied ${size}` : digest]));
+  const records = readPreviousOutput(path.resolve(out))?.records ?? new Map<string, FileRecord>();
+  return new Map([...records].map(([file, [digest, size]]) => [file, digest === 'copied' ? `copied ${size}` : digest]));
 }
 
 function differences(left: Map<string, string>, right: Map<string, string>): string[] {

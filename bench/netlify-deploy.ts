@@ -12,6 +12,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import os from 'node:os';
 import path from 'node:path';
 import { bindOpts } from '@netlify/cache-utils';
+import { readPreviousOutput } from '../generator/pipeline/emit/previous-output.ts';
 import { writeSyntheticContent } from '../test/helpers/synthetic-content.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -35,12 +36,7 @@ const removeOutput = (out: string) => {
     rmSync(`${out}${suffix}`, { recursive: true, force: true });
 };
 
-const digestsOf = (out: string) =>
-  new Map(
-    Object.entries((JSON.parse(readFileSync(`${out}.digests.json`, 'utf8')) as { files: Record<string, [string]> }).files).map(
-      ([file, [digest]]) => [file, digest],
-    ),
-  );
+const digestsOf = (out: string) => readPreviousOutput(path.resolve(out))?.digests ?? new Map<string, string>();
 
 async function timed<T>(run: () => T | Promise<T>): Promise<[T, string]> {
   const started = performance.now();

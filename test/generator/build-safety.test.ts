@@ -9,7 +9,7 @@ import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { damagedFiles, readPreviousOutput } from '../../generator/pipeline/emit/previous-output.ts';
+import { damagedFiles, readPreviousOutput, recordOutput } from '../../generator/pipeline/emit/previous-output.ts';
 import { lockFile, lockOutput } from '../../generator/pipeline/emit/output-lock.ts';
 import { BUILD_ENV, readTree, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
 import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
@@ -120,10 +120,10 @@ describe('a damaged output', () => {
     // tick would leave it): a build trusts it, --force rewrites everything.
     const sneaky = path.join(out, 'robots.txt');
     writeFileSync(sneaky, readFileSync(sneaky, 'utf8').replace('Allow', 'ALLOW'));
-    const record = JSON.parse(readFileSync(`${out}.digests.json`, 'utf8'));
+    const records = new Map(readPreviousOutput(path.resolve(out))!.records);
     const stats = statSync(sneaky);
-    record.files['robots.txt'] = [record.files['robots.txt'][0], stats.size, stats.mtimeMs, stats.ino];
-    writeFileSync(`${out}.digests.json`, JSON.stringify(record));
+    records.set('robots.txt', [records.get('robots.txt')![0], stats.size, stats.mtimeMs, stats.ino]);
+    recordOutput(path.resolve(out), records);
     expect((await runBuild(content, out)).line).toMatch(/nothing changed/);
     const forced = await runBuild(content, out, {}, '--force');
     const [, files, written] = /: (\d+) files, (\d+) written/.exec(forced.line)!;

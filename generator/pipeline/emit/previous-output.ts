@@ -7,6 +7,7 @@
  */
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fromColumns, toColumns } from './file-columns.ts';
 
 /** A file as the build left it: its digest, size, modification time and inode. */
 export type FileRecord = [digest: string, size: number, mtimeMs: number, ino: number];
@@ -43,21 +44,32 @@ export function isIntact(file: string, record: FileRecord | undefined): boolean 
   return !!stats && stats.size === record[1] && stats.mtimeMs === record[2] && stats.ino === record[3];
 }
 
-const isRecord = (value: unknown): value is FileRecord =>
-  Array.isArray(value) && value.length === 4 && typeof value[0] === 'string' && value.slice(1).every((n) => typeof n === 'number');
+/** Raise when the record changes shape: a record of another version is no record (the build writes every file). */
+const VERSION = 2;
 
-/** The previous build's records, when the folder they describe is still the one in place. */
-export function readPreviousOutput(target: string): PreviousOutput | undefined {
+/** Every file's record, by path, from the record beside the output; undefined when it cannot be read or is of another shape. */
+function readRecords(target: string): { identity: unknown; records: Map<string, FileRecord> } | undefined {
   try {
-    const recorded = JSON.parse(readFileSync(digestsFile(target), 'utf8')) as { identity: string; files: Record<string, unknown> };
-    if (recorded.identity !== identityOf(target)) return undefined;
-    // The record is a file anyone can edit: an entry of any other shape is no record.
+    const recorded = JSON.parse(readFileSync(digestsFile(target), 'utf8')) as { version: unknown; identity: unknown; files: unknown };
+    const table = recorded.version === VERSION ? fromColumns(recorded.files, ['digest'], ['size', 'time', 'inode']) : undefined;
+    if (!table) return undefined;
+    const { paths, text, numbers } = table;
     const records = new Map<string, FileRecord>();
-    for (const [file, value] of Object.entries(recorded.files)) if (isRecord(value)) records.set(file, value);
-    return { dir: target, records, digests: new Map([...records].map(([file, [digest]]) => [file, digest])) };
+    for (let row = 0; row < paths.length; row++)
+      records.set(paths[row]!, [text.digest![row]!, numbers.size![row]!, numbers.time![row]!, numbers.inode![row]!]);
+    return { identity: recorded.identity, records };
   } catch {
     return undefined;
   }
+}
+
+/** The previous build's records, when the folder they describe is still the one in place. */
+export function readPreviousOutput(target: string): PreviousOutput | undefined {
+  const recorded = readRecords(target);
+  if (!recorded || recorded.identity !== identityOf(target)) return undefined;
+  const digests = new Map<string, string>();
+  for (const [file, [digest]] of recorded.records) digests.set(file, digest);
+  return { dir: target, records: recorded.records, digests };
 }
 
 /** The recorded files of `previous` that were changed or removed since (the output is not what it recorded). */
@@ -99,7 +111,12 @@ export function writeWhole(file: string, data: unknown): void {
 
 /** Records the files of the build now in place, in the folder whose identity is `identity`. */
 export function recordOutput(target: string, files: ReadonlyMap<string, FileRecord>, identity = identityOf(target)): void {
-  writeWhole(digestsFile(target), { identity, files: Object.fromEntries(files) });
+  const table = toColumns(
+    files,
+    { digest: (record) => record[0] },
+    { size: (record) => record[1], time: (record) => record[2], inode: (record) => record[3] },
+  );
+  writeWhole(digestsFile(target), { version: VERSION, identity, files: table });
 }
 
 /** Forgets the records while the output is changed in place, so that an update cut short is not trusted. */
@@ -114,15 +131,10 @@ export function forgetOutput(target: string): void {
  * Returns how many files were adopted, or undefined when there was no record to adopt.
  */
 export function adoptRestoredOutput(target: string): number | undefined {
-  let recorded: { files: Record<string, unknown> };
-  try {
-    recorded = JSON.parse(readFileSync(digestsFile(target), 'utf8'));
-  } catch {
-    return undefined;
-  }
+  const recorded = readRecords(target);
+  if (!recorded) return undefined;
   const files = new Map<string, FileRecord>();
-  for (const [file, value] of Object.entries(recorded.files ?? {})) {
-    if (!isRecord(value)) continue;
+  for (const [file, value] of recorded.records) {
     const stats = statSync(path.join(target, file), { throwIfNoEntry: false });
     if (stats?.isFile() && stats.size === value[1]) files.set(file, [value[0], stats.size, stats.mtimeMs, stats.ino]);
   }

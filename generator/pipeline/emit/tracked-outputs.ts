@@ -8,24 +8,30 @@
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TrackedOutputs } from '../output-tracker.ts';
+import { fromColumns, toColumns } from './file-columns.ts';
 import { identityOf } from './previous-output.ts';
 
 const inputsFile = (outDir: string) => `${path.resolve(outDir)}.inputs.json`;
 
-const isPair = (value: unknown): value is [string, string] =>
-  Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string';
+/** Raise when the record changes shape: a record of another version is no record (the build makes everything). */
+const VERSION = 2;
 
 /** The record of the output in place, or undefined when there is none to trust. */
 export function readTrackedOutputs(outDir: string): TrackedOutputs | undefined {
   try {
     const recorded = JSON.parse(readFileSync(inputsFile(outDir), 'utf8')) as {
+      version: unknown;
       identity: unknown;
-      files: Record<string, unknown>;
+      files: unknown;
       groups: Record<string, { key: unknown; files: unknown }>;
     };
-    if (typeof recorded.identity !== 'string' || recorded.identity !== identityOf(path.resolve(outDir))) return undefined;
-    // A file anyone can edit: an entry of any other shape is no record.
-    const files = new Map(Object.entries(recorded.files).filter((entry): entry is [string, [string, string]] => isPair(entry[1])));
+    if (recorded.version !== VERSION || typeof recorded.identity !== 'string' || recorded.identity !== identityOf(path.resolve(outDir)))
+      return undefined;
+    // A file anyone can edit: a table of any other shape is no record.
+    const table = fromColumns(recorded.files, ['key', 'digest']);
+    if (!table) return undefined;
+    const files = new Map<string, [string, string]>();
+    for (let row = 0; row < table.paths.length; row++) files.set(table.paths[row]!, [table.text.key![row]!, table.text.digest![row]!]);
     const groups = new Map<string, { key: string; files: string[] }>();
     for (const [name, group] of Object.entries(recorded.groups ?? {})) {
       if (typeof group?.key === 'string' && Array.isArray(group.files) && group.files.every((file) => typeof file === 'string'))
@@ -44,7 +50,8 @@ export function recordTrackedOutputs(outDir: string, outputs: TrackedOutputs | u
     rmSync(file, { force: true });
     return;
   }
-  const record = { identity, files: Object.fromEntries(outputs.files), groups: Object.fromEntries(outputs.groups) };
+  const files = toColumns(outputs.files, { key: ([key]) => key, digest: ([, digest]) => digest });
+  const record = { version: VERSION, identity, files, groups: Object.fromEntries(outputs.groups) };
   // Written whole, then renamed over the old one: a build killed while writing leaves no half record.
   writeFileSync(`${file}.${process.pid}`, JSON.stringify(record));
   renameSync(`${file}.${process.pid}`, file);
