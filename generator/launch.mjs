@@ -16,7 +16,12 @@ const CACHE = fileURLToPath(new URL('../node_modules/.cache/generator-bundle/', 
 /** The commands' modules. */
 const COMMANDS = ['pipeline/cli.ts', 'server/cli.ts', 'server/dev.ts', 'server/start.ts'];
 /** Modules that a worker thread starts from (typescript-worker.ts). */
-const WORKERS = ['server/dev-builder.ts', 'pipeline/outputs/helper/helper-thread.ts', 'pipeline/outputs/semantic/embed-thread.ts'];
+const WORKERS = [
+  'server/dev-builder.ts',
+  'pipeline/outputs/helper/helper-thread.ts',
+  'pipeline/outputs/semantic/embed-thread.ts',
+  'pipeline/emit/damage-thread.ts',
+];
 
 /** The bundle's name: a digest of every source file and their folder, the bundler's version and Node's. */
 function bundleKey(esbuildVersion) {

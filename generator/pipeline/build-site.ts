@@ -33,6 +33,7 @@ import { type BuildCache, createBuildCache, NO_CACHE } from './build-cache.ts';
 import { renderBody, renderMarkdown } from './outputs/render-markdown.ts';
 import { type Emitted, emitFiles } from './emit/emit-files.ts';
 import { emitSnapshot, type SnapshotEmit } from './emit/emit-snapshot.ts';
+import { startDamageCheck } from './emit/damage-check.ts';
 import { type BuildSettings, buildTimeOf, isoSeconds, resolveBuildSettings, siteAddress } from './build-settings.ts';
 import type { OutputTracker, TrackedOutputs } from './output-tracker.ts';
 import { openTracking, type Tracking, trackedSearch, trackerOf } from './build-tracking.ts';
@@ -205,6 +206,8 @@ async function buildWith(options: BuildOptions, helper: BuildHelper | undefined)
   const settings =
     options.settings ?? resolveBuildSettings(options.env ?? process.env, { preview: options.preview, cmsBackend: options.cmsBackend });
   const collections = options.collections ?? siteCollections;
+  // An output updated in place: its files are statted for damage in a second thread while this one loads.
+  const damage = options.inPlace && !options.force && !options.emit && !options.snapshot ? startDamageCheck(options.outDir) : undefined;
   const store = options.keepLoads ? openLoadStore(options.outDir, { trust: !options.force }) : undefined;
   const tracking = openTracking({ ...options, ownEmit: !!(options.emit ?? options.snapshot) });
   const raw = await loadContent(options.contentDir, collections, settings.limits, options.cache, store, options.listContent);
@@ -237,7 +240,7 @@ async function buildWith(options: BuildOptions, helper: BuildHelper | undefined)
     ? await options.emit(files)
     : options.snapshot
       ? await emitSnapshot(files, options.outDir, options.snapshot)
-      : await emitFiles(files, options.outDir, { trustPrevious: !options.force, inPlace: options.inPlace });
+      : await emitFiles(files, options.outDir, { trustPrevious: !options.force, inPlace: options.inPlace, damage });
   options.cache?.endBuild();
   // Only once the build is in place: a failed build leaves nothing new beside the output.
   store?.save();

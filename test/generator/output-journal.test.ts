@@ -10,6 +10,9 @@ import { buildSite } from '../../generator/pipeline/build-site.ts';
 import { fingerprintBuild, readUnchangedBuild, recordBuild } from '../../generator/pipeline/build-fingerprint.ts';
 import { resolveBuildSettings } from '../../generator/pipeline/build-settings.ts';
 import { identityOf, journalFile, readPreviousOutput } from '../../generator/pipeline/emit/previous-output.ts';
+import { emitFiles } from '../../generator/pipeline/emit/emit-files.ts';
+import { startDamageCheck } from '../../generator/pipeline/emit/damage-check.ts';
+import type { OutputFile } from '../../generator/pipeline/outputs/output-file.ts';
 import { BUILD_ENV, readTree, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
 import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
 
@@ -52,6 +55,39 @@ describe('an output updated in place', () => {
     expect(readdirSync(path.dirname(out)).sort()).toEqual(['dist', 'dist.digests.json', 'dist.inputs.json']);
     const clean = path.join(tempDir('in-place-clean'), 'dist');
     await build(content, clean);
+    expectSameTree(out, clean);
+  }, 60_000);
+
+  it('notices files changed or removed by hand, found by the second thread for this very record, and by a stat otherwise', async () => {
+    const content = fixtureDir('valid');
+    const out = path.join(tempDir('damaged'), 'dist');
+    const clean = path.join(tempDir('damaged-clean'), 'dist');
+    await build(content, out);
+    await build(content, clean);
+    const changed = path.join(out, 'services', 'index.html');
+    const removed = path.join(out, 'robots.txt');
+    const spoil = () => {
+      writeFileSync(changed, `${readFileSync(changed, 'utf8')}<!-- by hand -->`);
+      rmSync(removed);
+    };
+    spoil();
+    const found = await startDamageCheck(out).answer;
+    expect(found?.record).toBe(readPreviousOutput(out)?.recordDigest);
+    expect([...found!.damaged].sort()).toEqual(['robots.txt', 'services/index.html']);
+    // The build starts the check itself and repairs both.
+    expect((await build(content, out)).written).toBe(2);
+    expectSameTree(out, clean);
+    // An answer for another record (says nothing is damaged) is not taken: each file is statted instead.
+    spoil();
+    const files = (dir: string): OutputFile[] => [...readTree(dir)].map(([file, body]) => ({ path: file, body }));
+    const stale = { answer: Promise.resolve({ record: 'another record', damaged: new Set<string>() }) };
+    expect((await emitFiles(files(clean), out, { inPlace: true, damage: stale })).written).toBe(2);
+    expectSameTree(out, clean);
+    // An answer for this record is taken as it is: a file it names is written though it is intact.
+    const named = { answer: Promise.resolve({ record: readPreviousOutput(out)!.recordDigest!, damaged: new Set(['llms.txt']) }) };
+    const inode = statSync(path.join(out, 'llms.txt')).ino;
+    expect((await emitFiles(files(clean), out, { inPlace: true, damage: named })).written).toBe(1);
+    expect(statSync(path.join(out, 'llms.txt')).ino).not.toBe(inode);
     expectSameTree(out, clean);
   }, 60_000);
 

@@ -20,6 +20,7 @@ import {
   removeJournal,
   witness,
 } from './previous-output.ts';
+import type { DamageCheck } from './damage-check.ts';
 import { lockOutput } from './output-lock.ts';
 import { makeDirOnce, settleFile } from './settle-file.ts';
 import { applyChanges, type Staged, stageChanges } from './update-in-place.ts';
@@ -108,11 +109,11 @@ export interface Emitted {
 export async function emitFiles(
   files: Iterable<OutputFile> | AsyncIterable<OutputFile>,
   outDir: string,
-  { trustPrevious = true, inPlace = false } = {},
+  { trustPrevious = true, inPlace = false, damage }: { trustPrevious?: boolean; inPlace?: boolean; damage?: DamageCheck | undefined } = {},
 ): Promise<Emitted> {
   const release = await lockOutput(outDir);
   try {
-    return await emitInto(files, path.resolve(outDir), trustPrevious, inPlace);
+    return await emitInto(files, path.resolve(outDir), trustPrevious, inPlace, damage);
   } finally {
     release();
   }
@@ -127,6 +128,7 @@ async function emitInto(
   target: string,
   trustPrevious: boolean,
   inPlace: boolean,
+  damage: DamageCheck | undefined,
 ): Promise<Emitted> {
   await mkdir(path.dirname(target), { recursive: true });
   recoverFromKilledBuilds(target);
@@ -137,7 +139,8 @@ async function emitInto(
   if (!previous || journal || !inPlace) return swapIn(files, target, stamp, previous && withoutFiles(previous, journal));
   let staged: Staged;
   try {
-    staged = await stageChanges(files, staging, previous);
+    const found = await damage?.answer;
+    staged = await stageChanges(files, staging, previous, found?.record === previous.recordDigest ? found?.damaged : undefined);
     applyChanges(target, staging, staged, previous);
   } finally {
     await rm(staging, { recursive: true, force: true });

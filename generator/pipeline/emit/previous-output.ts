@@ -5,6 +5,7 @@
  * describes. A folder replaced or removed since is not trusted, and neither is a file whose size, time or
  * inode moved (changed or replaced by hand): it is written again.
  */
+import { hash } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fromColumns, toColumns } from './file-columns.ts';
@@ -17,9 +18,11 @@ export interface PreviousOutput {
   digests: ReadonlyMap<string, string>;
   /** Each file as the build left it; without them (a dev snapshot nobody edits), digests alone are trusted. */
   records?: ReadonlyMap<string, FileRecord>;
+  /** The digest of the record's bytes as read (damage-check.ts takes its answer only for the same record). */
+  recordDigest?: string;
 }
 
-const digestsFile = (target: string) => `${target}.digests.json`;
+export const digestsFile = (target: string) => `${target}.digests.json`;
 
 /** An output folder's identity: its device and inode, which an atomic swap changes and a rename keeps. */
 export function identityOf(dir: string): string | undefined {
@@ -48,9 +51,10 @@ export function isIntact(file: string, record: FileRecord | undefined): boolean 
 const VERSION = 2;
 
 /** Every file's record, by path, from the record beside the output; undefined when it cannot be read or is of another shape. */
-function readRecords(target: string): { identity: unknown; records: Map<string, FileRecord> } | undefined {
+function readRecords(target: string, bytes?: Buffer): { identity: unknown; records: Map<string, FileRecord> } | undefined {
   try {
-    const recorded = JSON.parse(readFileSync(digestsFile(target), 'utf8')) as { version: unknown; identity: unknown; files: unknown };
+    const json = (bytes ?? readFileSync(digestsFile(target))).toString('utf8');
+    const recorded = JSON.parse(json) as { version: unknown; identity: unknown; files: unknown };
     const table = recorded.version === VERSION ? fromColumns(recorded.files, ['digest'], ['size', 'time', 'inode']) : undefined;
     if (!table) return undefined;
     const { paths, text, numbers } = table;
@@ -63,13 +67,24 @@ function readRecords(target: string): { identity: unknown; records: Map<string, 
   }
 }
 
-/** The previous build's records, when the folder they describe is still the one in place. */
-export function readPreviousOutput(target: string): PreviousOutput | undefined {
-  const recorded = readRecords(target);
+/** The previous build's records as `bytes` (the record's) say, when the folder they describe is still the one in place. */
+export function previousOutputOf(target: string, bytes: Buffer): PreviousOutput | undefined {
+  const recorded = readRecords(target, bytes);
   if (!recorded || recorded.identity !== identityOf(target)) return undefined;
   const digests = new Map<string, string>();
   for (const [file, [digest]] of recorded.records) digests.set(file, digest);
-  return { dir: target, records: recorded.records, digests };
+  return { dir: target, records: recorded.records, digests, recordDigest: hash('sha1', bytes, 'base64') };
+}
+
+/** The previous build's records, when the folder they describe is still the one in place. */
+export function readPreviousOutput(target: string): PreviousOutput | undefined {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(digestsFile(target));
+  } catch {
+    return undefined;
+  }
+  return previousOutputOf(target, bytes);
 }
 
 /** The recorded files of `previous` that were changed or removed since (the output is not what it recorded). */

@@ -50,12 +50,14 @@ export interface Staged {
 
 /**
  * Makes every file the output lacks or holds other bytes of, into `staging`; a file the output holds as
- * recorded, with the same digest, is left where it is unmade (carried) or unwritten.
+ * recorded, with the same digest, is left where it is unmade (carried) or unwritten. `damaged`: the files of
+ * the record changed or removed since, when they were found for this very record.
  */
 export async function stageChanges(
   files: Iterable<OutputFile> | AsyncIterable<OutputFile>,
   staging: string,
   previous: PreviousOutput,
+  damaged?: ReadonlySet<string>,
 ): Promise<Staged> {
   const digests = new Map<string, string>();
   const records = new Map<string, FileRecord>();
@@ -64,7 +66,9 @@ export async function stageChanges(
   let bytes = 0;
   const kept = (file: string, digest: string) => {
     const record = previous.records?.get(file);
-    if (previous.digests.get(file) !== digest || !record || !isIntact(path.join(previous.dir, file), record)) return undefined;
+    if (previous.digests.get(file) !== digest || !record) return undefined;
+    // The files changed or removed by hand, when a second thread found them (damage-check.ts); else a stat here.
+    if (damaged ? damaged.has(file) : !isIntact(path.join(previous.dir, file), record)) return undefined;
     return record;
   };
   for await (const file of files) {

@@ -1,0 +1,21 @@
+/**
+ * The damage check of an output updated in place (damage-check.ts), in a thread of its own: it reads the
+ * output's record and stats every file it names, while the build's own thread loads the content and makes
+ * the outputs. Answers the record's digest (so the build takes the answer only for the record it read
+ * itself) and the files changed or removed since that record was written.
+ */
+import { hash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { parentPort, workerData } from 'node:worker_threads';
+import { damagedFiles, digestsFile, previousOutputOf } from './previous-output.ts';
+
+const { target } = workerData as { target: string };
+let answer: { record: string; damaged: string[] } | null = null;
+try {
+  const text = readFileSync(digestsFile(target));
+  const previous = previousOutputOf(target, text);
+  if (previous) answer = { record: hash('sha1', text, 'base64'), damaged: damagedFiles(previous) };
+} catch {
+  // No answer: the build checks each file itself.
+}
+parentPort?.postMessage(answer);
