@@ -68,6 +68,24 @@ export interface BlockPasses {
   formBits(base: number, columns: number, n: number, size: number, fields: number, first: number, end: number, bits: number): number;
   bindWalk(context: number, saturation: number, room: number, span: number, k: number, b: number, d: number): void;
   walk(): number;
+  prepareRare(
+    count: number,
+    docs: number,
+    masks: number,
+    tf: number,
+    lengths: number,
+    fields: number,
+    weights: number,
+    averages: number,
+    size: number,
+    k: number,
+    b: number,
+    d: number,
+    scores: number,
+    blocks: number,
+    bounds: number,
+    starts: number,
+  ): number;
   quickBound(block: number): number;
   tightBound(block: number): number;
   lowerByImpacts(block: number): number;

@@ -48,7 +48,7 @@ const WALK_FIELDS = [
   'wordOrder',
   'averages',
   'saturated',
-  'docs',
+  'gapSlots',
   'heapCount',
   'impactsAfter',
   'impactsChunk',
@@ -126,7 +126,7 @@ function layOut(units: PreparedForm[][], bits: WordBits, bounds: BlockBounds, wa
     ...{ atOnce: options.atOnce ? 1 : 0, capacity: options.capacity, keys: take(heapSlots * 8), raws: take(heapSlots * 8) },
     ...{ scratch: forms.scratch, tiers: forms.tiers, impactOut: forms.out, slots: take(size * 8), impacts: take(size * 8) },
     ...{ wordBounds: take(words * size * 8), scoreBest: take(words * size * 8), scoreExact: take(words * size) },
-    ...{ wordOrder: take(words * 4), saturated: take(words * 8), docs: take(size * 4), heapCount: 0 },
+    ...{ wordOrder: take(words * 4), saturated: take(words * 8), gapSlots: take(size * 4), heapCount: 0 },
     averages: put((at) => new Float64Array(buffer, at, 5), options.averages, 40),
     ...{ impactsAfter: IMPACTS_AFTER, impactsChunk: IMPACTS_CHUNK },
   };

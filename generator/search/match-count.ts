@@ -54,11 +54,12 @@ function addForm(
     bits.set(copy);
     return;
   }
+  // A rare term, scored already: a posting outside the form's fields has score 0.
+  const { postings, starts } = prepared.whole!;
+  const { docs, scores } = postings;
   for (let i = 0; i < blocks.length; i++) {
     if ((blocks[i]! + 1) * size <= first || blocks[i]! * size >= end) continue;
-    // A rare term, scored already: a posting outside the form's fields has score 0.
-    const { docs: found, scores } = prepared.postingsAt(i);
-    for (let j = 0; j < found.length; j++) if (scores[j]! > 0) bits[found[j]! >> 3]! |= 1 << (found[j]! & 7);
+    for (let j = starts[i]!; j < starts[i + 1]!; j++) if (scores[j]! > 0) bits[docs[j]! >> 3]! |= 1 << (docs[j]! & 7);
   }
 }
 

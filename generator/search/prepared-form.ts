@@ -4,6 +4,7 @@
  * postings in a block on demand, each with the form's weighted score. Runtime-neutral.
  */
 import { blockScore, type DecodedPostings, type ScoreContext } from './postings-codec.ts';
+import { align8, blockPasses, reserve } from './block-passes.ts';
 import { RANKING } from './ranking.ts';
 import { readBlock } from './record-reader.ts';
 import type { TermRecord } from './record-reader.ts';
@@ -45,6 +46,60 @@ function scorePostings(form: Form, context: ScoreContext, postings: DecodedPosti
   return scores;
 }
 
+/**
+ * A rare term's form scored (scorePostings' arithmetic, by the WebAssembly module: a fresh isolate would
+ * run thousands of BM25 sums in the interpreter) and cut into blocks: each block's best score and first posting.
+ */
+function prepareRare(form: Form, context: ScoreContext) {
+  const { docs, masks, tf, lengths } = form.record.postings!;
+  const count = docs.length;
+  const at = {
+    docs: 0,
+    masks: align8(count * 4),
+    tf: align8(count * 4) + align8(count),
+    lengths: align8(count * 4) + align8(count) + count * 20,
+  };
+  const weights = at.lengths + count * 20;
+  const averages = weights + 48;
+  const scores = averages + 40;
+  const blocks = scores + count * 8;
+  const bounds = blocks + align8(count * 4);
+  const starts = bounds + count * 8;
+  const memory = reserve(starts + (count + 1) * 4);
+  new Int32Array(memory, at.docs, count).set(docs);
+  new Uint8Array(memory, at.masks, count).set(masks);
+  new Uint32Array(memory, at.tf, count * 5).set(tf);
+  new Uint32Array(memory, at.lengths, count * 5).set(lengths);
+  new Float64Array(memory, weights, 6).set([form.weight, ...form.record.weights]);
+  new Float64Array(memory, averages, 5).set(context.averageFieldLength);
+  const { k, b, d } = RANKING.bm25;
+  const size = RANKING.blockSize;
+  const n = blockPasses().prepareRare(
+    count,
+    at.docs,
+    at.masks,
+    at.tf,
+    at.lengths,
+    form.fields,
+    weights,
+    averages,
+    size,
+    k,
+    b,
+    d,
+    scores,
+    blocks,
+    bounds,
+    starts,
+  );
+  return {
+    scores: new Float64Array(memory, scores, count).slice(),
+    blocks: new Int32Array(memory, blocks, n).slice(),
+    bounds: new Float64Array(memory, bounds, n).slice(),
+    starts: new Int32Array(memory, starts, n + 1).slice(),
+  };
+}
+
 /** Index of `block` in sorted `blocks`, or -1. */
 export function findBlock(blocks: Int32Array, block: number): number {
   // A common word's term is in nearly every block: then entry `block` is usually the block itself.
@@ -81,24 +136,10 @@ export class PreparedForm {
       return;
     }
     // A rare term: every posting scored now, so its bounds are exact.
-    const postings = record.postings!;
-    const scores = scorePostings(form, context, postings);
-    const blocks: number[] = [];
-    const bounds: number[] = [];
-    const starts: number[] = [];
-    postings.docs.forEach((document, i) => {
-      const block = Math.floor(document / RANKING.blockSize);
-      if (blocks[blocks.length - 1] !== block) {
-        blocks.push(block);
-        bounds.push(0);
-        starts.push(i);
-      }
-      bounds[bounds.length - 1] = Math.max(bounds[bounds.length - 1]!, scores[i]!);
-    });
-    starts.push(postings.docs.length);
-    this.blocks = Int32Array.from(blocks);
-    this.bounds = Float64Array.from(bounds);
-    this.whole = { postings: { docs: postings.docs, scores }, starts: Int32Array.from(starts) };
+    const { blocks, bounds, scores, starts } = prepareRare(form, context);
+    this.blocks = blocks;
+    this.bounds = bounds;
+    this.whole = { postings: { docs: record.postings!.docs, scores }, starts };
   }
 
   /** The form's postings in entry `i` of its blocks. */

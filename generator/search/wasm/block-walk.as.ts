@@ -41,7 +41,7 @@ const SCORE_EXACT = 29;
 const WORD_ORDER = 30;
 const AVERAGES = 31;
 const SATURATED = 32;
-const DOCS = 33;
+const GAP_SLOTS = 33;
 const HEAP_COUNT = 34;
 const IMPACTS_AFTER = 35;
 const IMPACTS_CHUNK = 36;
@@ -362,7 +362,7 @@ function scoreCommon(f: i32, c: i32, block: i32, into: i32, exact: i32): i32 {
   const weights = field(FORM_WEIGHTS) + (f << 6);
   const weight = load<f64>(weights);
   const averages = field(AVERAGES);
-  const docs = field(DOCS);
+  const docs = field(GAP_SLOTS);
   const count = column(descriptor, 32, c);
   const stop = base + column(descriptor, 28, c);
   let document = block * size - 1;
@@ -523,4 +523,48 @@ export function walk(): i32 {
   }
   store<i32>(ctx + (HEAP_COUNT << 2), heapCount);
   return 0;
+}
+
+/**
+ * prepared-form.ts for a rare term's form: its `count` postings (documents at `docs`, i32; masks at `masks`,
+ * u8; tf and length per posting and field, 5 apart, u32 at `tf` and `lengths`) scored where their mask meets
+ * the form's `fields` (`weights`: the form's weight, then per field boost * idf; `averages` per field; f64),
+ * into `scores` (f64 per posting); its blocks of `size` documents (i32 at `blocks`), each one's best score
+ * (f64 at `bounds`) and first posting (i32 at `starts`, one more at the end). Returns how many blocks.
+ */
+export function prepareRare(
+  count: i32, docs: i32, masks: i32, tf: i32, lengths: i32, fields: i32, weights: i32, averages: i32, blockSize: i32,
+  k1: f64, bm25b: f64, delta: f64, scores: i32, blocks: i32, bounds: i32, starts: i32,
+): i32 {
+  k = k1;
+  b = bm25b;
+  d = delta;
+  const weight = load<f64>(weights);
+  let n = 0;
+  for (let i = 0; i < count; i++) {
+    const mask = <i32>load<u8>(masks + i) & fields;
+    let score = 0.0;
+    if (mask) {
+      let sum = 0.0;
+      for (let id = 0; id < 5; id++) {
+        if (!(mask & (1 << id))) continue;
+        const at = (i * 5 + id) << 2;
+        const idf = load<f64>(weights + ((1 + id) << 3));
+        sum += bm25(idf, <f64>load<u32>(tf + at), <f64>load<u32>(lengths + at), load<f64>(averages + (id << 3)));
+      }
+      score = weight * sum;
+    }
+    store<f64>(scores + (i << 3), score);
+    const block = <i32>Math.floor(<f64>load<i32>(docs + (i << 2)) / <f64>blockSize);
+    if (n == 0 || load<i32>(blocks + ((n - 1) << 2)) != block) {
+      store<i32>(blocks + (n << 2), block);
+      store<f64>(bounds + (n << 3), 0);
+      store<i32>(starts + (n << 2), i);
+      n++;
+    }
+    const best = bounds + ((n - 1) << 3);
+    if (score > load<f64>(best)) store<f64>(best, score);
+  }
+  store<i32>(starts + (n << 2), count);
+  return n;
 }
