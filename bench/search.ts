@@ -5,10 +5,10 @@
  * side with a plain MiniSearch index of the same documents and options, which an isolate must load whole:
  * index build time and peak memory, the first search's CPU in a fresh isolate and the bytes it reads, warm
  * p50/p99, and an isolate's memory after 1,000 varied queries.
- * Run alone with `npx tsx bench/search.ts [docs...]`.
+ * Run alone with `npx tsx bench/search.ts [docs...]` (`SEARCH_BENCH_DIR=<folder>` keeps the indexes built, see KEPT).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -149,9 +149,25 @@ function measureSpeed(runtime: Runtime, docs: number, dir: string, root: string)
   return speed;
 }
 
-function measureSize(docs: number, root: string): Row {
-  const dir = path.join(root, String(docs));
+/**
+ * `SEARCH_BENCH_DIR`: where the indexes are built and kept between runs (with their build figures), so that
+ * a change to the reader is measured again without building 100,000 documents again. Delete it when done:
+ * the 100,000-document index is about 150 MB. Without it, each index is built in a temporary folder and deleted.
+ */
+const KEPT = process.env.SEARCH_BENCH_DIR;
+
+/** The index of `docs` documents in `dir`, built now or, when kept, read back with its build's figures. */
+function keptOrBuilt(docs: number, dir: string): BuildFigures {
+  const figures = path.join(dir, 'build.json');
+  if (KEPT && existsSync(figures)) return JSON.parse(readFileSync(figures, 'utf8'));
   const build = buildIndex(docs, dir);
+  if (KEPT) writeFileSync(figures, JSON.stringify(build));
+  return build;
+}
+
+function measureSize(docs: number, root: string): Row {
+  const dir = path.join(KEPT ?? root, String(docs));
+  const build = keptOrBuilt(docs, dir);
   const answers: Record<Runtime, string[][]> = { deno: [], node: [] };
   const rankIn = (runtime: Runtime) => (queries: { q: string; type: string }[]) => {
     const file = path.join(root, 'relevance-queries.json');
@@ -180,7 +196,7 @@ function measureSize(docs: number, root: string): Row {
     const { heapMb, rssMb } = runDeno(['warm', dir, queriesFile, '1']);
     row.memory = { heapMb: heapMb!, rssMb: rssMb! };
   }
-  rmSync(dir, { recursive: true, force: true });
+  if (!KEPT) rmSync(dir, { recursive: true, force: true });
   return row;
 }
 
