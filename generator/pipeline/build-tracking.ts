@@ -7,9 +7,7 @@ import type { Catalogue } from './catalogue/catalogue.ts';
 import { createOutputTracker, type OutputTracker, type TrackedOutputs } from './output-tracker.ts';
 import type { BuildHelper } from './outputs/helper/build-helper.ts';
 import type { Emitted } from './emit/emit-files.ts';
-import { type KeptOnDisk, readTrackedOutputs, recordTrackedOutputs } from './emit/tracked-outputs.ts';
-import { KEPT as RELATIONS } from './outputs/records/kept-relations.ts';
-import { relationsFromDisk, relationsToDisk } from './outputs/records/relations-on-disk.ts';
+import { readTrackedOutputs, recordTrackedOutputs } from './emit/tracked-outputs.ts';
 import type { OutputFile } from './outputs/output-file.ts';
 import { buildSearchIndex, buildSearchIndexInHelper, searchIndexBodies } from './outputs/search/search-file.ts';
 import { searchInputs } from './outputs/search/search-inputs.ts';
@@ -85,9 +83,6 @@ export function trackedSearch(
   return { files, documents: search.documents };
 }
 
-/** The values outputs keep for the next build that `npm run build` keeps beside the output, in its record. */
-const KEPT_ON_DISK: Record<string, KeptOnDisk> = { [RELATIONS]: { save: relationsToDisk, load: relationsFromDisk } };
-
 /**
  * Where a build's previous tracked outputs come from and where its own go: the caller's `tracked` (npm run dev
  * keeps them in memory), else the record beside the output folder (npm run build), never trusted with `force`.
@@ -105,7 +100,7 @@ export function openTracking(options: {
   const { scope, outDir } = options;
   const onDisk = scope !== undefined && !options.ownEmit && !options.tracked;
   const searchStore = onDisk && options.keepLoads ? openSearchStore(outDir, { trust: !options.force }) : undefined;
-  const tracked = options.tracked ?? { outputs: onDisk && !options.force ? readTrackedOutputs(outDir, KEPT_ON_DISK) : undefined };
+  const tracked = options.tracked ?? { outputs: onDisk && !options.force ? readTrackedOutputs(outDir) : undefined };
   let tracker: OutputTracker | undefined;
   return {
     /** What the previous build made, when there is a record of it (a cold build has none). */
@@ -120,7 +115,7 @@ export function openTracking(options: {
     /** After the emit step: what it put in place is what the next build may carry over, and only that. */
     settle(written: Emitted): number | undefined {
       tracked.outputs = tracker?.settle(written.digests);
-      if (onDisk) recordTrackedOutputs(outDir, tracked.outputs, written.identity, KEPT_ON_DISK);
+      if (onDisk) recordTrackedOutputs(outDir, tracked.outputs, written.identity);
       searchStore?.save(written.digests);
       return tracker?.carried();
     },

@@ -17,7 +17,6 @@ import { loadContent } from '../../generator/pipeline/load/load-content.ts';
 import { createOutputTracker, type TrackedOutputs } from '../../generator/pipeline/output-tracker.ts';
 import { keptRelated } from '../../generator/pipeline/outputs/records/kept-relations.ts';
 import { createRelated } from '../../generator/pipeline/outputs/records/relations.ts';
-import { relationsFromDisk, relationsToDisk } from '../../generator/pipeline/outputs/records/relations-on-disk.ts';
 import { validateContent } from '../../generator/pipeline/validate/validate-content.ts';
 import { removeBuildDirs, tempDir } from '../helpers/build-output.ts';
 import { writeSyntheticContent } from '../helpers/synthetic-content.ts';
@@ -103,20 +102,8 @@ function apply(content: string, change: Edit): unknown {
   }
 }
 
-/** What a tracker kept, as npm run build keeps it: written into the record beside the output as JSON, and read back. */
-const throughDisk = (kept: TrackedOutputs['kept']): TrackedOutputs['kept'] =>
-  new Map(
-    [...(kept ?? [])].map(([name, { scope, value }]) => [
-      name,
-      { scope, value: relationsFromDisk(JSON.parse(JSON.stringify(relationsToDisk(value)))) },
-    ]),
-  );
-
-/**
- * Builds catalogues as npm run dev does, keeping what each tracker keeps (through the record on disk, as npm run
- * build does, with `onDisk`); returns each build's related objects, kept and fresh.
- */
-function createBuilds(content: string, onDisk = false) {
+/** Builds catalogues as npm run dev does, keeping what each tracker keeps; returns each build's related objects, kept and fresh. */
+function createBuilds(content: string) {
   const cache = createBuildCache();
   let previous: TrackedOutputs | undefined;
   return async () => {
@@ -150,21 +137,17 @@ function createBuilds(content: string, onDisk = false) {
     }
     cache.endBuild();
     previous = tracker.settle(new Map());
-    if (onDisk && previous) previous = { ...previous, kept: throughDisk(previous.kept) };
     return { kept, fresh, made };
   };
 }
 
-describe.each([
-  ['in memory (npm run dev)', false, 12],
-  ['through the record beside the output (npm run build)', true, 6],
-])('related objects kept across builds, %s', (_, onDisk, runs) => {
+describe('related objects kept across builds', () => {
   it('are the ones made afresh after any series of edits', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(edit, { minLength: 1, maxLength: 8 }), async (edits) => {
         const content = path.join(tempDir('kept-relations'), 'content');
         await writeSyntheticContent(content, SIZES);
-        const build = createBuilds(content, onDisk);
+        const build = createBuilds(content);
         await build();
         for (const change of edits) {
           apply(content, change);
@@ -172,14 +155,14 @@ describe.each([
           expect(kept, JSON.stringify(change)).toEqual(fresh);
         }
       }),
-      { numRuns: Number(process.env.PROPERTY_RUNS ?? runs) },
+      { numRuns: Number(process.env.PROPERTY_RUNS ?? 12) },
     );
   }, 180_000);
 
   it('relates again only the records an edit may change', async () => {
     const content = path.join(tempDir('kept-relations'), 'content');
     await writeSyntheticContent(content, SIZES);
-    const build = createBuilds(content, onDisk);
+    const build = createBuilds(content);
     const first = await build();
     expect(first.made).toBe(Object.keys(first.kept).length);
     expect((await build()).made).toBe(0);

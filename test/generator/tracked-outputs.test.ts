@@ -212,30 +212,6 @@ describe('outputs tracked by their inputs', () => {
     expectSameTree(readTree(out), readTree(clean), 'another scope');
   });
 
-  it('keep the related objects in the record beside the output; a kept state of another shape is ignored', async () => {
-    const content = fixtureDir('valid');
-    const out = path.join(tempDir('kept'), 'dist');
-    await buildSite({ contentDir: content, outDir: out, env: BUILD_ENV, scope: 'test' });
-    const kept = () => JSON.parse(readFileSync(`${out}.inputs.json`, 'utf8')).kept.relations;
-    const [collection, ids, json] = kept().value.related.find(([name]: [string]) => name === 'intelligence');
-    expect(ids.length).toBeGreaterThan(1);
-    expect(JSON.parse(json[0])).toHaveProperty('topics');
-    for (const [index, change] of [
-      { kind: 'retitle', index: 1, words: 'checkout review' },
-      { kind: 'body', index: 2, words: 'latency' },
-    ].entries()) {
-      // Damaged: one related column cut short, then the groups' heads of another length than their names.
-      const record = JSON.parse(readFileSync(`${out}.inputs.json`, 'utf8'));
-      if (index === 0) record.kept.relations.value.related.find(([name]: [string]) => name === collection)[2].pop();
-      else record.kept.relations.value.heads[1].pop();
-      writeFileSync(`${out}.inputs.json`, JSON.stringify(record));
-      apply(content, change as Edit);
-      await buildSite({ contentDir: content, outDir: out, env: BUILD_ENV, scope: 'test' });
-      expectSameTree(readTree(out), await cleanTree(content, 0), JSON.stringify(change));
-      expect(kept().value.related.find(([name]: [string]) => name === collection)[1]).toEqual(ids);
-    }
-  });
-
   it('at 2,000 articles, an edit makes what it touches and the output is a clean build', async () => {
     const content = path.join(tempDir('scale'), 'content');
     await writeSyntheticContent(content, { articles: 2000, bodyWords: 40 });

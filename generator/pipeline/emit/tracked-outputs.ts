@@ -16,35 +16,14 @@ const inputsFile = (outDir: string) => `${path.resolve(outDir)}.inputs.json`;
 /** Raise when the record changes shape: a record of another version is no record (the build makes everything). */
 const VERSION = 2;
 
-/**
- * How a value an output keeps for the next build (output-tracker.ts's `keep`) is written into the record and
- * read back; `load` gives undefined for a value of another shape, which is then not kept.
- */
-export interface KeptOnDisk {
-  save(value: unknown): unknown;
-  load(value: unknown): unknown;
-}
-
-/** The kept values of the record that `codecs` can read back, each with the scope it was kept under. */
-function keptOf(recorded: unknown, codecs: Readonly<Record<string, KeptOnDisk>>): Map<string, { scope: string; value: unknown }> {
-  const kept = new Map<string, { scope: string; value: unknown }>();
-  for (const [name, codec] of Object.entries(codecs)) {
-    const entry = (recorded as Record<string, { scope?: unknown; value?: unknown }> | undefined)?.[name];
-    const value = typeof entry?.scope === 'string' ? codec.load(entry.value) : undefined;
-    if (value !== undefined) kept.set(name, { scope: entry!.scope as string, value });
-  }
-  return kept;
-}
-
-/** The record of the output in place, or undefined when there is none to trust; with the kept values `codecs` read. */
-export function readTrackedOutputs(outDir: string, codecs: Readonly<Record<string, KeptOnDisk>> = {}): TrackedOutputs | undefined {
+/** The record of the output in place, or undefined when there is none to trust. */
+export function readTrackedOutputs(outDir: string): TrackedOutputs | undefined {
   try {
     const recorded = JSON.parse(readFileSync(inputsFile(outDir), 'utf8')) as {
       version: unknown;
       identity: unknown;
       files: unknown;
       groups: Record<string, { key: unknown; files: unknown }>;
-      kept: unknown;
     };
     if (recorded.version !== VERSION || typeof recorded.identity !== 'string' || recorded.identity !== identityOf(path.resolve(outDir)))
       return undefined;
@@ -58,30 +37,21 @@ export function readTrackedOutputs(outDir: string, codecs: Readonly<Record<strin
       if (typeof group?.key === 'string' && Array.isArray(group.files) && group.files.every((file) => typeof file === 'string'))
         groups.set(name, { key: group.key, files: group.files as string[] });
     }
-    return { files, groups, kept: keptOf(recorded.kept, codecs) };
+    return { files, groups };
   } catch {
     return undefined;
   }
 }
 
-/** Records what the build just put in place (`identity`), and the kept values `codecs` write; with nothing to record, removes the old record. */
-export function recordTrackedOutputs(
-  outDir: string,
-  outputs: TrackedOutputs | undefined,
-  identity: string | undefined,
-  codecs: Readonly<Record<string, KeptOnDisk>> = {},
-): void {
+/** Records what the build just put in place (`identity`); with nothing to record, removes the old record. */
+export function recordTrackedOutputs(outDir: string, outputs: TrackedOutputs | undefined, identity: string | undefined): void {
   const file = inputsFile(outDir);
   if (!outputs || !identity) {
     rmSync(file, { force: true });
     return;
   }
   const files = toColumns(outputs.files, { key: ([key]) => key, digest: ([, digest]) => digest });
-  const kept = Object.entries(codecs).flatMap(([name, codec]) => {
-    const entry = outputs.kept?.get(name);
-    return entry ? [[name, { scope: entry.scope, value: codec.save(entry.value) }]] : [];
-  });
-  const record = { version: VERSION, identity, files, groups: Object.fromEntries(outputs.groups), kept: Object.fromEntries(kept) };
+  const record = { version: VERSION, identity, files, groups: Object.fromEntries(outputs.groups) };
   // Written whole, then renamed over the old one: a build killed while writing leaves no half record.
   writeFileSync(`${file}.${process.pid}`, JSON.stringify(record));
   renameSync(`${file}.${process.pid}`, file);

@@ -10,7 +10,6 @@
  * keeps its related object. A body edit relates one record again; a title edit of a recent article, the
  * articles whose short lists show it; an old article's, none but its own.
  */
-import { hash } from 'node:crypto';
 import type { AnyEntry, Relation } from '../../../schemas/collections.ts';
 import { apiCollections, markdownCollections } from '../../../schemas/collections.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
@@ -29,16 +28,16 @@ export interface KeptRelated {
   pageInputs?: string;
 }
 
-export interface RelationState {
+interface RelationState {
   /** Every published record of each Markdown collection: its file's digest, by id. */
   records: Map<string, Map<string, string>>;
   /** Each related object made or kept by the build, by collection and id. */
   related: Map<string, Map<string, KeptRelated>>;
-  /** A digest of what a relation may read of each group (groupHeads below), by group. */
+  /** What a relation may read of each group (groupHeads below), by group. */
   heads: Map<string, string>;
 }
 
-export const KEPT = 'relations';
+const KEPT = 'relations';
 const asIds = (value: unknown): string[] => (Array.isArray(value) ? value : typeof value === 'string' ? [value] : []);
 const groupKey = (collection: string, field: string, value: string) => `${collection}\n${field}\n${value}`;
 
@@ -75,8 +74,7 @@ function groupHeads(catalogue: Catalogue, reads: ReturnType<typeof groupReads>):
     const facts = (member: AnyEntry) => JSON.stringify([recordRef(member, key, catalogue), order.map((field) => member[field])]);
     for (const [field, length] of fields) {
       for (const [value, members] of catalogue.groups(key, field)) {
-        // A digest: a group read whole may hold thousands of members, and npm run build keeps the heads on disk.
-        heads.set(groupKey(key, field, value), hash('sha1', members.slice(0, length).map(facts).join('\n'), 'base64'));
+        heads.set(groupKey(key, field, value), members.slice(0, length).map(facts).join('\n'));
       }
     }
   }
