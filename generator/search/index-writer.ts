@@ -16,7 +16,8 @@ import {
   type SearchMeta,
 } from './index-format.ts';
 import { RANKING, SEARCH_FIELDS, type SearchField, TYPO_FIELDS } from './ranking.ts';
-import { boundAverages, RecordBuilder } from './record-builder.ts';
+import { boundAverages, type RecordBuilder } from './record-builder.ts';
+import { collectPostings, PackedAnalyses } from './packed-analyses.ts';
 import { phrasesOf, phraseTerms, type SynonymTable } from './synonyms.ts';
 import { processTerm, tokenize } from './text-analysis.ts';
 import { assembleParts, type IndexLayout, type TermRecords } from './index-layout.ts';
@@ -60,15 +61,18 @@ function analyseAll(
   seen?: (index: number, fields: FieldAnalysis[]) => void,
 ) {
   const averageFieldLength = SEARCH_FIELDS.map(() => 0);
-  const analysed = documents.map((document, count) => {
+  const lengths = new Uint32Array(documents.length * SEARCH_FIELDS.length);
+  const analysed = new PackedAnalyses();
+  documents.forEach((document, count) => {
     const fields = analyseDocument(document);
     seen?.(count, fields);
     fields.forEach(({ length }, fieldId) => {
       averageFieldLength[fieldId] = runningAverage(averageFieldLength[fieldId]!, count, length);
+      lengths[count * SEARCH_FIELDS.length + fieldId] = length;
     });
-    return fields;
+    analysed.add(fields);
   });
-  return { analysed, averageFieldLength };
+  return { analysed, averageFieldLength, lengths };
 }
 
 /** MiniSearch's running average after the `count + 1`th length: the writer's and an update's, the same bits. */
@@ -125,27 +129,6 @@ function numberDocuments(documents: readonly SearchDocument[]) {
   return { order, types };
 }
 
-/** Each term's postings record, built in document order. */
-function collectPostings(order: readonly number[], analysed: (FieldAnalysis[] | undefined)[]) {
-  const postings = new Map<string, RecordBuilder>();
-  order.forEach((index, number) => {
-    analysed[index]!.forEach(({ length, terms }, fieldId) => {
-      for (let i = 0; i < terms.length; i += 2) {
-        const term = terms[i] as string;
-        let record = postings.get(term);
-        if (!record) {
-          record = new RecordBuilder();
-          postings.set(term, record);
-        }
-        record.add(fieldId, number, terms[i + 1] as number, length);
-      }
-    });
-    // Each document's analysis is read once: let it go, so the build holds postings, not both.
-    analysed[index] = undefined;
-  });
-  return postings;
-}
-
 /** Each term's record encoded (index-layout.ts TermRecords), the builders let go as they are read. */
 function encodeRecords(postings: Map<string, RecordBuilder>, context: ScoreContext): TermRecords {
   const typoFieldIds = TYPO_FIELDS.map((field) => SEARCH_FIELDS.indexOf(field));
@@ -199,11 +182,7 @@ export function writeSearchIndexState(
   synonyms: SynonymTable | null = null,
   seen?: (index: number, fields: FieldAnalysis[]) => void,
 ): SearchIndexState {
-  const { analysed, averageFieldLength } = analyseAll(documents, documentAnalyser(analyse, synonyms), seen);
-  const lengths = new Uint32Array(documents.length * SEARCH_FIELDS.length);
-  analysed.forEach((fields, index) => {
-    for (const [fieldId, { length }] of fields.entries()) lengths[index * SEARCH_FIELDS.length + fieldId] = length;
-  });
+  const { analysed, averageFieldLength, lengths } = analyseAll(documents, documentAnalyser(analyse, synonyms), seen);
   const { order, types } = numberDocuments(documents);
   const bounds = boundAverages(averageFieldLength);
   const records = encodeRecords(collectPostings(order, analysed), { documents: documents.length, averageFieldLength: bounds });

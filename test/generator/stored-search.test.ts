@@ -72,7 +72,9 @@ function writeWhole(out: string, documents: readonly SearchDocument[], synonyms:
   const keys = documents.map(keyOf);
   // A build killed before it saved left its staged parts: the next whole save removes them with its own.
   mkdirSync(path.join(storeDir(out), 'staging-999999-1'), { recursive: true });
-  const written = writeIndexKeeping(documents, keys, synonyms, { scope: SCOPE, staging: stagingDir(out) });
+  // Copies: the writer lets each one's body go once analysed.
+  const copies = documents.map((document) => ({ ...document }));
+  const written = writeIndexKeeping(copies, keys, synonyms, { scope: SCOPE, staging: stagingDir(out) });
   store.keepWhole(SCOPE, documents, keys, synonyms, written.files, written.kept);
   emit(out, written.files, store);
   expect(readdirSync(storeDir(out)).filter((name) => name.startsWith('staging-'))).toEqual([]);

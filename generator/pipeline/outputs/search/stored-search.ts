@@ -14,9 +14,13 @@ import type { OutputFile } from '../output-file.ts';
 import { checkSearchBudget, createSearchDocuments, synonymTable, toSearchText } from './search-file.ts';
 import { type KeptWhole, partOf, type SearchStore, type StoredAnalyses, stageAnalyses, stagingDir } from './search-store.ts';
 import { updateFromStore } from './stored-search-update.ts';
-/** The index of `documents` (bodies as search text) written whole, with what the store keeps of it. */
+/**
+ * The index of `documents` (bodies as search text) written whole, with what the store keeps of it. The
+ * documents are the caller's own copies, given up: each body is let go once analysed (only the analysis is
+ * kept, and the writer's state is not), so a whole build's bodies are never held beside its analyses.
+ */
 export function writeIndexKeeping(
-  documents: readonly SearchDocument[],
+  documents: SearchDocument[],
   keys: readonly string[],
   synonyms: SynonymTable | null,
   { scope, staging }: { scope: string; staging: string },
@@ -28,6 +32,7 @@ export function writeIndexKeeping(
     const entries = byPart.get(part) ?? [];
     byPart.set(part, entries);
     entries.push([id, keys[index]!, JSON.stringify(fields)]);
+    documents[index]!.body = '';
   });
   const numbers = Uint32Array.from(documents, (document) => state.numbers.get(document.id)!);
   stageAnalyses(staging, scope, byPart);
