@@ -1,7 +1,7 @@
 /** The build, top to bottom: load -> validate -> catalogue -> outputs -> emit. Only the emit step writes. */
 import { collections as siteCollections, type CollectionTable } from '../schemas/collections.ts';
 import type { Content } from '../schemas/content.ts';
-import { loadContent } from './load/load-content.ts';
+import { loadContent, type RawContent } from './load/load-content.ts';
 import { openLoadStore } from './load/load-store.ts';
 import type { ContentEntry } from './load/scan-content.ts';
 import { validateContent } from './validate/validate-content.ts';
@@ -61,6 +61,8 @@ export interface BuildOptions {
   cache?: BuildCache;
   /** The content folder's listing, when the caller knows it without listing it all (npm run dev, from its watcher). */
   listContent?: (root: string) => ContentEntry[];
+  /** The content as loaded, changed in memory before it is checked (npm run dev's practice edit; dev-warm-up.ts). */
+  amend?: (raw: RawContent) => RawContent;
   /** Writes every file anew, trusting nothing of the previous output (`--force`). */
   force?: boolean;
   /** Updates a trusted output in place rather than swapping in a new folder (`--in-place`; emit-files.ts). */
@@ -210,7 +212,8 @@ async function buildWith(options: BuildOptions, helper: BuildHelper | undefined)
   const damage = options.inPlace && !options.force && !options.emit && !options.snapshot ? startDamageCheck(options.outDir) : undefined;
   const store = options.keepLoads ? openLoadStore(options.outDir, { trust: !options.force }) : undefined;
   const tracking = openTracking({ ...options, ownEmit: !!(options.emit ?? options.snapshot) });
-  const raw = await loadContent(options.contentDir, collections, settings.limits, options.cache, store, options.listContent);
+  const loaded = await loadContent(options.contentDir, collections, settings.limits, options.cache, store, options.listContent);
+  const raw = options.amend ? options.amend(loaded) : loaded;
   // A cold build renders every body: the helper starts on them now, while this thread validates the content.
   const renders = helper && !tracking.previous ? startRendering(helper, rawBodies(raw, collections), EARLY_SHARE) : undefined;
   const content = validateContent(raw, collections);

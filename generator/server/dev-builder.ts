@@ -10,7 +10,7 @@ import { createDevBuilds, type DevBuildOptions } from './dev-builds.ts';
 export type { BuildAnswer } from './dev-builds.ts';
 
 /** A build to make (with the paths the watcher reported since the last, if known), or a base folder the server no longer reads, to remove. */
-export type BuildRequest = { id: number; changed?: string[] | undefined } | { remove: string };
+export type BuildRequest = { id: number; changed?: string[] | undefined; warm?: boolean } | { remove: string };
 
 /** A nice value: below the server (0), above idle work (19). */
 const BUILD_PRIORITY = 10;
@@ -27,7 +27,7 @@ let made = 0;
 
 parentPort!.on('message', async (request: BuildRequest) => {
   if ('remove' in request) return builds.remove(request.remove);
-  parentPort!.postMessage(await builds.build(request.id, request.changed));
+  parentPort!.postMessage(await (request.warm ? builds.warmUp(request.id) : builds.build(request.id, request.changed)));
   if (++made !== LOWER_AFTER_BUILDS) return;
   try {
     setPriority(BUILD_PRIORITY);

@@ -6,6 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { buildSite } from '../pipeline/build-site.ts';
+import type { RawContent } from '../pipeline/load/load-content.ts';
+import { collections as siteCollections } from '../schemas/collections.ts';
 import { resolveBuildSettings } from '../pipeline/build-settings.ts';
 import { createBuildCache } from '../pipeline/build-cache.ts';
 import type { TrackedOutputs } from '../pipeline/output-tracker.ts';
@@ -17,6 +19,7 @@ import { ContentError, formatReport } from '../pipeline/problems.ts';
 import { formatPublication } from '../pipeline/publication-report.ts';
 import { createContentListing } from './dev-content-listing.ts';
 import { createDevOutput, type DevEmitted } from './dev-output.ts';
+import { netChanges, practiceEdit } from './dev-warm-up.ts';
 
 export type BuildAnswer =
   | {
@@ -54,6 +57,11 @@ export interface DevBuilds {
    * so that only those are looked at again; without it, the content folder is listed whole.
    */
   build(id: number, changed?: readonly string[]): Promise<BuildAnswer>;
+  /**
+   * After the first build: the practice edit (dev-warm-up.ts) and a build of the content as it is, answered
+   * as one build from the one before (no file changed, unless the content did meanwhile).
+   */
+  warmUp(id: number): Promise<BuildAnswer>;
   /** Removes a base folder the server no longer reads, once builds have been quiet for a moment. */
   remove(dir: string): void;
   close(): void;
@@ -108,15 +116,18 @@ export function createDevBuilds(options: DevBuildOptions): DevBuilds {
   let building = false;
   const remover = createRemover(() => building);
 
-  const build = async (id: number): Promise<BuildAnswer> => {
+  /** The files' digests of the last good build. */
+  let digests: ReadonlyMap<string, string> = new Map();
+  const build = async (id: number, amend?: (raw: RawContent) => RawContent): Promise<BuildAnswer> => {
     let emitted: DevEmitted | undefined;
     const emit = async (files: AsyncIterable<OutputFile>) => {
       emitted = await output.emit(files);
       return emitted;
     };
     try {
-      const result = await buildSite({ contentDir, outDir: snapshotRoot, settings, cache, emit, scope, tracked, listContent });
+      const result = await buildSite({ contentDir, outDir: snapshotRoot, settings, cache, emit, scope, tracked, listContent, amend });
       const { changed, removed, rebased } = emitted!;
+      digests = emitted!.digests ?? new Map();
       const lines = formatPublication(result.publication, preview);
       return { id, built: true, written: result.written, files: result.files, lines, base: output.base(), rebased, changed, removed };
     } catch (error) {
@@ -127,18 +138,38 @@ export function createDevBuilds(options: DevBuildOptions): DevBuilds {
         : { id, built: false, failure: error instanceof Error ? (error.stack ?? error.message) : String(error) };
     }
   };
+  /** The content as it is, after a practice build from it with one title changed; the two answered as one. */
+  const warmUp = async (id: number): Promise<BuildAnswer> => {
+    // Only over a base just written (its overlay empty), so the server can be given the two builds' net change.
+    if (!output.fresh()) return build(id);
+    const before = digests;
+    const practice = await build(id, (raw) => practiceEdit(raw, siteCollections));
+    listing.report('all');
+    const answer = await build(id);
+    if (!answer.built || !practice.built || answer.rebased || practice.rebased) return answer;
+    const net = netChanges(before, digests, [practice, answer]);
+    return { ...answer, ...net, written: net.changed.length };
+  };
+  /** `make`, timed in this thread's CPU, with no base removed meanwhile. */
+  const timed = async (make: () => Promise<BuildAnswer>): Promise<BuildAnswer> => {
+    building = true;
+    const cpuBefore = threadCpuMs();
+    try {
+      const answer = await make();
+      const cpuAfter = threadCpuMs();
+      return answer.built && cpuBefore !== undefined && cpuAfter !== undefined ? { ...answer, cpuMs: cpuAfter - cpuBefore } : answer;
+    } finally {
+      building = false;
+    }
+  };
   return {
-    async build(id, changed) {
+    build(id, changed) {
       listing.report(changed ?? 'all');
-      building = true;
-      const cpuBefore = threadCpuMs();
-      try {
-        const answer = await build(id);
-        const cpuAfter = threadCpuMs();
-        return answer.built && cpuBefore !== undefined && cpuAfter !== undefined ? { ...answer, cpuMs: cpuAfter - cpuBefore } : answer;
-      } finally {
-        building = false;
-      }
+      return timed(() => build(id));
+    },
+    warmUp(id) {
+      listing.report('all');
+      return timed(() => warmUp(id));
     },
     remove: remover.remove,
     close: remover.close,

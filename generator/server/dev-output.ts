@@ -113,6 +113,8 @@ export interface DevOutput {
   emit(files: AsyncIterable<OutputFile>): Promise<DevEmitted>;
   /** The folder the newest build's unchanged files are read from. */
   base(): string;
+  /** Whether the newest build is its base, written whole: nothing in memory over it. */
+  fresh(): boolean;
 }
 
 export function createDevOutput(snapshotRoot: string): DevOutput {
@@ -120,5 +122,6 @@ export function createDevOutput(snapshotRoot: string): DevOutput {
   return {
     emit: (files) => (!state.base || overlayTooLarge(state) ? writeBase(state, files) : compare(state, files)),
     base: () => state.base!.dir,
+    fresh: () => state.base !== undefined && state.overlay.size === 0,
   };
 }

@@ -14,7 +14,7 @@ import { removeAfterExit } from './snapshot-linker.ts';
 export interface Rebuilder {
   /** Rebuilds for these changed files, after the rebuild under way, if any. */
   changed(files: ReadonlySet<string>): void;
-  /** The first build, served once made, then a rebuild that warms the builder for the first edit. True when the first build succeeded. */
+  /** The first build, served once made, then the practice edit that warms the builder for the first edit. True when the first build succeeded. */
   start(): Promise<boolean>;
   /** The builds, for the server. */
   builds: BuildFeed;
@@ -88,11 +88,11 @@ function startBuilder(data: Omit<RebuilderOptions, 'built'>) {
   });
   return {
     /** A build; `changed`: what the watcher reported since the last (else the content is listed whole). */
-    build: (changed?: ReadonlySet<string>) =>
+    build: (changed?: ReadonlySet<string>, warm?: boolean) =>
       new Promise<BuildAnswer>((resolve) => {
         const id = next++;
         waiting.set(id, resolve);
-        worker.postMessage({ id, changed: changed && [...changed] } satisfies BuildRequest);
+        worker.postMessage({ id, changed: changed && [...changed], warm } satisfies BuildRequest);
       }),
     builds: {
       latest() {
@@ -117,7 +117,7 @@ export function createRebuilder(options: RebuilderOptions): Rebuilder {
   let running: Promise<unknown> = Promise.resolve();
   const rebuild = async (reason: string, changed?: ReadonlySet<string>): Promise<boolean> => {
     const started = performance.now();
-    const answer = await builder.build(changed);
+    const answer = await builder.build(changed, reason === WARM);
     if (answer.built) {
       // The warm-up after the first build is said only when it found a change.
       if (reason === WARM && answer.written === 0 && answer.removed.length === 0) return true;
@@ -157,10 +157,11 @@ export function createRebuilder(options: RebuilderOptions): Rebuilder {
         .catch((error: unknown) => console.error(`rebuild failed: ${String(error)}`));
     },
     start() {
-      // The first build is served as soon as it is made. Then, before this resolves, a rebuild with nothing
-      // changed: the first edit finds what a rebuild keeps (files read, relations, the index's digests) and
-      // code the engine has compiled, where it would pay for all of that itself (a second at 4,000 articles).
-      // An edit saved meanwhile waits for it.
+      // The first build is served as soon as it is made. Then, before this resolves, the practice edit and a
+      // rebuild of the content as it is (dev-warm-up.ts): the first edit finds what a rebuild keeps (files
+      // read, relations, the index's digests) and every path an edit takes compiled by the engine, where it
+      // would pay for all of that itself (a second at 4,000 articles before any warm-up; twice a later edit's
+      // CPU after a rebuild with nothing changed). An edit saved meanwhile waits for it.
       const first = running.then(async () => {
         if (!(await rebuild(FIRST))) return false;
         await rebuild(WARM);

@@ -75,6 +75,10 @@ describe("npm run dev's builder", () => {
     try {
       const first = await builds.build(0);
       if (!first.built) throw new Error(JSON.stringify(first));
+      // The practice edit and the build after it hand the server nothing: the content did not change.
+      const warm = await builds.warmUp(1);
+      if (!warm.built) throw new Error(JSON.stringify(warm));
+      expect([warm.written, warm.changed.length, warm.removed.length, warm.rebased]).toEqual([0, 0, 0, false]);
       let overlay: Overlay | undefined;
       const steps: [string, () => void, string[]][] = [
         [
@@ -107,13 +111,37 @@ describe("npm run dev's builder", () => {
       ];
       for (const [index, [what, change, reported]] of steps.entries()) {
         change();
-        const answer = await builds.build(index + 1, reported);
+        const answer = await builds.build(index + 2, reported);
         if (!answer.built) throw new Error(`${what}: ${JSON.stringify(answer)}`);
         overlay = answer.rebased ? undefined : applyChanges(overlay, answer.changed, answer.removed, new Date());
         expectSameTree(servedTree(answer.base, overlay), await cleanTree(content), what);
       }
       // Search's parts were among the files changed: it answers the edited words with the next request.
       expect([...(overlay?.keys() ?? [])].some((file) => file.includes('search'))).toBe(true);
+    } finally {
+      builds.close();
+    }
+  }, 120_000);
+
+  it('hands the server what changed during the first build after its practice edit, and nothing of the practice', async () => {
+    const content = fixtureDir('valid');
+    const file = path.join(content, 'intelligence', 'rag-evaluation.md');
+    const builds = createDevBuilds({
+      contentDir: content,
+      snapshotRoot: path.join(tempDir('dev-warm-up'), 'build'),
+      preview: PREVIEW,
+      servedAt: SERVED_AT,
+    });
+    try {
+      const first = await builds.build(0);
+      if (!first.built) throw new Error(JSON.stringify(first));
+      writeFileSync(file, readFileSync(file, 'utf8').replace(/^title: .*$/m, 'title: Edited while the first build ran'));
+      const warm = await builds.warmUp(1);
+      if (!warm.built) throw new Error(JSON.stringify(warm));
+      expect(warm.rebased).toBe(false);
+      expect(warm.changed.map((changed) => changed.path)).toContain('intelligence/7e/rag-evaluation/index.html');
+      const served = servedTree(warm.base, applyChanges(undefined, warm.changed, warm.removed, new Date()));
+      expectSameTree(served, await cleanTree(content), 'an edit during the first build');
     } finally {
       builds.close();
     }

@@ -1,0 +1,70 @@
+/**
+ * `npm run dev`'s practice edit, made before it says it is ready: a build of the content with one record's
+ * title changed in memory, then a build of the content as it is, and neither served. The first edit an
+ * editor saves then finds every path an edit takes already run (the records' and relations' made again,
+ * the search index updated by term, the changed files compared) and compiled by the engine: a rebuild with
+ * nothing changed runs none of them, and the first edit after it took about twice the CPU of the next ones,
+ * the slowest edit of a session. Nothing is read from or written to the content folder for it.
+ */
+import type { RawContent, RawRecord } from '../pipeline/load/load-content.ts';
+import type { CollectionTable } from '../schemas/collections.ts';
+
+/**
+ * `raw` with one record's title replaced by another record's of the same collection (a title the schema
+ * took, so the practice build passes as the content does), in the Markdown collection with the most
+ * records; `raw` itself when no collection has two records with different titles. The file's digest is
+ * changed too, so that what is tracked by it is made again. Nothing of `raw` is changed in place: the
+ * loader keeps its records for the next build.
+ */
+export function practiceEdit(raw: RawContent, collections: CollectionTable): RawContent {
+  const candidates = Object.entries(collections)
+    .flatMap(([key, collection]) => (collection.kind === 'markdown' ? [{ key, field: collection.fields.title }] : []))
+    .sort((a, b) => (raw.records[b.key]?.length ?? 0) - (raw.records[a.key]?.length ?? 0));
+  for (const { key, field } of candidates) {
+    const records = raw.records[key] ?? [];
+    const titleOf = (record: RawRecord | undefined) => (record?.data as Record<string, unknown> | undefined)?.[field];
+    const other = records.findIndex((record) => typeof titleOf(record) === 'string' && titleOf(record) !== titleOf(records[0]));
+    if (other < 1 || typeof titleOf(records[0]) !== 'string') continue;
+    const edited = records[0]!;
+    const practice: RawRecord = {
+      ...edited,
+      data: { ...(edited.data as Record<string, unknown>), [field]: titleOf(records[other]) },
+      checked: undefined,
+      keepChecked: undefined,
+    };
+    const digests = new Map(raw.digests).set(edited.file, `practice ${raw.digests.get(edited.file) ?? ''}`);
+    return { ...raw, records: { ...raw.records, [key]: [practice, ...records.slice(1)] }, digests };
+  }
+  return raw;
+}
+
+/** A changed file as the builder hands it on (dev-output.ts). */
+interface Changed {
+  path: string;
+  bytes: Uint8Array;
+}
+
+/**
+ * What differs between the build before the practice edit (`before`: its files' digests) and the build after
+ * it (`after`), from the files each of the two builds since changed or removed: none, unless the content
+ * changed meanwhile. The server, which was given neither, is handed this.
+ */
+export function netChanges(
+  before: ReadonlyMap<string, string>,
+  after: ReadonlyMap<string, string>,
+  builds: readonly { changed: readonly Changed[]; removed: readonly string[] }[],
+): { changed: Changed[]; removed: string[] } {
+  const last = new Map<string, Uint8Array | null>();
+  for (const build of builds) {
+    for (const file of build.changed) last.set(file.path, file.bytes);
+    for (const path of build.removed) last.set(path, null);
+  }
+  const changed: Changed[] = [];
+  const removed: string[] = [];
+  for (const [path, bytes] of last) {
+    if (after.get(path) === before.get(path)) continue;
+    if (bytes && after.has(path)) changed.push({ path, bytes });
+    else if (!after.has(path)) removed.push(path);
+  }
+  return { changed, removed };
+}
