@@ -75,7 +75,7 @@ export function trackedSearch(
       documents: inputs.documents,
     };
   }
-  const search = helper ? buildSearchIndexInHelper(helper, catalogue, budgetMb) : buildSearchIndex(catalogue, budgetMb);
+  const search = helper ? buildSearchIndexInHelper(helper, catalogue, budgetMb) : buildSearchIndex(catalogue, budgetMb, inputs.keys);
   const files = Promise.resolve(search.files).then((made) => {
     catalogue.track.madeGroup('search index', inputs.key, made);
     return made;

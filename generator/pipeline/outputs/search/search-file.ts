@@ -6,7 +6,7 @@
 import { type AnyEntry, apiCollections, type ApiCollection } from '../../../schemas/collections.ts';
 import type { SearchDocument } from '../../../search/index-format.ts';
 import { analyseField, type SearchIndexFile } from '../../../search/index-writer.ts';
-import { checkSearchBytes, type KeptSearchIndex, keptSearchIndexFiles, sizeOf } from './search-state.ts';
+import { checkSearchBytes, keptDocuments, keptSearchIndexFiles, type SearchHolder, sizeOf } from './search-state.ts';
 import { createSynonymTable, type SynonymTable } from '../../../search/synonyms.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { OutputFile } from '../output-file.ts';
@@ -46,13 +46,18 @@ export function documentTerms(key: string, collection: ApiCollection, catalogue:
   return (record) => termNames.map(([field, names]) => namesIn(record[field], names)).join(' ');
 }
 
-/** The documents of one searchable collection; `type` is its API path, as search's `type` parameter names it. */
-function createDocuments(key: string, collection: ApiCollection, catalogue: Catalogue, bodyText: BodyText): SearchDocument[] {
+/**
+ * The documents of one searchable collection; `type` is its API path, as search's `type` parameter names it.
+ * `known`: the next record's document from an earlier build, when its inputs are the same (search-state.ts).
+ */
+function createDocuments(key: string, collection: ApiCollection, catalogue: Catalogue, bodyText: BodyText, known: Known): SearchDocument[] {
   const { api, fields } = collection;
   const search = api.search!;
   const type = api.path;
   const termsOf = documentTerms(key, collection, catalogue);
   return catalogue.records[key]!.map((record): SearchDocument => {
+    const kept = known();
+    if (kept) return kept;
     return {
       id: `${type}:${record.id}`,
       title: String(record[fields.title]),
@@ -68,12 +73,22 @@ function createDocuments(key: string, collection: ApiCollection, catalogue: Cata
 
 /** What a document's body holds: its search text, or the Markdown itself for a thread that makes the text. */
 type BodyText = (markdown: string) => string;
+type Known = () => SearchDocument | undefined;
 
-/** One document per published record of every searchable collection, in catalogue order (so builds match). */
-export function createSearchDocuments(catalogue: Catalogue, bodyText: BodyText): SearchDocument[] {
+/**
+ * One document per published record of every searchable collection, in catalogue order (so builds match).
+ * `known(index)`: the document at that index from an earlier build, when its record's inputs are the same.
+ */
+export function createSearchDocuments(
+  catalogue: Catalogue,
+  bodyText: BodyText,
+  known?: (index: number) => SearchDocument | undefined,
+): SearchDocument[] {
+  let index = 0;
+  const next = () => known?.(index++);
   return apiCollections(catalogue.collections)
     .filter(([, collection]) => collection.api.search)
-    .flatMap(([key, collection]) => createDocuments(key, collection, catalogue, bodyText));
+    .flatMap(([key, collection]) => createDocuments(key, collection, catalogue, bodyText, next));
 }
 
 /** The editors' synonyms as the index holds them, or null when there are none. */
@@ -92,16 +107,20 @@ export function checkSearchBudget(files: readonly SearchIndexFile[], budgetMb: n
 
 /**
  * Builds the index's parts in this thread; throws when they are over the budget. With a build cache that
- * outlives the build (`npm run dev`'s), the index is kept in it and updated by term (search-state.ts).
+ * outlives the build (`npm run dev`'s), the index is kept in it and updated by term, and with `keys` (each
+ * document's inputs, search-inputs.ts) so are the documents, by record (search-state.ts).
  */
 export function buildSearchIndex(
   catalogue: Catalogue,
   budgetMb = DEFAULT_SEARCH_INDEX_BUDGET_MB,
+  keys?: readonly string[],
 ): { files: OutputFile[]; documents: number } {
-  const documents = createSearchDocuments(catalogue, (body) => catalogue.memo('search text', body, () => toSearchText(body)));
+  const holder = catalogue.memo('search index', 'kept', (): SearchHolder => ({}));
+  const kept = keys && keptDocuments(holder, catalogue.siteUrl, keys);
+  const documents = createSearchDocuments(catalogue, (body) => catalogue.memo('search text', body, () => toSearchText(body)), kept?.known);
+  kept?.keep(documents);
   // Analyses are kept between rebuilds (and within one build), so only changed text is analysed again.
   const analyse = (text: string) => catalogue.memo('search analysis', text, () => analyseField(text));
-  const holder = catalogue.memo('search index', 'kept', (): { kept?: KeptSearchIndex } => ({}));
   return { files: keptSearchIndexFiles(holder, documents, analyse, synonymTable(catalogue), budgetMb), documents: documents.length };
 }
 

@@ -24,6 +24,33 @@ export interface KeptSearchIndex {
   bytes: number;
 }
 
+/** What a build cache keeps for the search index: the last index, and its documents by their record's inputs. */
+export interface SearchHolder {
+  kept?: KeptSearchIndex | undefined;
+  documents?: Map<string, SearchDocument> | undefined;
+}
+
+/**
+ * The documents of the last build by their record's inputs (`keys`, in document order: the record's file
+ * digest and the names of the terms it shows, search-inputs.ts), under the site's address, the one thing
+ * besides them a document holds that an edit may change (its `url`). A document whose inputs are the same
+ * is the same object as before, so the index update passes it by identity, and only the edited records'
+ * documents are made: not 4,000 objects each with its address and term names, every build.
+ */
+export function keptDocuments(holder: SearchHolder, siteUrl: string, keys: readonly string[]) {
+  const before = holder.documents;
+  holder.documents = undefined;
+  const keyOf = (index: number) => `${siteUrl}\n${keys[index]}`;
+  return {
+    known: (index: number) => before?.get(keyOf(index)),
+    /** Keeps this build's documents (one per key, in the same order) for the next. */
+    keep(documents: readonly SearchDocument[]) {
+      if (documents.length !== keys.length) return;
+      holder.documents = new Map(documents.map((document, index) => [keyOf(index), document]));
+    },
+  };
+}
+
 /** Throws when the index's parts together, `bytes`, are larger than the budget (in megabytes). */
 export function checkSearchBytes(bytes: number, budgetMb: number): void {
   const size = bytes / MB;
@@ -48,7 +75,7 @@ function writeWhole(documents: readonly SearchDocument[], analyse: Analyse, syno
  * build writes the index whole.
  */
 export function keptSearchIndexFiles(
-  holder: { kept?: KeptSearchIndex | undefined },
+  holder: SearchHolder,
   documents: readonly SearchDocument[],
   analyse: Analyse,
   synonyms: SynonymTable | null,
