@@ -17,7 +17,7 @@ import { RANKING } from '../generator/search/ranking.ts';
 import { type Judgement, judgements, synonymJudgements } from '../test/helpers/relevance-judgements.ts';
 import { questionJudgements } from '../test/helpers/relevance-questions.ts';
 import { loadSearchDocuments } from '../test/helpers/search-documents.ts';
-import { createDocuments } from '../test/helpers/synthetic-articles.ts';
+import { createDocuments, distractorStyle } from '../test/helpers/synthetic-articles.ts';
 import { type Features, featuresOf, type Held, type Lab, openLab } from './ranking-lab-features.ts';
 
 type Variant = (features: Features, words: number) => number;
@@ -139,7 +139,7 @@ async function measure(lab: Lab, classes: Record<string, Judgement[]>, variants:
 if (import.meta.url.endsWith(path.basename(process.argv[1] ?? ''))) {
   const [dir, count, only] = process.argv.slice(2);
   const content = fileURLToPath(new URL('../content', import.meta.url));
-  const lab = await openLab(dir!, [...(await loadSearchDocuments(content)), ...createDocuments(Number(count))]);
+  const lab = await openLab(dir!, [...(await loadSearchDocuments(content)), ...createDocuments(Number(count), distractorStyle())]);
   const all: Record<string, Judgement[]> = {
     judged: judgements,
     questions: questionJudgements,

@@ -18,7 +18,7 @@ import type { SearchDocument } from '../generator/search/index-format.ts';
 import { writeSearchIndex } from '../generator/search/index-writer.ts';
 import { miniSearchOptions } from '../test/helpers/reference-search.ts';
 import { CRAFTED_QUERIES } from '../test/helpers/crafted-queries.ts';
-import { createDocuments, createQueries } from '../test/helpers/synthetic-articles.ts';
+import { createDocuments, distractorStyle, createQueries } from '../test/helpers/synthetic-articles.ts';
 import { figuresFromChild } from './child-figures.ts';
 import { measureClasses, printRelevance, type Relevance, siteSynonyms, withContent } from './search-relevance.ts';
 
@@ -52,7 +52,7 @@ function buildIndex(docs: number, dir: string): BuildFigures {
 /** The child's side of buildIndex: write the parts (and, for small corpora, a whole MiniSearch index). */
 async function buildInChild(docs: number, dir: string): Promise<void> {
   mkdirSync(dir, { recursive: true });
-  const documents = await withContent(CONTENT_DIR, createDocuments(docs), dir);
+  const documents = await withContent(CONTENT_DIR, createDocuments(docs, distractorStyle()), dir);
   const synonyms = siteSynonyms(CONTENT_DIR);
   const started = performance.now();
   const files = writeSearchIndex(documents, undefined, synonyms);

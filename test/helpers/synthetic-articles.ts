@@ -50,9 +50,37 @@ function loadVocabulary(random: () => number, size: number): string[] {
   return words.slice(0, size);
 }
 
-function createWriter(seed: number, vocabularySize = VOCABULARY_SIZE) {
+/**
+ * How distractors are written. `content` (what every figure uses unless said otherwise): the vocabulary's
+ * frequencies are content/'s own, so the site's subject words are the corpus's commonest, and a title is 5 to 9
+ * words drawn from the article's word urn (repeats and all, no stop word). `titles`: the same vocabulary, titles
+ * written as titles are (distinct words, stop words as in prose). `independent`: titles so written, and the
+ * vocabulary's frequency ranks shuffled, so which words are common no longer follows content/ (articles on
+ * other subjects). docs/search.md compares the three.
+ */
+export type DistractorStyle = 'content' | 'titles' | 'independent';
+
+/** `DISTRACTORS` of the environment, for the benches (default `content`). */
+export function distractorStyle(): DistractorStyle {
+  const style = process.env.DISTRACTORS ?? 'content';
+  if (style !== 'content' && style !== 'titles' && style !== 'independent') throw new Error(`DISTRACTORS: unknown style ${style}`);
+  return style;
+}
+
+/** `words` in a seeded random order (Fisher-Yates). */
+function shuffled(words: string[], random: () => number): string[] {
+  const out = [...words];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+function createWriter(seed: number, vocabularySize = VOCABULARY_SIZE, style: DistractorStyle = 'content') {
   const random = createRandom(seed);
-  const vocabulary = loadVocabulary(random, vocabularySize);
+  const loaded = loadVocabulary(random, vocabularySize);
+  const vocabulary = style === 'independent' ? shuffled(loaded, createRandom(seed + 1)) : loaded;
   // Zipf-Mandelbrot, weight 1/(rank + ZIPF_OFFSET): with the offset the most frequent words take about the
   // share they take in content/ (the top one ~1.4% of content words); plain 1/rank would give it 11%.
   const cumulative: number[] = [];
@@ -83,17 +111,35 @@ function createWriter(seed: number, vocabularySize = VOCABULARY_SIZE) {
   };
   const prose = (words: number) => Array.from({ length: words }, () => (random() < STOP_SHARE ? stopWord() : contentWord())).join(' ');
   const words = (count: number) => Array.from({ length: count }, contentWord);
-  return { random, vocabulary, startDocument, prose, words };
+  /** A title as titles are written: distinct content words, stop words as in prose (what the article then reuses). */
+  const title = (count: number) => {
+    const seen = new Set<string>();
+    const out: string[] = [];
+    while (out.length < count) {
+      if (out.length > 0 && random() < STOP_SHARE) {
+        out.push(stopWord());
+        continue;
+      }
+      const word = zipfWord();
+      if (seen.has(word)) continue;
+      seen.add(word);
+      used.push(word);
+      out.push(word);
+    }
+    return out;
+  };
+  return { random, vocabulary, startDocument, prose, words, title };
 }
 
 /** A larger corpus has a larger vocabulary (Heaps' law); the made-up words are its long tail. */
-export function createDocuments(count: number): SearchDocument[] {
-  const writer = createWriter(7, VOCABULARY_SIZE + Math.floor(count / 2));
+export function createDocuments(count: number, style: DistractorStyle = 'content'): SearchDocument[] {
+  const writer = createWriter(7, VOCABULARY_SIZE + Math.floor(count / 2), style);
   return Array.from({ length: count }, (_, index) => {
     const slug = `article-${index}`;
     const type = index % 10 === 0 ? 'services' : index % 10 === 1 ? 'expertise' : 'intelligence';
     writer.startDocument();
-    const title = writer.words(5 + Math.floor(writer.random() * 5)).join(' ');
+    const length = 5 + Math.floor(writer.random() * 5);
+    const title = (style === 'content' ? writer.words(length) : writer.title(length)).join(' ');
     const summary = writer.prose(30);
     return {
       id: `${type}:${slug}`,
