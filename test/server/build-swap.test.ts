@@ -102,7 +102,9 @@ describe('a running server while builds are swapped', () => {
     await Promise.all(clients);
     expect(answers).toBeGreaterThan(50);
     expect([...seen.keys()].sort()).toEqual(['0', '1']);
-  });
+    // Six whole builds: on a loaded machine they outlast the default 30 s, and a timed-out test's builds would
+    // go on swapping under the next test.
+  }, 120_000);
 
   it('keeps a build for a static file until its response is over, however many builds come after', async () => {
     // A large file read by a slow client: the response outlives the handler and the swap to the next build.
