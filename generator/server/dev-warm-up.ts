@@ -9,6 +9,28 @@
 import type { RawContent, RawRecord } from '../pipeline/load/load-content.ts';
 import type { CollectionTable } from '../schemas/collections.ts';
 
+const fieldOf = (record: RawRecord | undefined, field: string | undefined) =>
+  field === undefined ? undefined : (record?.data as Record<string, unknown> | undefined)?.[field];
+
+/** A date as the YAML gives it (a date, or text not checked yet), as ISO text that sorts by time; undefined for anything else. */
+const isoDate = (value: unknown) =>
+  value instanceof Date && !Number.isNaN(value.getTime()) ? value.toISOString() : typeof value === 'string' ? value : undefined;
+
+/**
+ * The record to practise on: the oldest by its collection's date, where it has one (a recent record's
+ * title is shown by the lists of many others: at 100,000 articles, one of the newest is on 88,000 pages,
+ * which a practice edit would make twice), else the last.
+ */
+function oldest(records: readonly RawRecord[], dateField: string | undefined): number {
+  let at = records.length - 1;
+  let best: string | undefined;
+  records.forEach((record, i) => {
+    const date = isoDate(fieldOf(record, dateField));
+    if (date !== undefined && (best === undefined || date < best)) [at, best] = [i, date];
+  });
+  return at;
+}
+
 /**
  * `raw` with one record's title replaced by another record's of the same collection (a title the schema
  * took, so the practice build passes as the content does), in the Markdown collection with the most
@@ -18,22 +40,23 @@ import type { CollectionTable } from '../schemas/collections.ts';
  */
 export function practiceEdit(raw: RawContent, collections: CollectionTable): RawContent {
   const candidates = Object.entries(collections)
-    .flatMap(([key, collection]) => (collection.kind === 'markdown' ? [{ key, field: collection.fields.title }] : []))
+    .flatMap(([key, collection]) => (collection.kind === 'markdown' ? [{ key, fields: collection.fields }] : []))
     .sort((a, b) => (raw.records[b.key]?.length ?? 0) - (raw.records[a.key]?.length ?? 0));
-  for (const { key, field } of candidates) {
+  for (const { key, fields } of candidates) {
     const records = raw.records[key] ?? [];
-    const titleOf = (record: RawRecord | undefined) => (record?.data as Record<string, unknown> | undefined)?.[field];
-    const other = records.findIndex((record) => typeof titleOf(record) === 'string' && titleOf(record) !== titleOf(records[0]));
-    if (other < 1 || typeof titleOf(records[0]) !== 'string') continue;
-    const edited = records[0]!;
+    const at = oldest(records, fields.date);
+    const title = fieldOf(records[at], fields.title);
+    const other = records.find((record) => typeof fieldOf(record, fields.title) === 'string' && fieldOf(record, fields.title) !== title);
+    if (!other || typeof title !== 'string') continue;
+    const edited = records[at]!;
     const practice: RawRecord = {
       ...edited,
-      data: { ...(edited.data as Record<string, unknown>), [field]: titleOf(records[other]) },
+      data: { ...(edited.data as Record<string, unknown>), [fields.title]: fieldOf(other, fields.title) },
       checked: undefined,
       keepChecked: undefined,
     };
     const digests = new Map(raw.digests).set(edited.file, `practice ${raw.digests.get(edited.file) ?? ''}`);
-    return { ...raw, records: { ...raw.records, [key]: [practice, ...records.slice(1)] }, digests };
+    return { ...raw, records: { ...raw.records, [key]: records.map((record, i) => (i === at ? practice : record)) }, digests };
   }
   return raw;
 }

@@ -25,8 +25,12 @@ describe("npm run dev's practice edit", () => {
     );
     expect(changed).toHaveLength(1);
     const [{ key, record, was }] = changed as [(typeof changed)[number]];
-    const field = ((collections as Record<string, unknown>)[key] as { fields: { title: string } }).fields.title;
+    const { title: field, date } = ((collections as Record<string, unknown>)[key] as { fields: { title: string; date?: string } }).fields;
     const title = (record.data as Record<string, unknown>)[field];
+    // The oldest record of its collection: a recent one's title is on the lists of many others.
+    expect(date).toBeDefined();
+    const time = (record: { data: unknown }) => new Date((record.data as Record<string, string>)[date!]!).getTime();
+    expect(time(was)).toBe(Math.min(...raw.records[key]!.map(time)));
     expect(title).not.toBe((was.data as Record<string, unknown>)[field]);
     expect(raw.records[key]!.some((other) => (other.data as Record<string, unknown>)[field] === title)).toBe(true);
     expect({ ...(record.data as object), [field]: null }).toEqual({ ...(was.data as object), [field]: null });
