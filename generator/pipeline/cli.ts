@@ -10,6 +10,7 @@ import type { PublicationCount } from './catalogue/publish.ts';
 import { parseCommandLine, quietOnClosedOutput } from './command-line.ts';
 import { ContentError, formatReport } from './problems.ts';
 import { formatPublication } from './publication-report.ts';
+import { entriesOf, termsOf } from '../schemas/content.ts';
 
 /** What a build reports, recorded so that a build with nothing changed can say it again. */
 interface BuildSummary {
@@ -96,7 +97,9 @@ async function check(contentDir: string, settings: BuildSettings): Promise<numbe
   const published = selectPublished(content, collections, buildDate, preview);
   const counts = Object.entries(collections)
     .filter(([, collection]) => collection.kind !== 'document')
-    .map(([key, collection]) => `${((content as unknown as Record<string, unknown[]>)[key] ?? []).length} ${collection.name}`);
+    .map(
+      ([key, collection]) => `${(collection.kind === 'list' ? termsOf(content, key) : entriesOf(content, key)).length} ${collection.name}`,
+    );
   console.log(`${contentDir}: ok: ${counts.join(', ')}`);
   for (const line of formatPublication(countPublication(content, collections, published, buildDate), preview)) console.log(line);
   return 0;

@@ -3,13 +3,13 @@
  * starts rendering before the content is validated (build-site.ts), those of every record read.
  */
 import { type CollectionTable, markdownCollections } from '../schemas/collections.ts';
-import type { Content } from '../schemas/content.ts';
+import { type Content, entriesOf } from '../schemas/content.ts';
 import type { RawContent } from './load/load-content.ts';
 
 /** The bodies of every published record. */
 export function* markdownBodies(published: Content, collections: CollectionTable): Generator<string> {
   for (const [key] of markdownCollections(collections)) {
-    for (const record of (published as unknown as Record<string, { body: string }[]>)[key] ?? []) yield record.body;
+    for (const record of entriesOf(published, key)) yield record.body;
   }
 }
 

@@ -1,6 +1,6 @@
 /** What a content folder holds once loaded and validated, typed from the site's collections table. */
 import type { z } from 'zod';
-import type { EntryMeta, ListCollection, MarkdownCollection } from './collection-types.ts';
+import type { AnyEntry, AnyTerm, EntryMeta, ListCollection, MarkdownCollection } from './collection-types.ts';
 import type { collections } from './collections.ts';
 
 export type Collections = typeof collections;
@@ -19,3 +19,16 @@ export type Content = {
 } & { [K in ListKey]: z.output<Collections[K]['schema']>[] } & { [K in MarkdownKey]: Entry<K>[] };
 
 export type Resource = Entry<'resources'>;
+
+/**
+ * Validated content as code that serves any collections table reads it (publication, the catalogue, a test's
+ * table): by collection key. The site's `Content` is one; validation makes the records and terms these
+ * accessors name, so they are the one place such code narrows a collection's value.
+ */
+export type ContentByKey = Readonly<Record<string, unknown>>;
+
+/** The records of the Markdown collection `key` (none when the content has no such collection). */
+export const entriesOf = (content: ContentByKey, key: string): AnyEntry[] => (content[key] as AnyEntry[] | undefined) ?? [];
+
+/** The terms of the list collection `key`. */
+export const termsOf = (content: ContentByKey, key: string): AnyTerm[] => (content[key] as AnyTerm[] | undefined) ?? [];

@@ -5,7 +5,7 @@
  */
 import type { Site } from '../../schemas/site.ts';
 import type { AnyEntry, AnyTerm, CollectionTable, MarkdownCollection } from '../../schemas/collections.ts';
-import type { Content } from '../../schemas/content.ts';
+import { type Content, entriesOf, termsOf } from '../../schemas/content.ts';
 import { memoize } from '../../shared/memoize.ts';
 import { recordPageFolder } from '../../shared/data-paths.ts';
 import type { BuildCache } from '../build-cache.ts';
@@ -90,12 +90,11 @@ export function createCatalogue(
     track?: (contentTime: string) => OutputTracker;
   },
 ): Catalogue {
-  const all = content as unknown as Record<string, unknown>;
   const records: Record<string, AnyEntry[]> = {};
   const terms: Record<string, AnyTerm[]> = {};
   for (const [key, collection] of Object.entries(collections)) {
-    if (collection.kind === 'markdown') records[key] = sortRecords(all[key] as AnyEntry[], collection);
-    if (collection.kind === 'list') terms[key] = [...(all[key] as AnyTerm[])].sort(byOrderThen<AnyTerm>((term) => term.name));
+    if (collection.kind === 'markdown') records[key] = sortRecords(entriesOf(content, key), collection);
+    if (collection.kind === 'list') terms[key] = [...termsOf(content, key)].sort(byOrderThen<AnyTerm>((term) => term.name));
   }
   const collection = (key: string): MarkdownCollection => {
     const found = collections[key];

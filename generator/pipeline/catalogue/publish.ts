@@ -3,7 +3,7 @@
  * them (`--drafts`, `--future`).
  */
 import { markdownCollections, type AnyEntry, type CollectionTable, type MarkdownCollection } from '../../schemas/collections.ts';
-import type { Content } from '../../schemas/content.ts';
+import { type Content, type ContentByKey, entriesOf } from '../../schemas/content.ts';
 
 /** What a preview build includes besides what is published: drafts, scheduled records, or both. */
 export interface Preview {
@@ -39,16 +39,14 @@ export function countPublication(
   published: Content,
   buildDate: string,
 ): PublicationCount[] {
-  const all = content as unknown as Record<string, AnyEntry[]>;
-  const live = published as unknown as Record<string, AnyEntry[]>;
   return markdownCollections(collections).map(([key, collection]) => {
-    const records = all[key] ?? [];
+    const records = entriesOf(content, key);
     const scheduled = records.filter((record) => !record.draft && isScheduled(record, collection, buildDate));
     const nextDate = scheduled.map((record) => dateOf(record, collection) as string).sort()[0];
     return {
       key,
       name: collection.name,
-      published: live[key]?.length ?? 0,
+      published: entriesOf(published, key).length,
       drafts: records.filter((record) => record.draft).length,
       scheduled: scheduled.length,
       ...(nextDate ? { nextDate } : {}),
@@ -61,15 +59,15 @@ export function countPublication(
  * A reference to an unpublished record would name a record the API answers 404 for, so it goes too.
  */
 export function selectPublished(content: Content, collections: CollectionTable, buildDate: string, preview = NO_PREVIEW): Content {
-  const all = content as unknown as Record<string, AnyEntry[]>;
+  const byKey: ContentByKey = content;
   const published: Record<string, AnyEntry[]> = {};
   for (const [key, collection] of markdownCollections(collections)) {
-    published[key] = all[key]!.filter(
+    published[key] = entriesOf(content, key).filter(
       (record) => (preview.drafts || !record.draft) && (preview.future || !isScheduled(record, collection, buildDate)),
     );
   }
   const ids = (keys: readonly string[]) =>
-    new Set(keys.flatMap((key) => (published[key] ?? (all[key] as { id: string }[] | undefined) ?? []).map((record) => record.id)));
+    new Set(keys.flatMap((key) => (published[key] ?? (byKey[key] as { id: string }[] | undefined) ?? []).map((record) => record.id)));
   for (const [key, collection] of markdownCollections(collections)) {
     for (const [field, reference] of Object.entries(collection.references ?? {})) {
       if (!Array.isArray(reference) || !reference.some((target) => target in published)) continue;
