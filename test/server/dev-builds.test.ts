@@ -61,20 +61,29 @@ function expectSameTree(served: Map<string, Buffer>, clean: Map<string, Buffer>,
   for (const [file, bytes] of served) expect(bytes.equals(clean.get(file)!), `${file} after ${after}`).toBe(true);
 }
 
+/** The dev builder over `content`, its first build made (snapshots under a temporary folder named `name`). */
+async function firstBuilt(content: string, name: string) {
+  const builds = createDevBuilds({
+    contentDir: content,
+    snapshotRoot: path.join(tempDir(name), 'build'),
+    preview: PREVIEW,
+    servedAt: SERVED_AT,
+  });
+  const first = await builds.build(0);
+  if (!first.built) {
+    builds.close();
+    throw new Error(JSON.stringify(first));
+  }
+  return builds;
+}
+
 describe("npm run dev's builder", () => {
   it('serves what a clean build writes after each edit, given only the paths the watcher reported', async () => {
     const content = fixtureDir('valid');
     const article = (name: string) => path.join(content, 'intelligence', name);
     const rewrite = (file: string, from: RegExp, to: string) => writeFileSync(file, readFileSync(file, 'utf8').replace(from, to));
-    const builds = createDevBuilds({
-      contentDir: content,
-      snapshotRoot: path.join(tempDir('dev-builds'), 'build'),
-      preview: PREVIEW,
-      servedAt: SERVED_AT,
-    });
+    const builds = await firstBuilt(content, 'dev-builds');
     try {
-      const first = await builds.build(0);
-      if (!first.built) throw new Error(JSON.stringify(first));
       // The practice edit and the build after it hand the server nothing: the content did not change.
       const warm = await builds.warmUp(1);
       if (!warm.built) throw new Error(JSON.stringify(warm));
@@ -126,15 +135,8 @@ describe("npm run dev's builder", () => {
   it('hands the server what changed during the first build after its practice edit, and nothing of the practice', async () => {
     const content = fixtureDir('valid');
     const file = path.join(content, 'intelligence', 'rag-evaluation.md');
-    const builds = createDevBuilds({
-      contentDir: content,
-      snapshotRoot: path.join(tempDir('dev-warm-up'), 'build'),
-      preview: PREVIEW,
-      servedAt: SERVED_AT,
-    });
+    const builds = await firstBuilt(content, 'dev-warm-up');
     try {
-      const first = await builds.build(0);
-      if (!first.built) throw new Error(JSON.stringify(first));
       writeFileSync(file, readFileSync(file, 'utf8').replace(/^title: .*$/m, 'title: Edited while the first build ran'));
       const warm = await builds.warmUp(1);
       if (!warm.built) throw new Error(JSON.stringify(warm));
