@@ -162,10 +162,17 @@ export function markdownCollections(table: CollectionTable): [string, MarkdownCo
   return Object.entries(table).filter((entry): entry is [string, MarkdownCollection] => entry[1].kind === 'markdown');
 }
 
+type Feed = NonNullable<MarkdownCollection['feed']>;
+/** Each table's feed sources, found once: the resource feed asks for its key once per entry. */
+const feedSources = new WeakMap<CollectionTable, Map<Feed, string>>();
+
 /** The key of the Markdown collection a site feed is made of (the table's `feed` flag); one per feed. */
-export function feedSource(table: CollectionTable, feed: NonNullable<MarkdownCollection['feed']>): string {
+export function feedSource(table: CollectionTable, feed: Feed): string {
+  const known = feedSources.get(table)?.get(feed);
+  if (known !== undefined) return known;
   const keys = markdownCollections(table).filter(([, collection]) => collection.feed === feed);
   if (keys.length !== 1) throw new Error(`the collections table must flag one collection as the ${feed} feed's, not ${keys.length}`);
+  feedSources.set(table, (feedSources.get(table) ?? new Map<Feed, string>()).set(feed, keys[0]![0]));
   return keys[0]![0];
 }
 
