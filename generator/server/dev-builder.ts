@@ -1,35 +1,40 @@
 /**
  * `npm run dev`'s builds, in a worker thread, so that a rebuild never takes the server's event loop: the
  * server keeps answering while the next build is made. The builder (dev-builds.ts) keeps the build cache and
- * what the last build made between rebuilds.
+ * what the last build made between rebuilds. Its priority is set from the server's thread (dev-priority.ts),
+ * which it is told the builder's thread id for.
  */
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createDevBuilds, type DevBuildOptions } from './dev-builds.ts';
+import { LOWERED, ownThreadId } from './dev-priority.ts';
 
 export type { BuildAnswer } from './dev-builds.ts';
 
 /** A build to make (with the paths the watcher reported since the last, if known), or a base folder the server no longer reads, to remove. */
 export type BuildRequest = { id: number; changed?: string[] | undefined; warm?: boolean } | { remove: string };
 
-/** A nice value: below the server (0), above idle work (19). */
-const BUILD_PRIORITY = 10;
+/** What the builder says besides its answers: its thread id, for its priority to be set from outside (Linux). */
+export interface BuilderThread {
+  thread: number;
+}
 
 /**
- * Serving comes first: on Linux a thread's priority is its own, so this lowers the builds only. Not before
- * the first build and its warm-up are made: nothing is served before, and on a busy machine a thread at this
- * priority gets a tenth of a core (a first build at 100,000 articles took minutes more for it).
+ * Where the thread's id is not known (not Linux), the builder lowers itself once the first build and its
+ * warm-up are made, for good: serving comes first.
  */
 const LOWER_AFTER_BUILDS = 2;
 
 const builds = createDevBuilds(workerData as DevBuildOptions);
+const tid = ownThreadId();
+if (tid !== undefined) parentPort!.postMessage({ thread: tid } satisfies BuilderThread);
 let made = 0;
 
 parentPort!.on('message', async (request: BuildRequest) => {
   if ('remove' in request) return builds.remove(request.remove);
   parentPort!.postMessage(await (request.warm ? builds.warmUp(request.id) : builds.build(request.id, request.changed)));
-  if (++made !== LOWER_AFTER_BUILDS) return;
+  if (tid !== undefined || ++made !== LOWER_AFTER_BUILDS) return;
   try {
-    setPriority(BUILD_PRIORITY);
+    setPriority(LOWERED);
   } catch {}
 });

@@ -7,7 +7,8 @@ import type { Preview } from '../pipeline/catalogue/publish.ts';
 import type { CmsBackend } from '../pipeline/outputs/cms/cms-config.ts';
 import { startTypeScriptWorker } from '../pipeline/typescript-worker.ts';
 import { applyChanges, type BuildFiles } from './build-files.ts';
-import type { BuildAnswer, BuildRequest } from './dev-builder.ts';
+import type { BuildAnswer, BuildRequest, BuilderThread } from './dev-builder.ts';
+import { createBuilderPriority } from './dev-priority.ts';
 import type { BuildFeed } from './served-builds.ts';
 import { removeAfterExit } from './snapshot-linker.ts';
 
@@ -58,6 +59,7 @@ function startBuilder(data: Omit<RebuilderOptions, 'built'>) {
   const worker = startTypeScriptWorker(new URL('./dev-builder.ts', import.meta.url), data, {
     maxYoungGenerationSizeMb: BUILDER_YOUNG_GENERATION_MB,
   });
+  const priority = createBuilderPriority();
   const waiting = new Map<number, (answer: BuildAnswer) => void>();
   let next = 0;
   let newest: BuildFiles | undefined;
@@ -69,7 +71,8 @@ function startBuilder(data: Omit<RebuilderOptions, 'built'>) {
     given.delete(dir);
     worker.postMessage({ remove: dir } satisfies BuildRequest);
   };
-  worker.on('message', (answer: BuildAnswer) => {
+  worker.on('message', (answer: BuildAnswer | BuilderThread) => {
+    if ('thread' in answer) return priority.attach(answer.thread);
     if (answer.built) {
       const previous = newest;
       bases.add(answer.base);
@@ -103,7 +106,10 @@ function startBuilder(data: Omit<RebuilderOptions, 'built'>) {
         if (bases.has(dir) && dir !== newest?.dir) remove(dir);
       },
     } satisfies BuildFeed,
+    /** From now on, the builder's priority follows how busy the server is (dev-priority.ts). */
+    follow: () => priority.follow(),
     stop() {
+      priority.stop();
       void worker.terminate();
       removeAfterExit([...bases]);
     },
@@ -167,6 +173,9 @@ export function createRebuilder(options: RebuilderOptions): Rebuilder {
         await rebuild(WARM);
         return true;
       });
+      // Nothing is served before the first build, and the warm-up is the editor's wait: both at the server's
+      // priority; from then on, the builder's follows how busy the server is.
+      void first.finally(() => builder.follow()).catch(() => {});
       running = first.catch((error: unknown) => console.error(`build failed: ${String(error)}`));
       return first;
     },
