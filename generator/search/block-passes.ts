@@ -66,6 +66,8 @@ export interface BlockPasses {
     out: number,
   ): number;
   formBits(base: number, columns: number, n: number, size: number, fields: number, first: number, end: number, bits: number): number;
+  orBytes(into: number, from: number, bytes: number): void;
+  unionCount(sets: number, count: number, setBytes: number, first: number, end: number): number;
   bindWalk(context: number, saturation: number, room: number, span: number, k: number, b: number, d: number): void;
   walk(): number;
   prepareRare(

@@ -96,7 +96,7 @@ function spaceFrom(free: number) {
   };
 }
 
-/** The walk's memory after the forms: its context's fields, the words' sets and every work space. */
+/** The walk's memory after the forms: its context's fields and every work space (the words' sets are match-count.ts's). */
 function layOut(units: PreparedForm[][], bits: WordBits, bounds: BlockBounds, walkOrder: WalkOrder, options: WalkOptions) {
   const { layout: memory } = bounds;
   const { buffer } = memory;
@@ -110,19 +110,17 @@ function layOut(units: PreparedForm[][], bits: WordBits, bounds: BlockBounds, wa
     make(at).set(values);
     return at;
   };
-  const setBytes = bits.found[0]?.length ?? 0;
-  const sets = (list: Uint8Array[]) => {
-    const at = take(words * setBytes);
-    for (const [u, set] of list.entries()) new Uint8Array(buffer, at + u * setBytes, setBytes).set(set);
-    return at;
-  };
+  const { setBytes } = memory;
+  // The words' sets are where match-count.ts made them, one after another per kind.
+  if (bits.found[0] && (bits.found[0].byteOffset !== memory.found || bits.exact[0]!.byteOffset !== memory.exactSets))
+    throw new Error("search: the words' sets are not where the walk reads them");
   const heapSlots = options.capacity < 0 ? options.range[1] - options.range[0] : options.capacity;
   const fields: WalkContext = {
     ...{ forms: forms.descriptors, formCount: forms.count, formWeights: forms.weights, words, blocks: bounds.blocks },
     wordForms: put((at) => new Int32Array(buffer, at, forms.wordForms.length), forms.wordForms, forms.wordForms.length * 4),
     ...{ best: memory.all, coarse: memory.coarse, order: walkOrder.order.byteOffset, orderLength: walkOrder.order.length },
     ...{ starts: walkOrder.starts.byteOffset, bucketBest: walkOrder.bucketBest.byteOffset, buckets: walkOrder.bucketBest.length },
-    ...{ found: sets(bits.found), exact: sets(bits.exact), setBytes, first: options.range[0], end: options.range[1], size },
+    ...{ found: memory.found, exact: memory.exactSets, setBytes, first: options.range[0], end: options.range[1], size },
     ...{ atOnce: options.atOnce ? 1 : 0, capacity: options.capacity, keys: take(heapSlots * 8), raws: take(heapSlots * 8) },
     ...{ scratch: forms.scratch, tiers: forms.tiers, impactOut: forms.out, slots: take(size * 8), impacts: take(size * 8) },
     ...{ wordBounds: take(words * size * 8), scoreBest: take(words * size * 8), scoreExact: take(words * size) },

@@ -14,21 +14,27 @@ export const BUCKETS = 4096;
 /** The layout, the memory, and where the space for impact-bounds.ts begins (after the records). */
 export type QueryMemory = ReturnType<typeof layout> & { buffer: ArrayBuffer; impactSpace: number };
 
+/** Bytes of one set of documents (a bit each, in whole 32-bit words). */
+export const setBytesOf = (documents: number) => Math.ceil(documents / 32) * 4;
+
 /** Byte offsets of a search's columns: the ones zeroed per query first, up to `zeroed`. */
 function layout(words: number, documents: number, longest: number) {
   const blocks = blockCount(documents);
+  const setBytes = setBytesOf(documents);
   const all = 0;
   const coarse = all + words * blocks * 8;
   const bucketBest = coarse + blocks * 8;
   const exactWords = bucketBest + BUCKETS * 8;
   const starts = exactWords + align8(blocks * 4);
-  const zeroed = starts + align8((BUCKETS + 1) * 4);
+  // Per word, the documents some form of it is in, then per word those its own term is in (match-count.ts).
+  const found = starts + align8((BUCKETS + 1) * 4);
+  const exactSets = found + words * setBytes;
+  const zeroed = align8(exactSets + words * setBytes);
   const formBounds = zeroed;
   const formBlocks = formBounds + longest * 8;
-  // A form's table columns (block, count, docStart, dataStart, dataEnd) for match-count.ts, and one set of documents.
+  // A form's table columns (block, count, docStart, dataStart, dataEnd) for match-count.ts.
   const columns = formBlocks + align8(longest * 4);
-  const bits = columns + align8(longest * 4 * 5);
-  const touched = bits + align8(Math.ceil(documents / 32) * 4);
+  const touched = columns + align8(longest * 4 * 5);
   const order = touched + align8(blocks * 4);
   const bucketOf = order + align8(blocks * 4);
   const next = bucketOf + align8(blocks * 4);
@@ -41,11 +47,13 @@ function layout(words: number, documents: number, longest: number) {
     bucketBest,
     exactWords,
     starts,
+    setBytes,
+    found,
+    exactSets,
     zeroed,
     formBounds,
     formBlocks,
     columns,
-    bits,
     touched,
     order,
     bucketOf,
@@ -70,7 +78,7 @@ export function placeQuery(units: PreparedForm[][], documents: number, heapSlots
   }
   const at = layout(units.length, documents, longest);
   const impactSpace = at.records + records;
-  const buffer = reserve(impactSpace + impactSpaceBytes(units, at.blocks, documents, heapSlots));
+  const buffer = reserve(impactSpace + impactSpaceBytes(units, at.blocks, heapSlots));
   new Uint8Array(buffer, 0, at.zeroed).fill(0);
   placeRecords(units, buffer, at.records);
   return { ...at, buffer, impactSpace };
@@ -100,10 +108,10 @@ function placeRecords(units: PreparedForm[][], memory: ArrayBuffer, at: number):
 
 /**
  * Bytes laid out from `impactSpace`: the forms (impact-bounds.ts: descriptions, weights, work space, tiers,
- * bounds, columns), then the walk's (block-walk.ts: its context, the words' sets, the page's `heapSlots`
- * keys and scores, per-block work space).
+ * bounds, columns), then the walk's (block-walk.ts: its context, the page's `heapSlots` keys and scores,
+ * per-block work space).
  */
-export function impactSpaceBytes(units: PreparedForm[][], blocks: number, documents: number, heapSlots: number): number {
+export function impactSpaceBytes(units: PreparedForm[][], blocks: number, heapSlots: number): number {
   const forms = units.flat();
   const words = units.length;
   const size = RANKING.blockSize;
@@ -116,7 +124,6 @@ export function impactSpaceBytes(units: PreparedForm[][], blocks: number, docume
       ? n * 8 + align8(n * 4) * 5
       : align8(n * 4) + align8((n + 1) * 4) + align8(postings * 4) + postings * 8;
   }
-  const sets = 2 * words * Math.ceil(documents / 32) * 4;
   const perBlock = size * 8 * 2 + words * size * 17 + words * 12 + size * 4 + 40;
-  return bytes + 512 + align8((words + 1) * 4) + sets + heapSlots * 16 + perBlock + 128;
+  return bytes + 512 + align8((words + 1) * 4) + heapSlots * 16 + perBlock + 128;
 }

@@ -50,7 +50,7 @@ export function rank(units: Unit[], context: ScoreContext, options: RankOptions)
   const { range, offset, limit, exhaustive } = options;
   const every = exhaustive || offset + limit > HEAP_LIMIT;
   const memory = placeQuery(prepared, context.documents, every ? range[1] - range[0] : offset + limit);
-  const bits = wordBits(prepared, context.documents, range, memory);
+  const bits = wordBits(prepared, range, memory);
   const total = bits.total;
   const end = Math.min(total, offset + limit);
   if (offset >= end) return { total, page: [] };

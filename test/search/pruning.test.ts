@@ -171,7 +171,7 @@ describe('block bounds', () => {
     const { page } = rank(units, meta, { range, offset: 0, limit: meta.documents, exhaustive: true });
     const prepared = units.map(({ forms }) => forms.map((form) => new PreparedForm(form, meta)));
     const memory = placeQuery(prepared, meta.documents, 20);
-    const bits = wordBits(prepared, meta.documents, range, memory);
+    const bits = wordBits(prepared, range, memory);
     const bounds = blockBounds(prepared, memory);
     const order = blockOrder(bounds, 0, bounds.blocks);
     // The bounds the walk over blocks uses, as the WebAssembly module computes them (no page yet: none drops a block).

@@ -221,6 +221,31 @@ export function formBits(base: i32, columns: i32, n: i32, size: i32, fields: i32
   return 0;
 }
 
+/** match-count.ts addForm for a dense term: its bitset (`bytes` bytes at `from`) OR-ed into the set at `into`. */
+export function orBytes(into: i32, from: i32, bytes: i32): void {
+  let i = 0;
+  for (; i + 8 <= bytes; i += 8) store<i64>(into + i, load<i64>(into + i) | load<i64>(from + i));
+  for (; i < bytes; i++) store<u8>(into + i, load<u8>(into + i) | load<u8>(from + i));
+}
+
+/**
+ * match-count.ts wordBits' total: the documents in `[first, end)` in any of the `count` sets from `sets`
+ * (`setBytes` apart, a bit per document, 32 documents a little-endian word), counted a word at a time.
+ */
+export function unionCount(sets: i32, count: i32, setBytes: i32, first: i32, end: i32): i32 {
+  if (first >= end) return 0;
+  const last = (end - 1) >> 5;
+  let total = 0;
+  for (let w = first >> 5; w <= last; w++) {
+    let union = 0;
+    for (let u = 0; u < count; u++) union |= load<i32>(sets + u * setBytes + (w << 2));
+    if (w == first >> 5) union &= -1 << (first & 31);
+    if (w == last && (end & 31) != 0) union &= (1 << (end & 31)) - 1;
+    total += popcnt<i32>(union);
+  }
+  return total;
+}
+
 /**
  * postings-codec.ts decodePostings for a rare term's record: `count` postings (docGap, fieldMask, a (tf,
  * length) pair per field in the mask) from memory `[at, end)`, documents counted from -1, into columns:
