@@ -14,6 +14,7 @@ import { searchInputs } from './outputs/search/search-inputs.ts';
 import { openSearchStore, type SearchStore } from './outputs/search/search-store.ts';
 import { storedSearch } from './outputs/search/stored-search.ts';
 import { DEFAULT_SEARCH_INDEX_BUDGET_MB } from './build-settings.ts';
+import type { ReachRecord } from './edit-reach.ts';
 
 /** What a tracked build starts from: its scope, the content files' digests, and what the previous build made. */
 export interface Tracking {
@@ -33,10 +34,13 @@ export interface Tracking {
  * and every file that is not a Markdown record (the site's settings, the taxonomies, the synonyms).
  */
 export function trackerOf(tracking: Tracking, siteUrl: string, collections: CollectionTable, made?: (tracker: OutputTracker) => void) {
-  return (contentTime: string) => {
+  return (contentTime: string, published: Readonly<Record<string, readonly ReachRecord[]>>) => {
     const scope = `${contentTime}\n${sharedScope(tracking, siteUrl, collections)}`;
     const { previous, digests, verify, inMemory } = tracking;
-    const tracker = createOutputTracker({ previous, scope, digests, verify, keepInputs: inMemory });
+    function* records() {
+      for (const list of Object.values(published)) yield* list;
+    }
+    const tracker = createOutputTracker({ previous, scope, digests, verify, keepInputs: inMemory, records });
     made?.(tracker);
     return tracker;
   };

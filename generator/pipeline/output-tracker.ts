@@ -10,6 +10,7 @@
  */
 import { hash } from 'node:crypto';
 import type { OutputFile } from './outputs/output-file.ts';
+import { type EditReach, findReach, type ReachRecord, type RecordFacts } from './edit-reach.ts';
 
 /** What one build made: each tracked file's key and digest, and each group's key and files. */
 export interface TrackedOutputs {
@@ -22,13 +23,26 @@ export interface TrackedOutputs {
    * inputs are the same string as before takes its key without hashing them again.
    */
   inputs?: { scoped: string; byPath: ReadonlyMap<string, string> };
+  /** Each published record's file digest and facts (edit-reach.ts): what the next build finds its edit's reach by. */
+  records?: RecordFacts | undefined;
 }
 
 export interface OutputTracker {
   /** A content file's digest (its path and bytes); '' for a file the build did not load. */
   digest(file: string): string;
-  /** The file at `path`, made by `make()` from `inputs`: carried over when the previous build made it from the same. */
-  file(path: string, inputs: string, make: () => string | Uint8Array): OutputFile;
+  /**
+   * The file at `path`, made by `make()` from `inputs` (a string, or a function that makes it): carried over when
+   * the previous build made it from the same. `untouched`: the producer says the file names no record the edit
+   * touched (`touched` below), so in a steady build it keeps its previous key and `inputs` is never asked.
+   */
+  file(path: string, inputs: string | (() => string), make: () => string | Uint8Array, untouched?: boolean): OutputFile;
+  /**
+   * Whether the outputs of the record read from `file` may differ from the previous build's (edit-reach.ts):
+   * only the edited records in a steady build, every record otherwise.
+   */
+  touched(file: string): boolean;
+  /** True when the edit's reach is known: only the outputs that name a touched record can change. */
+  steady(): boolean;
   /**
    * The files of a group made together (the search index), carried over whole when its inputs are the same as
    * before; undefined when the group must be made (then `madeGroup` says which files it made).
@@ -40,12 +54,49 @@ export interface OutputTracker {
    * build kept it under the same scope; undefined otherwise, and always in a build that tracks nothing.
    */
   previousKept<T>(name: string): T | undefined;
-  /** Keeps `value` for the next build, which may use it if this build's outputs are put in place. */
-  keep(name: string, value: unknown): void;
+  /**
+   * Keeps the value `value()` gives once the build is settled, for the next build, which may use it if this
+   * build's outputs are put in place; asked only when values are kept (in memory, npm run dev).
+   */
+  keep(name: string, value: () => unknown): void;
   /** How many files were carried over unmade so far. */
   carried(): number;
   /** What this build made, given the digests the emit step took of every file; undefined when it has none. */
   settle(digests: ReadonlyMap<string, string> | undefined): TrackedOutputs | undefined;
+}
+
+/**
+ * How files are carried over from `previous`: `carry` gives the file carried when the previous build made it
+ * under the same key (made anyway and checked with `verify`); `keptKey`, a file's previous key for a steady
+ * build's untouched output (with its previous inputs, when inputs are kept in memory), if there is one.
+ */
+function carrier(
+  previous: TrackedOutputs | undefined,
+  verify: boolean | undefined,
+  inputsBefore: ReadonlyMap<string, string> | undefined,
+  inputsNow: Map<string, string> | undefined,
+) {
+  let carried = 0;
+  const keptKey = (path: string): string | undefined => {
+    const key = previous?.files.get(path)?.[0];
+    if (key === undefined || !inputsNow) return key;
+    const inputs = inputsBefore?.get(path);
+    if (inputs === undefined) return undefined;
+    inputsNow.set(path, inputs);
+    return key;
+  };
+  const carry = (path: string, key: string, make: () => string | Uint8Array): OutputFile | undefined => {
+    const before = previous?.files.get(path);
+    if (before?.[0] !== key) return undefined;
+    if (verify) {
+      const body = make();
+      if (hash('sha1', body, 'base64') !== before[1]) throw new Error(`${path} would be carried over, but its inputs missed a change`);
+      return { path, body };
+    }
+    carried++;
+    return { path, carried: before[1], make };
+  };
+  return { carry, keptKey, carried: () => carried };
 }
 
 /**
@@ -59,41 +110,42 @@ export function createOutputTracker(options: {
   verify?: boolean;
   /** Keeps each file's inputs for the next build (in memory), which then hashes only the inputs that changed. */
   keepInputs?: boolean;
+  /** The published Markdown records (their files and validated values), for the edit's reach; none: every record is touched. */
+  records?: () => Iterable<ReachRecord>;
 }): OutputTracker {
   const { previous, scope, digests, verify } = options;
   // The scope (settings, the site's address, taxonomies' digests) is long, and joined with every output's inputs.
   const scoped = hash('sha1', scope, 'base64');
+  const reach: EditReach | undefined =
+    options.records && findReach(previous?.records, scoped, options.records, (file) => digests.get(file) ?? '');
   const keyOf = (inputs: string) => hash('sha1', `${scoped}\n${inputs}`, 'base64');
   const inputsBefore = previous?.inputs?.scoped === scoped ? previous.inputs.byPath : undefined;
   const inputsNow = options.keepInputs ? new Map<string, string>() : undefined;
   const made = new Map<string, string>();
-  let carried = 0;
   const groups = new Map<string, { key: string; files: string[] }>();
-  const kept = new Map<string, { scope: string; value: unknown }>();
-  const carry = (path: string, key: string, make: () => string | Uint8Array): OutputFile | undefined => {
-    const before = previous?.files.get(path);
-    if (before?.[0] !== key) return undefined;
-    if (verify) {
-      const body = make();
-      if (hash('sha1', body, 'base64') !== before[1]) throw new Error(`${path} would be carried over, but its inputs missed a change`);
-      return { path, body };
-    }
-    carried++;
-    return { path, carried: before[1], make };
-  };
+  const kept = new Map<string, () => unknown>();
+  const { carry, keptKey, carried } = carrier(previous, verify, inputsBefore, inputsNow);
   return {
-    carried: () => carried,
+    carried,
     digest: (file) => digests.get(file) ?? '',
     previousKept<T>(name: string) {
       const before = previous?.kept?.get(name);
       return before?.scope === scope ? (before.value as T) : undefined;
     },
-    keep: (name, value) => kept.set(name, { scope, value }),
-    file(path, inputs, make) {
+    keep: (name, value) => kept.set(name, value),
+    touched: (file) => reach?.touched(file) ?? true,
+    steady: () => reach?.steady() ?? false,
+    file(path, inputs, make, untouched) {
+      const kept = untouched && reach?.steady() ? keptKey(path) : undefined;
+      if (kept !== undefined) {
+        made.set(path, kept);
+        return carry(path, kept, make)!;
+      }
+      const text = typeof inputs === 'string' ? inputs : inputs();
       // Comparing two strings costs a fraction of hashing one: thousands of files a build are carried over.
-      const before = inputsBefore?.get(path) === inputs ? previous?.files.get(path) : undefined;
-      const key = before ? before[0] : keyOf(inputs);
-      inputsNow?.set(path, inputs);
+      const before = inputsBefore?.get(path) === text ? previous?.files.get(path) : undefined;
+      const key = before ? before[0] : keyOf(text);
+      inputsNow?.set(path, text);
       made.set(path, key);
       return carry(path, key, make) ?? { path, body: make() };
     },
@@ -125,7 +177,9 @@ export function createOutputTracker(options: {
         const digest = emitted.get(path);
         if (digest !== undefined) files.set(path, [key, digest]);
       }
-      return { files, groups, kept, inputs: inputsNow && { scoped, byPath: inputsNow } };
+      // Values are kept in memory only (npm run dev): a build that keeps no inputs never makes them.
+      const values = inputsNow && new Map([...kept].map(([name, value]) => [name, { scope, value: value() }]));
+      return { files, groups, kept: values, inputs: inputsNow && { scoped, byPath: inputsNow }, records: reach?.record() };
     },
   };
 }
@@ -134,6 +188,8 @@ export function createOutputTracker(options: {
 export const UNTRACKED: OutputTracker = {
   carried: () => 0,
   digest: () => '',
+  touched: () => true,
+  steady: () => false,
   previousKept: () => undefined,
   keep: () => {},
   file: (path, _inputs, make) => ({ path, body: make() }),

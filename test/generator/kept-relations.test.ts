@@ -14,7 +14,7 @@ import { createBuildCache } from '../../generator/pipeline/build-cache.ts';
 import { createCatalogue } from '../../generator/pipeline/catalogue/catalogue.ts';
 import { selectPublished } from '../../generator/pipeline/catalogue/publish.ts';
 import { loadContent } from '../../generator/pipeline/load/load-content.ts';
-import { createOutputTracker, type TrackedOutputs } from '../../generator/pipeline/output-tracker.ts';
+import { createOutputTracker, type OutputTracker, type TrackedOutputs } from '../../generator/pipeline/output-tracker.ts';
 import { keptRelated } from '../../generator/pipeline/outputs/records/kept-relations.ts';
 import { createRelated } from '../../generator/pipeline/outputs/records/relations.ts';
 import { validateContent } from '../../generator/pipeline/validate/validate-content.ts';
@@ -109,13 +109,23 @@ function createBuilds(content: string) {
   return async () => {
     const raw = await loadContent(content, collections, undefined, cache);
     const published = selectPublished(validateContent(raw, collections), collections, '2026-11-18');
-    const tracker = createOutputTracker({ previous, scope: 'test', digests: raw.digests });
+    // As npm run dev keeps them: values and inputs in memory, and the edit's reach found from the records.
+    let tracker: OutputTracker | undefined;
     const catalogue = createCatalogue(published, collections, {
       siteUrl: 'https://api.example.test',
       builtAt: '2026-11-18T00:00:00Z',
       render: () => '',
       cache,
-      track: () => tracker,
+      track: (_time, records) => {
+        tracker = createOutputTracker({
+          previous,
+          scope: 'test',
+          digests: raw.digests,
+          keepInputs: true,
+          records: () => Object.values(records).flat(),
+        });
+        return tracker;
+      },
     });
     const kept: Record<string, string> = {};
     const fresh: Record<string, string> = {};
@@ -136,7 +146,7 @@ function createBuilds(content: string) {
       }
     }
     cache.endBuild();
-    previous = tracker.settle(new Map());
+    previous = tracker!.settle(new Map());
     return { kept, fresh, made };
   };
 }

@@ -87,7 +87,7 @@ export function createCatalogue(
     render: (record: { body: string; file: string }) => string;
     cache: BuildCache;
     /** The build's tracker, made once the content's newest date is known: every envelope prints it. */
-    track?: (contentTime: string) => OutputTracker;
+    track?: (contentTime: string, records: Readonly<Record<string, AnyEntry[]>>) => OutputTracker;
   },
 ): Catalogue {
   const records: Record<string, AnyEntry[]> = {};
@@ -123,7 +123,7 @@ export function createCatalogue(
     siteUrl: options.siteUrl,
     builtAt: options.builtAt,
     contentTime,
-    track: options.track?.(contentTime) ?? UNTRACKED,
+    track: options.track?.(contentTime, records) ?? UNTRACKED,
     records,
     terms,
     names: (keys) => names(keys.join('\n')),

@@ -8,13 +8,14 @@
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TrackedOutputs } from '../output-tracker.ts';
+import type { RecordFacts } from '../edit-reach.ts';
 import { fromColumns, toColumns } from './file-columns.ts';
 import { identityOf } from './previous-output.ts';
 
 const inputsFile = (outDir: string) => `${path.resolve(outDir)}.inputs.json`;
 
 /** Raise when the record changes shape: a record of another version is no record (the build makes everything). */
-const VERSION = 2;
+const VERSION = 3;
 
 /** The record of the output in place, or undefined when there is none to trust. */
 export function readTrackedOutputs(outDir: string): TrackedOutputs | undefined {
@@ -24,6 +25,7 @@ export function readTrackedOutputs(outDir: string): TrackedOutputs | undefined {
       identity: unknown;
       files: unknown;
       groups: Record<string, { key: unknown; files: unknown }>;
+      records?: { scoped: unknown; files: unknown };
     };
     if (recorded.version !== VERSION || typeof recorded.identity !== 'string' || recorded.identity !== identityOf(path.resolve(outDir)))
       return undefined;
@@ -37,10 +39,19 @@ export function readTrackedOutputs(outDir: string): TrackedOutputs | undefined {
       if (typeof group?.key === 'string' && Array.isArray(group.files) && group.files.every((file) => typeof file === 'string'))
         groups.set(name, { key: group.key, files: group.files as string[] });
     }
-    return { files, groups };
+    return { files, groups, records: recordFactsOf(recorded.records) };
   } catch {
     return undefined;
   }
+}
+
+/** The published records' digests and facts (edit-reach.ts) as recorded; undefined for a table of another shape. */
+function recordFactsOf(recorded: { scoped: unknown; files: unknown } | undefined): RecordFacts | undefined {
+  const table = fromColumns(recorded?.files, ['digest', 'facts']);
+  if (!table || typeof recorded?.scoped !== 'string') return undefined;
+  const byFile = new Map<string, [string, string]>();
+  for (let row = 0; row < table.paths.length; row++) byFile.set(table.paths[row]!, [table.text.digest![row]!, table.text.facts![row]!]);
+  return { scoped: recorded.scoped, byFile };
 }
 
 /** Records what the build just put in place (`identity`); with nothing to record, removes the old record. */
@@ -51,7 +62,11 @@ export function recordTrackedOutputs(outDir: string, outputs: TrackedOutputs | u
     return;
   }
   const files = toColumns(outputs.files, { key: ([key]) => key, digest: ([, digest]) => digest });
-  const record = { version: VERSION, identity, files, groups: Object.fromEntries(outputs.groups) };
+  const records = outputs.records && {
+    scoped: outputs.records.scoped,
+    files: toColumns(outputs.records.byFile, { digest: ([digest]) => digest, facts: ([, facts]) => facts }),
+  };
+  const record = { version: VERSION, identity, files, groups: Object.fromEntries(outputs.groups), records };
   // Written whole, then renamed over the old one: a build killed while writing leaves no half record.
   writeFileSync(`${file}.${process.pid}`, JSON.stringify(record));
   renameSync(`${file}.${process.pid}`, file);

@@ -40,9 +40,11 @@ function* recordFiles(served: ServedCollection, route: string, meta: MetaFields,
   for (const record of served.records) {
     let body: string | undefined;
     const make = () => (body ??= serializeEnvelope(JSON.stringify(served.shaper.record(record, served.shaper.item(record))), meta));
-    const inputs = `get\n${recordInputs(record, served.key, catalogue)}`;
-    yield catalogue.track.file(recordPath(route, record.id), inputs, make);
-    if (record.slug !== record.id) yield catalogue.track.file(recordPath(route, record.slug), inputs, make);
+    // A record the edit did not touch keeps its previous key in a steady build: its inputs are not made.
+    const inputs = () => `get\n${recordInputs(record, served.key, catalogue)}`;
+    const untouched = !catalogue.track.touched(record.file);
+    yield catalogue.track.file(recordPath(route, record.id), inputs, make, untouched);
+    if (record.slug !== record.id) yield catalogue.track.file(recordPath(route, record.slug), inputs, make, untouched);
   }
 }
 
@@ -73,9 +75,16 @@ export function buildApiFiles(catalogue: Catalogue, searchDocuments = 0): ApiFil
       return { name: filter.param, fields: filter.fields, values: filters[filter.source]! };
     });
     const operation = byPath(operations, `${api.path}/list`);
-    const inputs = served.records.map(served.shaper.itemInputs);
-    const { field, itemJson } = served.shaper;
-    const source = { operation, records: served.records, field, json: itemJson, inputs, filters: listFilters, track: catalogue.track };
+    const { field, itemJson, itemInputs } = served.shaper;
+    const source = {
+      operation,
+      records: served.records,
+      field,
+      json: itemJson,
+      inputs: itemInputs,
+      filters: listFilters,
+      track: catalogue.track,
+    };
     const built = buildListFiles(source);
     totals[operation.path] = built.totals;
     return built.files;

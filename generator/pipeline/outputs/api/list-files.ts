@@ -7,6 +7,7 @@ import { CHUNK_SIZE, chunkPath, filterKey, type AppliedFilters } from '../../../
 import type { OutputFile } from '../output-file.ts';
 import type { AnyEntry } from '../../../schemas/collections.ts';
 import type { OutputTracker } from '../../output-tracker.ts';
+import { firstAtOrAfter } from '../../../shared/sorted-search.ts';
 
 /** A list filter as the build applies it: its allowed values and the item fields it matches. */
 export interface ListFilter {
@@ -24,8 +25,8 @@ export interface ListSource {
   field: (record: AnyEntry, name: string) => unknown;
   /** A record's list item serialized (once per build): asked only for the chunks that are made. */
   json: (record: AnyEntry) => string;
-  /** What each item is made from, in the same order (output-tracker.ts). */
-  inputs: readonly string[];
+  /** What a record's item is made from (output-tracker.ts): asked only for the windows whose key is made. */
+  inputs: (record: AnyEntry) => string;
   /** In documented order. */
   filters: readonly ListFilter[];
   track: OutputTracker;
@@ -74,6 +75,27 @@ function intersect(lists: readonly (readonly number[])[]): number[] {
   }, first as number[]);
 }
 
+/** The indexes of the records an edit touched (output-tracker.ts), when the build is steady; undefined: every record. */
+function touchedIndexes(source: ListSource): number[] | undefined {
+  if (!source.track.steady()) return undefined;
+  const indexes: number[] = [];
+  source.records.forEach((record, index) => {
+    if (source.track.touched(record.file)) indexes.push(index);
+  });
+  return indexes;
+}
+
+/** The chunks of a selection (ascending record indexes) that hold a touched record; undefined: every chunk. */
+function chunksHolding(selection: readonly number[], touched: readonly number[] | undefined): Set<number> | undefined {
+  if (!touched) return undefined;
+  const chunks = new Set<number>();
+  for (const index of touched) {
+    const at = firstAtOrAfter(selection, index);
+    if (selection[at] === index) chunks.add(Math.floor(at / CHUNK_SIZE));
+  }
+  return chunks;
+}
+
 /**
  * Selects each combination's items now (their totals go into the manifest) and writes the files only when
  * `files()` is iterated, so a large list never sits in memory as text all at once.
@@ -95,16 +117,22 @@ export function buildListFiles(source: ListSource) {
   const windowInputs = (indexes: readonly number[], from: number, to: number) =>
     indexes
       .slice(from, to)
-      .map((index) => source.inputs[index])
+      .map((index) => source.inputs(source.records[index]!))
       .join('\n');
+  const touched = touchedIndexes(source);
   function* files(): Generator<OutputFile> {
     for (const { filters, indexes } of selections) {
       const total = indexes.length;
       const json = (from: number, to: number) => indexes.slice(from, to).map((index) => source.json(source.records[index]!));
+      const touchedChunks = chunksHolding(indexes, touched);
       for (let chunk = 0; chunk * CHUNK_SIZE < total; chunk++) {
         const [from, to] = [chunk * CHUNK_SIZE, (chunk + 1) * CHUNK_SIZE];
-        yield source.track.file(chunkPath(route, filters, chunk), `chunk\n${windowInputs(indexes, from, to)}`, () =>
-          json(from, to).join('\n'),
+        const untouched = touchedChunks !== undefined && !touchedChunks.has(chunk);
+        yield source.track.file(
+          chunkPath(route, filters, chunk),
+          () => `chunk\n${windowInputs(indexes, from, to)}`,
+          () => json(from, to).join('\n'),
+          untouched,
         );
       }
     }

@@ -158,6 +158,7 @@ export function* buildListPages(catalogue: Catalogue): Generator<OutputFile> {
     ];
   });
   const navs = new Map<readonly AppliedFilters[], string>();
+  const steady = catalogue.track.steady();
   for (const spec of specs) {
     if (!navs.has(spec.filters))
       navs.set(
@@ -168,7 +169,13 @@ export function* buildListPages(catalogue: Catalogue): Generator<OutputFile> {
     const collectionPath = catalogue.collection(spec.key).page.path;
     for (let page = 1; page <= pages; page++) {
       const path = `${listPath(collectionPath, spec.filter, page).slice(1)}index.html`;
-      yield catalogue.track.file(path, listInputs(context, spec, navs.get(spec.filters)!, page), () => renderListPage(context, spec, page));
+      const shown = spec.records.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+      yield catalogue.track.file(
+        path,
+        () => listInputs(context, spec, navs.get(spec.filters)!, page),
+        () => renderListPage(context, spec, page),
+        steady && !shown.some((record) => catalogue.track.touched(record.file)),
+      );
     }
   }
 }

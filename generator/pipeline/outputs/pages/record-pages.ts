@@ -152,8 +152,11 @@ export function* buildRecordPages(catalogue: Catalogue): Generator<OutputFile> {
     const shaper = createShaper(key, catalogue);
     for (const record of catalogue.records[key]!) {
       const path = `${sitePath(catalogue, catalogue.recordUrl(key, record)).slice(1)}index.html`;
-      yield catalogue.track.file(path, pageInputs(context, key, record), () =>
-        renderRecordPage(context, key, record, shaper.record(record, shaper.item(record))),
+      yield catalogue.track.file(
+        path,
+        () => pageInputs(context, key, record),
+        () => renderRecordPage(context, key, record, shaper.record(record, shaper.item(record))),
+        !catalogue.track.touched(record.file),
       );
     }
   }

@@ -120,12 +120,37 @@ function readsChange(relation: Relation, record: AnyEntry, key: string, changes:
   }
 }
 
+/**
+ * The state of a steady build (output-tracker.ts: no record's facts changed, none added or removed): the one
+ * before, with the edited records' digests. Every group reads as before, so no related object but the edited
+ * records' own is made, and those of the records this build does not visit stay kept for the next.
+ */
+function carriedState(catalogue: Catalogue, previous: RelationState): RelationState {
+  const records = new Map<string, Map<string, string>>();
+  for (const [key, digests] of previous.records) {
+    const now = new Map(digests);
+    for (const record of catalogue.records[key] ?? []) {
+      if (catalogue.track.touched(record.file)) now.set(record.id, catalogue.track.digest(record.file));
+    }
+    records.set(key, now);
+  }
+  const related = new Map([...previous.related].map(([key, kept]) => [key, new Map(kept)]));
+  return { records, related, heads: previous.heads };
+}
+
+const NO_CHANGES = { groups: new Set<string>(), collections: new Set<string>() };
+
 /** This build's related objects: each kept from the build before when nothing it reads changed, else made. */
 function openRelations(catalogue: Catalogue): (record: AnyEntry, key: string) => KeptRelated {
   const previous = catalogue.track.previousKept<RelationState>(KEPT);
-  const state: RelationState = { records: new Map(), related: new Map(), heads: new Map() };
-  const changes = findChanges(catalogue, previous, state);
-  catalogue.track.keep(KEPT, state);
+  const steady = previous !== undefined && catalogue.track.steady();
+  const state: RelationState = steady ? carriedState(catalogue, previous) : { records: new Map(), related: new Map(), heads: new Map() };
+  // With nothing kept from the build before, every related object is made: what changed is found only for the next build, if one keeps it.
+  const changes = previous && !steady ? findChanges(catalogue, previous, state) : NO_CHANGES;
+  catalogue.track.keep(KEPT, () => {
+    if (!previous) findChanges(catalogue, undefined, state);
+    return state;
+  });
   return (record, key) => {
     const digest = state.records.get(key)?.get(record.id);
     const old = previous?.related.get(key)?.get(record.id);
