@@ -13,7 +13,7 @@ import { GCProfiler } from 'node:v8';
 import os from 'node:os';
 import path from 'node:path';
 import { writeSyntheticContent } from '../test/helpers/synthetic-content.ts';
-import { createDevBuilds } from '../generator/server/dev-builds.ts';
+import { createDevBuilds } from '../generator/server/dev/dev-builds.ts';
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 

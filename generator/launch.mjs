@@ -17,8 +17,8 @@ const CACHE = fileURLToPath(new URL('../node_modules/.cache/generator-bundle/', 
 const COMMANDS = ['pipeline/cli.ts', 'server/cli.ts', 'server/dev.ts', 'server/start.ts'];
 /** Modules that a worker thread starts from (typescript-worker.ts). */
 const WORKERS = [
-  'server/dev-builder.ts',
-  'pipeline/outputs/helper/helper-thread.ts',
+  'server/dev/dev-builder.ts',
+  'pipeline/helper/helper-thread.ts',
   'pipeline/outputs/semantic/embed-thread.ts',
   'pipeline/emit/damage-thread.ts',
 ];

@@ -16,7 +16,7 @@ import { buildListPages } from './outputs/pages/list-pages.ts';
 import { buildCmsFiles } from './outputs/cms/cms-files.ts';
 import type { CmsBackend } from './outputs/cms/cms-config.ts';
 import { buildSemanticIndex } from './outputs/semantic/semantic-output.ts';
-import { type BuildHelper, EARLY_SHARE, type FinishRendering, startBuildHelper, startRendering } from './outputs/helper/build-helper.ts';
+import { type BuildHelper, EARLY_SHARE, type FinishRendering, startBuildHelper, startRendering } from './helper/build-helper.ts';
 import { markdownBodies, rawBodies } from './render-bodies.ts';
 import { buildOpenApi, serializeOpenApi } from './outputs/openapi/openapi-document.ts';
 import { createExampleCollector } from './outputs/openapi/openapi-examples.ts';
@@ -26,7 +26,7 @@ import { buildSitemap, lastModifiedOf, listPages } from './outputs/pages/sitemap
 import { buildLlmsTxt } from './outputs/pages/llms-txt.ts';
 import { buildHeadersFile } from './outputs/deploy/headers-file.ts';
 import type { OutputFile } from './outputs/output-file.ts';
-import { copyImages } from './outputs/copy-images.ts';
+import { copyImages } from './outputs/images/copy-images.ts';
 import { OPENAPI_PATH } from '../shared/data-paths.ts';
 import { type Schedule, SCHEDULE_PATH } from '../shared/schedule.ts';
 import { type BuildCache, createBuildCache, NO_CACHE } from './build-cache.ts';

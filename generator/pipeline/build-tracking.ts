@@ -5,7 +5,7 @@
 import type { CollectionTable } from '../schemas/collections.ts';
 import type { Catalogue } from './catalogue/catalogue.ts';
 import { createOutputTracker, type OutputTracker, type TrackedOutputs } from './output-tracker.ts';
-import type { BuildHelper } from './outputs/helper/build-helper.ts';
+import type { BuildHelper } from './helper/build-helper.ts';
 import type { Emitted } from './emit/emit-files.ts';
 import { readTrackedOutputs, recordTrackedOutputs } from './emit/tracked-outputs.ts';
 import type { OutputFile } from './outputs/output-file.ts';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import serveHandler from 'serve-handler';
 import { HEADERS_FILE, type HeaderRule, headersFor } from '../shared/header-rules.ts';
 import { type BuildFiles, isBuildFolder, overlayMethods, readBuildFileSync } from './build-files.ts';
-import type { LiveReload } from './live-reload.ts';
+import type { LiveReload } from './dev/live-reload.ts';
 
 function sendText(res: http.ServerResponse, status: number, text: string): void {
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text) });

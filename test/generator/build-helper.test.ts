@@ -1,7 +1,7 @@
 /** The build's helper thread (build-helper.ts), run for real: what it renders and indexes equals this thread's work. */
 import { createSynonymTable } from '../../generator/search/synonyms.ts';
 import { afterAll, describe, expect, it } from 'vitest';
-import { renderWithHelper, startBuildHelper } from '../../generator/pipeline/outputs/helper/build-helper.ts';
+import { renderWithHelper, startBuildHelper } from '../../generator/pipeline/helper/build-helper.ts';
 import { renderMarkdown } from '../../generator/pipeline/outputs/render-markdown.ts';
 import { toSearchText } from '../../generator/pipeline/outputs/search/search-file.ts';
 import { writeSearchIndex } from '../../generator/search/index-writer.ts';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
 import { resolveBuildSettings } from '../../generator/pipeline/build-settings.ts';
 import { applyChanges, type Overlay } from '../../generator/server/build-files.ts';
-import { createDevBuilds } from '../../generator/server/dev-builds.ts';
+import { createDevBuilds } from '../../generator/server/dev/dev-builds.ts';
 import { BUILD_ENV, readTree, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
 import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
 

@@ -7,7 +7,7 @@ import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type ContentEntry, listEntries } from '../../generator/pipeline/load/scan-content.ts';
-import { createContentListing } from '../../generator/server/dev-content-listing.ts';
+import { createContentListing } from '../../generator/server/dev/dev-content-listing.ts';
 import { removeBuildDirs, tempDir } from '../helpers/build-output.ts';
 
 afterAll(removeBuildDirs);

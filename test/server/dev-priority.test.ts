@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createBuilderPriority, LOWERED, NORMAL, ownThreadId } from '../../generator/server/dev-priority.ts';
+import { createBuilderPriority, LOWERED, NORMAL, ownThreadId } from '../../generator/server/dev/dev-priority.ts';
 
 afterEach(() => {
   vi.useRealTimers();

@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadContent } from '../../generator/pipeline/load/load-content.ts';
 import { collections } from '../../generator/schemas/collections.ts';
-import { netChanges, practiceEdit } from '../../generator/server/dev-warm-up.ts';
+import { netChanges, practiceEdit } from '../../generator/server/dev/dev-warm-up.ts';
 import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
 
 afterAll(removeFixtureDirs);

@@ -10,7 +10,7 @@ import { checkSearchBytes, keptDocuments, keptSearchIndexFiles, type SearchHolde
 import { createSynonymTable, type SynonymTable } from '../../../search/synonyms.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { OutputFile } from '../output-file.ts';
-import type { BuildHelper } from '../helper/build-helper.ts';
+import type { BuildHelper } from '../../helper/build-helper.ts';
 import { DEFAULT_SEARCH_INDEX_BUDGET_MB } from '../../build-settings.ts';
 
 /**

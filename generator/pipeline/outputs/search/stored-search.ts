@@ -9,7 +9,7 @@ import type { SearchDocument } from '../../../search/index-format.ts';
 import { type SearchIndexFile, writeSearchIndexState } from '../../../search/index-writer.ts';
 import type { SynonymTable } from '../../../search/synonyms.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
-import type { BuildHelper } from '../helper/build-helper.ts';
+import type { BuildHelper } from '../../helper/build-helper.ts';
 import type { OutputFile } from '../output-file.ts';
 import { checkSearchBudget, createSearchDocuments, synonymTable, toSearchText } from './search-file.ts';
 import { type KeptWhole, partOf, type SearchStore, type StoredAnalyses, stageAnalyses, stagingDir } from './search-store.ts';

@@ -5,19 +5,19 @@
  * in a thread of its own (dev-builder.ts); a benchmark may run it in its own process (bench/dev-rebuild.ts).
  */
 import { readFileSync } from 'node:fs';
-import { buildSite } from '../pipeline/build-site.ts';
-import type { RawContent } from '../pipeline/load/load-content.ts';
-import { collections as siteCollections } from '../schemas/collections.ts';
-import { resolveBuildSettings } from '../pipeline/build-settings.ts';
-import { createBuildCache } from '../pipeline/build-cache.ts';
-import type { TrackedOutputs } from '../pipeline/output-tracker.ts';
-import type { Preview } from '../pipeline/catalogue/publish.ts';
-import type { CmsBackend } from '../pipeline/outputs/cms/cms-config.ts';
-import type { OutputFile } from '../pipeline/outputs/output-file.ts';
-import { ContentError, formatReport } from '../pipeline/problems.ts';
-import { formatPublication } from '../pipeline/publication-report.ts';
+import { buildSite } from '../../pipeline/build-site.ts';
+import type { RawContent } from '../../pipeline/load/load-content.ts';
+import { collections as siteCollections } from '../../schemas/collections.ts';
+import { resolveBuildSettings } from '../../pipeline/build-settings.ts';
+import { createBuildCache } from '../../pipeline/build-cache.ts';
+import type { TrackedOutputs } from '../../pipeline/output-tracker.ts';
+import type { Preview } from '../../pipeline/catalogue/publish.ts';
+import type { CmsBackend } from '../../pipeline/outputs/cms/cms-config.ts';
+import type { OutputFile } from '../../pipeline/outputs/output-file.ts';
+import { ContentError, formatReport } from '../../pipeline/problems.ts';
+import { formatPublication } from '../../pipeline/publication-report.ts';
 import { createContentListing } from './dev-content-listing.ts';
-import { removeInBackground } from './snapshot-linker.ts';
+import { removeInBackground } from '../snapshot-linker.ts';
 import { createDevOutput, type DevEmitted } from './dev-output.ts';
 import { netChanges, practiceEdit } from './dev-warm-up.ts';
 

@@ -3,12 +3,12 @@
  * index, with the same functions the build runs in its own thread, so the bytes are the same either way.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { SearchDocument } from '../../../search/index-format.ts';
-import { writeSearchIndex } from '../../../search/index-writer.ts';
-import type { SynonymTable } from '../../../search/synonyms.ts';
-import { renderMarkdown } from '../render-markdown.ts';
-import { checkSearchBudget, toSearchText } from '../search/search-file.ts';
-import { writeIndexKeeping } from '../search/stored-search.ts';
+import type { SearchDocument } from '../../search/index-format.ts';
+import { writeSearchIndex } from '../../search/index-writer.ts';
+import type { SynonymTable } from '../../search/synonyms.ts';
+import { renderMarkdown } from '../outputs/render-markdown.ts';
+import { checkSearchBudget, toSearchText } from '../outputs/search/search-file.ts';
+import { writeIndexKeeping } from '../outputs/search/stored-search.ts';
 import type { HelperAnswer, HelperTask, KeepFor } from './build-helper.ts';
 
 /** Each body's HTML, or null where rendering failed: the build renders that one again to report it with its file. */

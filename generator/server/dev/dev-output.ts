@@ -7,10 +7,10 @@
  */
 import { hash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { type Emitted, writeAll } from '../pipeline/emit/emit-files.ts';
-import { removeSnapshot } from '../pipeline/emit/emit-snapshot.ts';
-import type { OutputFile } from '../pipeline/outputs/output-file.ts';
-import { snapshotName } from './served-builds.ts';
+import { type Emitted, writeAll } from '../../pipeline/emit/emit-files.ts';
+import { removeSnapshot } from '../../pipeline/emit/emit-snapshot.ts';
+import type { OutputFile } from '../../pipeline/outputs/output-file.ts';
+import { snapshotName } from '../served-builds.ts';
 
 /** Past this many changed files, or bytes, since the base, the next build is written as a new base. */
 const MAX_OVERLAY_FILES = 20_000;

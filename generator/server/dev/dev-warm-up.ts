@@ -6,8 +6,8 @@
  * nothing changed runs none of them, and the first edit after it took about twice the CPU of the next ones,
  * the slowest edit of a session. Nothing is read from or written to the content folder for it.
  */
-import type { RawContent, RawRecord } from '../pipeline/load/load-content.ts';
-import type { CollectionTable } from '../schemas/collections.ts';
+import type { RawContent, RawRecord } from '../../pipeline/load/load-content.ts';
+import type { CollectionTable } from '../../schemas/collections.ts';
 
 const fieldOf = (record: RawRecord | undefined, field: string | undefined) =>
   field === undefined ? undefined : (record?.data as Record<string, unknown> | undefined)?.[field];

@@ -1,7 +1,7 @@
 /** The images published records refer to, copied into the output. */
-import { markdownCollections } from '../../schemas/collections.ts';
-import type { Catalogue } from '../catalogue/catalogue.ts';
-import type { OutputFile } from './output-file.ts';
+import { markdownCollections } from '../../../schemas/collections.ts';
+import type { Catalogue } from '../../catalogue/catalogue.ts';
+import type { OutputFile } from '../output-file.ts';
 
 /**
  * The images published records refer to (the fields the collections table marks as images), as they are:

@@ -3,14 +3,14 @@
  * Each build is offered to the server (`builds`) as its base folder plus the overlay of files changed since
  * that folder was written; a folder no build served reads any more is handed back to the builder to remove.
  */
-import type { Preview } from '../pipeline/catalogue/publish.ts';
-import type { CmsBackend } from '../pipeline/outputs/cms/cms-config.ts';
-import { startTypeScriptWorker } from '../pipeline/typescript-worker.ts';
-import { applyChanges, type BuildFiles } from './build-files.ts';
+import type { Preview } from '../../pipeline/catalogue/publish.ts';
+import type { CmsBackend } from '../../pipeline/outputs/cms/cms-config.ts';
+import { startTypeScriptWorker } from '../../pipeline/typescript-worker.ts';
+import { applyChanges, type BuildFiles } from '../build-files.ts';
 import type { BuildAnswer, BuildRequest, BuilderThread } from './dev-builder.ts';
 import { createBuilderPriority } from './dev-priority.ts';
-import type { BuildFeed } from './served-builds.ts';
-import { removeAfterExit } from './snapshot-linker.ts';
+import type { BuildFeed } from '../served-builds.ts';
+import { removeAfterExit } from '../snapshot-linker.ts';
 
 export interface Rebuilder {
   /** Rebuilds for these changed files, after the rebuild under way, if any. */

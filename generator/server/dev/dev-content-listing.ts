@@ -9,7 +9,7 @@
  */
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
-import { type ContentEntry, listEntries } from '../pipeline/load/scan-content.ts';
+import { type ContentEntry, listEntries } from '../../pipeline/load/scan-content.ts';
 
 /** Past this many reported paths, listing the folder whole costs no more than a stat of each. */
 const MAX_REPORTED = 512;

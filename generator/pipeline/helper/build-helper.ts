@@ -4,11 +4,11 @@
  * makes and writes every other file. Started with the build, so its modules load while the content
  * is read. The same functions run in either thread, so the output is byte-identical to a build without it.
  */
-import type { SearchDocument } from '../../../search/index-format.ts';
-import type { SynonymTable } from '../../../search/synonyms.ts';
-import { startTypeScriptWorker } from '../../typescript-worker.ts';
-import type { OutputFile } from '../output-file.ts';
-import type { KeptWhole } from '../search/search-store.ts';
+import type { SearchDocument } from '../../search/index-format.ts';
+import type { SynonymTable } from '../../search/synonyms.ts';
+import { startTypeScriptWorker } from '../typescript-worker.ts';
+import type { OutputFile } from '../outputs/output-file.ts';
+import type { KeptWhole } from '../outputs/search/search-store.ts';
 
 type Task =
   | { kind: 'render'; bodies: string[] }

@@ -9,9 +9,9 @@
  * - a preview build (`--drafts`, `--future`) is readable by its own origin only: no `Access-Control-Allow-Origin: *`.
  */
 import type http from 'node:http';
-import type { Handler } from '../edge/handler.ts';
-import type { RateLimiter } from '../edge/limiter.ts';
-import type { HeaderRule } from '../shared/header-rules.ts';
+import type { Handler } from '../../edge/handler.ts';
+import type { RateLimiter } from '../../edge/limiter.ts';
+import type { HeaderRule } from '../../shared/header-rules.ts';
 
 export interface ServerAccess {
   /** Whether the server answers this request (403 otherwise). */
