@@ -27,8 +27,8 @@ import { buildLlmsTxt } from './outputs/pages/llms-txt.ts';
 import { buildHeadersFile } from './outputs/deploy/headers-file.ts';
 import type { OutputFile } from './outputs/output-file.ts';
 import { copyImages } from './outputs/images/copy-images.ts';
+import { buildScheduleFile } from './outputs/schedule/schedule-file.ts';
 import { OPENAPI_PATH } from '../shared/data-paths.ts';
-import { type Schedule, SCHEDULE_PATH } from '../shared/schedule.ts';
 import { type BuildCache, createBuildCache, NO_CACHE } from './build-cache.ts';
 import { renderBody, renderMarkdown } from './outputs/render-markdown.ts';
 import { type Emitted, emitFiles } from './emit/emit-files.ts';
@@ -184,11 +184,7 @@ export async function* generateOutput(published: Content, options: OutputOptions
   yield* buildSitemap(catalogue, listPages(pages, lastModifiedOf(catalogue)));
   yield* copyImages(catalogue, options.readImage);
   yield buildHeadersFile(catalogue);
-  const schedule: Schedule = {
-    next_publication: options.nextPublication ? `${options.nextPublication}T00:00:00Z` : null,
-    built_at: builtAt,
-  };
-  yield { path: SCHEDULE_PATH, body: JSON.stringify(schedule) };
+  yield buildScheduleFile(options.nextPublication, builtAt);
   // Last, so that a worker building it has had the rest of the build's time.
   if (search) yield* await search.files;
   if (semantic) yield* await semantic;
