@@ -14,7 +14,9 @@ import { searchInputs } from './outputs/search/search-inputs.ts';
 import { openSearchStore, type SearchStore } from './outputs/search/search-store.ts';
 import { storedSearch } from './outputs/search/stored-search.ts';
 import { DEFAULT_SEARCH_INDEX_BUDGET_MB } from './build-settings.ts';
-import type { ReachRecord } from './edit-reach.ts';
+import type { ReachEntry } from './edit-reach.ts';
+import { orderFields } from './catalogue/order.ts';
+import { titleReaders } from './outputs/records/title-readers.ts';
 
 /** What a tracked build starts from: its scope, the content files' digests, and what the previous build made. */
 export interface Tracking {
@@ -34,13 +36,19 @@ export interface Tracking {
  * and every file that is not a Markdown record (the site's settings, the taxonomies, the synonyms).
  */
 export function trackerOf(tracking: Tracking, siteUrl: string, collections: CollectionTable, made?: (tracker: OutputTracker) => void) {
-  return (contentTime: string, published: Readonly<Record<string, readonly ReachRecord[]>>) => {
+  return (contentTime: string, catalogue: Catalogue) => {
     const scope = `${contentTime}\n${sharedScope(tracking, siteUrl, collections)}`;
     const { previous, digests, verify, inMemory } = tracking;
-    function* records() {
-      for (const list of Object.values(published)) yield* list;
+    function* records(): Generator<ReachEntry> {
+      for (const [key, list] of Object.entries(catalogue.records)) {
+        const collection = catalogue.collection(key);
+        // A title that orders its collection is a fact: its edit may reorder every list of it.
+        const shown = orderFields(collection).includes(collection.fields.title) ? [] : [collection.fields.title];
+        for (const record of list) yield { record, shown };
+      }
     }
-    const tracker = createOutputTracker({ previous, scope, digests, verify, keepInputs: inMemory, records });
+    const readers = (files: ReadonlySet<string>) => titleReaders(catalogue, files);
+    const tracker = createOutputTracker({ previous, scope, digests, verify, keepInputs: inMemory, records, readers });
     made?.(tracker);
     return tracker;
   };

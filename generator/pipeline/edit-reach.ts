@@ -1,33 +1,45 @@
 /**
  * What an edit can reach, found from the edit rather than from every output. Each build records, per
- * published Markdown record, its file's digest and a digest of its facts (the record as validated, less its
- * body: everything another record's outputs may print of it, and what orders and groups it), with the
- * digest of the build's scope. The next build compares only digests. When the scope is the same, the same
- * records are published, and every record whose file changed kept its facts (only its body was edited),
- * the build is **steady**: an output that names no changed record is made from what it was made from before, so it keeps
- * its key without its inputs being computed (output-tracker.ts). A changed record's own outputs, and the list
- * windows that hold it, are keyed as ever. Anything else (a title, a date, a record added or removed, another
- * scope) is not steady, and every output is keyed from its inputs, as before.
+ * published Markdown record, its file's digest, a digest of its facts (the record as validated, less its body
+ * and its shown fields: what orders, groups and publishes it, and what its own outputs print) and a digest of
+ * its shown fields (its title, where the title does not order its collection), with the digest of the build's
+ * scope. The next build compares only digests. When the scope is the same, the same records are published,
+ * and every record whose file changed kept its facts (its body or its title was edited), the build is
+ * **steady**: the edited records are touched, and so are the records that print an edited title
+ * (outputs/records/title-readers.ts). An output that names no touched record is made from what it was made
+ * from before, so it keeps its key without its inputs being computed (output-tracker.ts); a touched record's
+ * own outputs, and the list windows that hold it, are keyed from their inputs as ever. Anything else (a date, a
+ * topic, a record added or removed, another scope) is not steady, and every output is keyed from its inputs.
  *
  * `npm run build` keeps the table beside the output (tracked-outputs.ts); `npm run dev` keeps it in memory
  * with the rest of the tracked outputs, and needs nothing else: the digests come from the load it runs.
  */
 import { hash } from 'node:crypto';
 
-/** What one build recorded of its published records: each file's digest and facts, and the scope's digest. */
+/** What one build recorded of its published records: each file's digest, facts and shown fields, and the scope's digest. */
 export interface RecordFacts {
   scoped: string;
-  byFile: ReadonlyMap<string, [digest: string, facts: string]>;
+  byFile: ReadonlyMap<string, [digest: string, facts: string, shown: string]>;
 }
 
 /** A published Markdown record as the reach reads it: its file and its validated value. */
 export interface ReachRecord {
   file: string;
   body?: unknown;
+  [field: string]: unknown;
+}
+
+/**
+ * A record and the fields of it that other records print but that neither order nor group it (its title,
+ * where its collection is not ordered by title): an edit of those reaches the records that print them.
+ */
+export interface ReachEntry {
+  record: ReachRecord;
+  shown: readonly string[];
 }
 
 export interface EditReach {
-  /** True when only the changed records' own outputs, and the windows that hold them, can differ from the build before. */
+  /** True when only the touched records' outputs, and the windows that hold them, can differ from the build before. */
   steady(): boolean;
   /** Whether the outputs of the record read from `file` may differ from the previous build's: every record unless steady. */
   touched(file: string): boolean;
@@ -35,54 +47,69 @@ export interface EditReach {
   record(): RecordFacts;
 }
 
-/** A record's facts: everything of its validated value but its body, as one digest. */
-export function factsOf(record: ReachRecord): string {
-  const { body: _, ...facts } = record;
-  return hash('sha1', JSON.stringify(facts), 'base64');
+/** A record's facts (everything of its validated value but its body and its shown fields) and its shown fields, as digests. */
+export function factsOf({ record, shown }: ReachEntry): [facts: string, shown: string] {
+  const facts: Record<string, unknown> = {};
+  const shownValues: unknown[] = [];
+  // Read field by field, so a body kept aside until asked for is not read.
+  for (const field of Object.keys(record)) {
+    if (shown.includes(field)) shownValues.push(record[field]);
+    else if (field !== 'body') facts[field] = record[field];
+  }
+  return [hash('sha1', JSON.stringify(facts), 'base64'), hash('sha1', JSON.stringify(shownValues), 'base64')];
 }
 
 /**
  * The reach of this build's edit. `records` lists the published Markdown records; `digest` gives a file's
- * digest ('' for a file the build did not read, which is never steady). Computed once, when first asked.
+ * digest ('' for a file the build did not read, which is never steady); `readers` gives the files of the records
+ * that print a shown field of the records read from the given files (undefined when it cannot say: not steady).
+ * Computed once, when first asked.
  */
 export function findReach(
   previous: RecordFacts | undefined,
   scoped: string,
-  records: () => Iterable<ReachRecord>,
+  records: () => Iterable<ReachEntry>,
   digest: (file: string) => string,
+  readers?: (files: ReadonlySet<string>) => ReadonlySet<string> | undefined,
 ): EditReach {
-  let found: { steady: boolean; changed: Set<string>; table: RecordFacts } | undefined;
+  let found: { steady: boolean; touched: Set<string>; table: RecordFacts } | undefined;
   const find = () => {
     if (found) return found;
-    const byFile = new Map<string, [string, string]>();
-    const changed = new Set<string>();
+    const byFile = new Map<string, [string, string, string]>();
+    const touched = new Set<string>();
+    const reshown = new Set<string>();
     let steady = previous !== undefined && previous.scoped === scoped;
     let count = 0;
-    for (const record of records()) {
+    for (const entry of records()) {
+      const { file } = entry.record;
       count++;
-      const now = digest(record.file);
-      const before = previous?.byFile.get(record.file);
+      const now = digest(file);
+      const before = previous?.byFile.get(file);
       if (!now) {
         steady = false;
         continue;
       }
       if (before?.[0] === now) {
-        byFile.set(record.file, before);
+        byFile.set(file, before);
         continue;
       }
-      const facts = factsOf(record);
-      byFile.set(record.file, [now, facts]);
-      changed.add(record.file);
+      const [facts, shown] = factsOf(entry);
+      byFile.set(file, [now, facts, shown]);
+      touched.add(file);
       if (before?.[1] !== facts) steady = false;
+      else if (before[2] !== shown) reshown.add(file);
     }
     // Every record now was published before (checked above); as many as before, so none was removed.
     if (count !== previous?.byFile.size) steady = false;
-    found = { steady, changed, table: { scoped, byFile } };
+    const more = steady && reshown.size > 0 ? readers?.(reshown) : new Set<string>();
+    if (!more) steady = false;
+    else for (const file of more) touched.add(file);
+    found = { steady, touched, table: { scoped, byFile } };
     return found;
   };
   return {
     steady: () => find().steady,
-    touched: (file) => !find().steady || find().changed.has(file),
+    touched: (file) => !find().steady || find().touched.has(file),
     record: () => find().table,
   };
 }

@@ -10,7 +10,7 @@
  */
 import { hash } from 'node:crypto';
 import type { OutputFile } from './outputs/output-file.ts';
-import { type EditReach, findReach, type ReachRecord, type RecordFacts } from './edit-reach.ts';
+import { type EditReach, findReach, type ReachEntry, type RecordFacts } from './edit-reach.ts';
 
 /** What one build made: each tracked file's key and digest, and each group's key and files. */
 export interface TrackedOutputs {
@@ -111,13 +111,15 @@ export function createOutputTracker(options: {
   /** Keeps each file's inputs for the next build (in memory), which then hashes only the inputs that changed. */
   keepInputs?: boolean;
   /** The published Markdown records (their files and validated values), for the edit's reach; none: every record is touched. */
-  records?: () => Iterable<ReachRecord>;
+  records?: () => Iterable<ReachEntry>;
+  /** The files of the records that print a shown field of the records of `files` (edit-reach.ts). */
+  readers?: (files: ReadonlySet<string>) => ReadonlySet<string> | undefined;
 }): OutputTracker {
   const { previous, scope, digests, verify } = options;
   // The scope (settings, the site's address, taxonomies' digests) is long, and joined with every output's inputs.
   const scoped = hash('sha1', scope, 'base64');
   const reach: EditReach | undefined =
-    options.records && findReach(previous?.records, scoped, options.records, (file) => digests.get(file) ?? '');
+    options.records && findReach(previous?.records, scoped, options.records, (file) => digests.get(file) ?? '', options.readers);
   const keyOf = (inputs: string) => hash('sha1', `${scoped}\n${inputs}`, 'base64');
   const inputsBefore = previous?.inputs?.scoped === scoped ? previous.inputs.byPath : undefined;
   const inputsNow = options.keepInputs ? new Map<string, string>() : undefined;

@@ -14,7 +14,8 @@ import { createBuildCache } from '../../generator/pipeline/build-cache.ts';
 import { createCatalogue } from '../../generator/pipeline/catalogue/catalogue.ts';
 import { selectPublished } from '../../generator/pipeline/catalogue/publish.ts';
 import { loadContent } from '../../generator/pipeline/load/load-content.ts';
-import { createOutputTracker, type OutputTracker, type TrackedOutputs } from '../../generator/pipeline/output-tracker.ts';
+import type { OutputTracker, TrackedOutputs } from '../../generator/pipeline/output-tracker.ts';
+import { trackerOf } from '../../generator/pipeline/build-tracking.ts';
 import { keptRelated } from '../../generator/pipeline/outputs/records/kept-relations.ts';
 import { createRelated } from '../../generator/pipeline/outputs/records/relations.ts';
 import { validateContent } from '../../generator/pipeline/validate/validate-content.ts';
@@ -109,23 +110,17 @@ function createBuilds(content: string) {
   return async () => {
     const raw = await loadContent(content, collections, undefined, cache);
     const published = selectPublished(validateContent(raw, collections), collections, '2026-11-18');
-    // As npm run dev keeps them: values and inputs in memory, and the edit's reach found from the records.
+    // As npm run dev keeps them: values and inputs in memory, and the edit's reach found from the catalogue.
     let tracker: OutputTracker | undefined;
+    const tracking = { scope: 'test', digests: raw.digests, previous, inMemory: true };
     const catalogue = createCatalogue(published, collections, {
       siteUrl: 'https://api.example.test',
       builtAt: '2026-11-18T00:00:00Z',
       render: () => '',
       cache,
-      track: (_time, records) => {
-        tracker = createOutputTracker({
-          previous,
-          scope: 'test',
-          digests: raw.digests,
-          keepInputs: true,
-          records: () => Object.values(records).flat(),
-        });
-        return tracker;
-      },
+      track: trackerOf(tracking, 'https://api.example.test', collections, (made) => {
+        tracker = made;
+      }),
     });
     const kept: Record<string, string> = {};
     const fresh: Record<string, string> = {};

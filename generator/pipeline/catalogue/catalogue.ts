@@ -87,7 +87,7 @@ export function createCatalogue(
     render: (record: { body: string; file: string }) => string;
     cache: BuildCache;
     /** The build's tracker, made once the content's newest date is known: every envelope prints it. */
-    track?: (contentTime: string, records: Readonly<Record<string, AnyEntry[]>>) => OutputTracker;
+    track?: (contentTime: string, catalogue: Catalogue) => OutputTracker;
   },
 ): Catalogue {
   const records: Record<string, AnyEntry[]> = {};
@@ -116,14 +116,14 @@ export function createCatalogue(
 
   const perRecord = new Map<string, WeakMap<AnyEntry, unknown>>();
   const contentTime = newestDate(records, collections) ?? options.builtAt;
-  return {
+  const catalogue: Catalogue = {
     collections,
     site: content.site,
     synonyms: content.synonyms ?? null,
     siteUrl: options.siteUrl,
     builtAt: options.builtAt,
     contentTime,
-    track: options.track?.(contentTime, records) ?? UNTRACKED,
+    track: UNTRACKED,
     records,
     terms,
     names: (keys) => names(keys.join('\n')),
@@ -148,4 +148,7 @@ export function createCatalogue(
       return `${options.siteUrl}/${spec.api ? recordPageFolder(spec.page.path, slug) : `${spec.page.path}/${slug}`}/`;
     },
   };
+  // Made once the catalogue is: what an edit reaches is read from its groups (edit-reach.ts).
+  if (options.track) catalogue.track = options.track(contentTime, catalogue);
+  return catalogue;
 }

@@ -15,7 +15,7 @@ import { identityOf } from './previous-output.ts';
 const inputsFile = (outDir: string) => `${path.resolve(outDir)}.inputs.json`;
 
 /** Raise when the record changes shape: a record of another version is no record (the build makes everything). */
-const VERSION = 3;
+const VERSION = 4;
 
 /** The record of the output in place, or undefined when there is none to trust. */
 export function readTrackedOutputs(outDir: string): TrackedOutputs | undefined {
@@ -47,10 +47,11 @@ export function readTrackedOutputs(outDir: string): TrackedOutputs | undefined {
 
 /** The published records' digests and facts (edit-reach.ts) as recorded; undefined for a table of another shape. */
 function recordFactsOf(recorded: { scoped: unknown; files: unknown } | undefined): RecordFacts | undefined {
-  const table = fromColumns(recorded?.files, ['digest', 'facts']);
+  const table = fromColumns(recorded?.files, ['digest', 'facts', 'shown']);
   if (!table || typeof recorded?.scoped !== 'string') return undefined;
-  const byFile = new Map<string, [string, string]>();
-  for (let row = 0; row < table.paths.length; row++) byFile.set(table.paths[row]!, [table.text.digest![row]!, table.text.facts![row]!]);
+  const { digest, facts, shown } = table.text;
+  const byFile = new Map<string, [string, string, string]>();
+  for (let row = 0; row < table.paths.length; row++) byFile.set(table.paths[row]!, [digest![row]!, facts![row]!, shown![row]!]);
   return { scoped: recorded.scoped, byFile };
 }
 
@@ -64,7 +65,7 @@ export function recordTrackedOutputs(outDir: string, outputs: TrackedOutputs | u
   const files = toColumns(outputs.files, { key: ([key]) => key, digest: ([, digest]) => digest });
   const records = outputs.records && {
     scoped: outputs.records.scoped,
-    files: toColumns(outputs.records.byFile, { digest: ([digest]) => digest, facts: ([, facts]) => facts }),
+    files: toColumns(outputs.records.byFile, { digest: ([digest]) => digest, facts: ([, facts]) => facts, shown: ([, , shown]) => shown }),
   };
   const record = { version: VERSION, identity, files, groups: Object.fromEntries(outputs.groups), records };
   // Written whole, then renamed over the old one: a build killed while writing leaves no half record.
