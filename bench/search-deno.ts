@@ -103,5 +103,7 @@ if (mode === 'first') {
   // Live memory, as a long-lived isolate holds it: the garbage of 1,000 queries collected first.
   (globalThis as { gc?: () => void }).gc?.();
   const { rss, heapUsed } = Deno.memoryUsage();
-  console.log(JSON.stringify({ medians, rssMb: rss / 1024 / 1024, heapMb: heapUsed / 1024 / 1024 }));
+  console.log(
+    JSON.stringify({ medians, rssMb: rss / 1024 / 1024, heapMb: heapUsed / 1024 / 1024, cachedMb: search.cachedBytes() / 1024 / 1024 }),
+  );
 }

@@ -72,12 +72,33 @@ export function parseRecord(bytes: Uint8Array, offset: number, length: number, c
  */
 const parsed = new WeakMap<Uint8Array, Map<number, TermRecord>>();
 
-/** parseRecord, remembered for the shard's life. */
-export function readRecord(bytes: Uint8Array, offset: number, length: number, context: ScoreContext): TermRecord {
+/** The bytes a parsed record holds besides its shard's: its columns, decoded. */
+function decodedBytes({ weights, postings, blocks }: TermRecord): number {
+  let bytes = weights.byteLength;
+  if (postings) bytes += postings.docs.byteLength + postings.masks.byteLength + postings.tf.byteLength + postings.lengths.byteLength;
+  if (blocks) for (const column of Object.values(blocks) as ArrayBufferView[]) bytes += column.byteLength;
+  return bytes;
+}
+
+/**
+ * parseRecord, remembered for the shard's life; `charge` is told the bytes a record takes decoded when it is
+ * parsed, so the cache that holds the shard counts them (index-reader.ts).
+ */
+export function readRecord(
+  bytes: Uint8Array,
+  offset: number,
+  length: number,
+  context: ScoreContext,
+  charge?: (decoded: number) => void,
+): TermRecord {
   const records = parsed.get(bytes) ?? new Map<number, TermRecord>();
   parsed.set(bytes, records);
-  const record = records.get(offset) ?? parseRecord(bytes, offset, length, context);
-  records.set(offset, record);
+  let record = records.get(offset);
+  if (!record) {
+    record = parseRecord(bytes, offset, length, context);
+    records.set(offset, record);
+    charge?.(decodedBytes(record));
+  }
   return record;
 }
 

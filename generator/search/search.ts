@@ -44,6 +44,8 @@ export interface RankOptions {
 
 export interface RankingSearch extends Search {
   rank(query: SearchQuery, options?: RankOptions): Promise<{ total: number; items: RankedResult[] }>;
+  /** Bytes of index parts (and their decoded records) the isolate's cache holds now. */
+  cachedBytes(): number;
 }
 
 export interface SearchOptions {
@@ -89,6 +91,7 @@ export function createSearch(source: IndexSource, options: SearchOptions = {}): 
 
   return {
     rank,
+    cachedBytes: () => parts.cachedBytes(),
     async search(query) {
       const { total, items } = await rank(query);
       return { total, items: items.map(({ raw: _, ...item }) => item) };
@@ -103,8 +106,7 @@ async function toItem(
   score: number,
   raw: number,
 ): Promise<RankedResult> {
-  const cards = await parts.cards(Math.floor(document / meta.cardsPerFile));
-  const card = cards[document % meta.cardsPerFile];
+  const card = await parts.card(Math.floor(document / meta.cardsPerFile), document % meta.cardsPerFile);
   const type = meta.types.find(([, first, end]) => document >= first && document < end)?.[0];
   if (!card || !type) throw new Error(`search index: no result card for document ${document}; rebuild the site`);
   const [id, slug, title, summary, url] = card;

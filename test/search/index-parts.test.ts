@@ -4,7 +4,7 @@ import { createMemoryAssets } from '../../generator/edge/assets.ts';
 import { createHandler } from '../../generator/edge/handler.ts';
 import { createMemoryLimiter } from '../../generator/edge/limiter.ts';
 import { lookupPrefix, lookupTerm } from '../../generator/search/dictionary.ts';
-import { SEARCH_META_PATH, type SearchDocument, type SearchMeta } from '../../generator/search/index-format.ts';
+import { postingsPath, SEARCH_META_PATH, type SearchDocument, type SearchMeta } from '../../generator/search/index-format.ts';
 import { createIndexParts } from '../../generator/search/index-reader.ts';
 import { writeSearchIndex } from '../../generator/search/index-writer.ts';
 import { BLOCK_REACH, SHARD_BYTES } from '../../generator/search/part-cutting.ts';
@@ -12,6 +12,7 @@ import { BOUND_LEVELS, blockScore } from '../../generator/search/postings-codec.
 import { RANKING, TYPO_FIELDS } from '../../generator/search/ranking.ts';
 import { RecordBuilder } from '../../generator/search/record-builder.ts';
 import { parseRecord, readBlock } from '../../generator/search/record-reader.ts';
+import { planQuery } from '../../generator/search/query-plan.ts';
 import { createSearch } from '../../generator/search/search.ts';
 import { findTypos } from '../../generator/search/typo-dictionary.ts';
 import { readDistFiles } from '../helpers/api-runtimes.ts';
@@ -261,6 +262,46 @@ describe('the isolate cache', () => {
     const shardReads = reads.filter((file) => file.includes('/postings/'));
     expect(shardReads.length).toBeGreaterThan(new Set(shardReads).size);
   });
+
+  it('counts the records it decoded against their shard, and keeps each result card by itself', async () => {
+    const real = await loadSearchDocuments('content');
+    const files = writeSearchIndex([...real, ...syntheticSearchDocuments(real, 400, 5)]);
+    const bodies = new Map(files.map(({ path, body }) => [path, body]));
+    const memory = createMemoryAssets(bodies);
+    const sizeOf = (file: string) => {
+      const body = bodies.get(file);
+      return body === undefined ? 0 : typeof body === 'string' ? body.length * 2 : body.length;
+    };
+    // A charge counts against a shard the cache holds, and nothing else.
+    const parts = createIndexParts(memory);
+    const shards = files.flatMap(({ path }) => (path.includes('/postings/') ? [Number(path.match(/(\d+)\.bin$/)![1])] : []));
+    await parts.shard(shards[0]!);
+    parts.charge(shards[1]!, 1000);
+    expect(parts.cachedBytes()).toBe(sizeOf(postingsPath(shards[0]!)));
+    parts.charge(shards[0]!, 1000);
+    expect(parts.cachedBytes()).toBe(sizeOf(postingsPath(shards[0]!)) + 1000);
+    // A query's plan: the parts it read, and its records decoded on top.
+    const reads: string[] = [];
+    const planned = createIndexParts(countReads(memory, reads));
+    const q = 'agentic checkout pricing';
+    await planQuery(planned, await planned.meta(), q);
+    const read = new Set(reads);
+    expect(planned.cachedBytes()).toBeGreaterThan([...read].reduce((sum, file) => sum + sizeOf(file), 0));
+    // The page's cards: each one asked for is kept, not its file; asked again, nothing is read.
+    const search = createSearch(countReads(memory, reads));
+    const query = { q, type: 'all', limit: 20, offset: 0 };
+    reads.length = 0;
+    await search.search(query);
+    const cardFiles = new Set(reads.filter((file) => file.includes('/cards/')));
+    const cardText = [...cardFiles].reduce((sum, file) => sum + sizeOf(file), 0);
+    expect(cardFiles.size).toBeGreaterThan(5);
+    const kept = search.cachedBytes() - planned.cachedBytes();
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThan(cardText / 2);
+    reads.length = 0;
+    expect(await search.search(query)).toEqual(await search.search(query));
+    expect(reads).toEqual([]);
+  });
 });
 
 describe('a query over many parts', () => {
@@ -312,5 +353,18 @@ describe('a broken index part under the handler', () => {
     expect((await get('/v1/services/list')).status).toBe(200);
     broken.set(shard, good);
     expect((await get('/v1/search?q=commerce')).status).toBe(200);
+  });
+
+  it('answers 500 INTERNAL_ERROR for result cards that are not cards, and reads them again on the next request', async () => {
+    const cards = [...files.keys()].filter((file) => file.includes('/cards/'));
+    const broken = new Map(files);
+    const handler = createHandler({ assets: createMemoryAssets(broken), limiter: createMemoryLimiter({ limit: 1e6 }), logError: () => {} });
+    const get = async (path: string) => (await handler(new Request(`http://api.test${path}`), { ip: '::1' })).status;
+    for (const body of ['[[1, 2, 3, 4, 5], [1, 2, 3, 4, 5], [1, 2, 3, 4, 5], [1, 2, 3, 4, 5]]', '{"cards": []}', '[[']) {
+      for (const file of cards) broken.set(file, body);
+      expect(await get('/v1/search?q=commerce')).toBe(500);
+    }
+    for (const file of cards) broken.set(file, files.get(file)!);
+    expect(await get('/v1/search?q=commerce')).toBe(200);
   });
 });
