@@ -37,6 +37,16 @@ export function applyChanges(
   return next;
 }
 
+/** The entries of `overlay` at `paths` only (those after a new base was written from the build before them). */
+export function keepOnly(overlay: Overlay | undefined, paths: readonly string[]): Overlay {
+  const kept = new Map<string, OverlayFile | null>();
+  for (const file of paths) {
+    const entry = overlay?.get(file);
+    if (entry !== undefined) kept.set(file, entry);
+  }
+  return kept;
+}
+
 const notFound = (file: string) => Object.assign(new Error(`ENOENT: no such file, ${file}`), { code: 'ENOENT' });
 
 /** The key of an absolute path under `dir` in the overlay; undefined outside `dir`. */

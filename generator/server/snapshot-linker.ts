@@ -21,22 +21,7 @@ export class Abandoned extends Error {}
  */
 export async function linkTreeInBackground(from: string, to: string, abandoned: () => boolean): Promise<void> {
   const folders: [string, string][] = [[from, to]];
-  const pending = new Set<Promise<void>>();
-  let failure: unknown;
-  const run = async (job: Promise<void>) => {
-    const tracked = job.then(
-      () => {
-        pending.delete(tracked);
-      },
-      (error: unknown) => {
-        pending.delete(tracked);
-        failure ??= error;
-      },
-    );
-    pending.add(tracked);
-    if (pending.size >= CONCURRENCY) await Promise.race(pending);
-    if (failure) throw failure;
-  };
+  const calls = fewAtATime(CONCURRENCY);
   await mkdir(to);
   while (folders.length) {
     const [source, target] = folders.pop()!;
@@ -47,11 +32,39 @@ export async function linkTreeInBackground(from: string, to: string, abandoned: 
       if (entry.isDirectory()) {
         await mkdir(into);
         folders.push([from, into]);
-      } else if (entry.isFile()) await run(link(from, into));
+      } else if (entry.isFile()) await calls.run(() => link(from, into));
     }
   }
-  await Promise.all(pending);
-  if (failure) throw failure;
+  await calls.drain();
+}
+
+/**
+ * File calls run at most `concurrency` at a time: `run` resolves once another may start, and rejects with the
+ * first failure of any; `drain` waits for the last.
+ */
+export function fewAtATime(concurrency: number) {
+  const pending = new Set<Promise<void>>();
+  let failure: unknown;
+  return {
+    async run(job: () => Promise<void>): Promise<void> {
+      const tracked: Promise<void> = job().then(
+        () => {
+          pending.delete(tracked);
+        },
+        (error: unknown) => {
+          pending.delete(tracked);
+          failure ??= error;
+        },
+      );
+      pending.add(tracked);
+      if (pending.size >= concurrency) await Promise.race(pending);
+      if (failure) throw failure;
+    },
+    async drain(): Promise<void> {
+      await Promise.all(pending);
+      if (failure) throw failure;
+    },
+  };
 }
 
 /**

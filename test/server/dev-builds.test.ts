@@ -8,8 +8,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
 import { resolveBuildSettings } from '../../generator/pipeline/build-settings.ts';
-import { applyChanges, type Overlay } from '../../generator/server/build-files.ts';
-import { createDevBuilds } from '../../generator/server/dev/dev-builds.ts';
+import { applyChanges, keepOnly, type Overlay } from '../../generator/server/build-files.ts';
+import { createDevBuilds, type DevBuildEvents, type DevBuildOptions } from '../../generator/server/dev/dev-builds.ts';
 import { BUILD_ENV, readTree, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
 import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
 
@@ -62,13 +62,17 @@ function expectSameTree(served: Map<string, Buffer>, clean: Map<string, Buffer>,
 }
 
 /** The dev builder over `content`, its first build made (snapshots under a temporary folder named `name`). */
-async function firstBuilt(content: string, name: string) {
-  const builds = createDevBuilds({
-    contentDir: content,
-    snapshotRoot: path.join(tempDir(name), 'build'),
-    preview: PREVIEW,
-    servedAt: SERVED_AT,
-  });
+async function firstBuilt(content: string, name: string, options: Partial<DevBuildOptions> = {}, events: DevBuildEvents = {}) {
+  const builds = createDevBuilds(
+    {
+      contentDir: content,
+      snapshotRoot: path.join(tempDir(name), 'build'),
+      preview: PREVIEW,
+      servedAt: SERVED_AT,
+      ...options,
+    },
+    events,
+  );
   const first = await builds.build(0);
   if (!first.built) {
     builds.close();
@@ -144,6 +148,72 @@ describe("npm run dev's builder", () => {
       expect(warm.changed.map((changed) => changed.path)).toContain('intelligence/7e/rag-evaluation/index.html');
       const served = servedTree(warm.base, applyChanges(undefined, warm.changed, warm.removed, new Date()));
       expectSameTree(served, await cleanTree(content), 'an edit during the first build');
+    } finally {
+      builds.close();
+    }
+  }, 120_000);
+
+  it('writes a new base in the background once the changes add up, and serves the same bytes from it', async () => {
+    const content = fixtureDir('valid');
+    const article = (name: string) => path.join(content, 'intelligence', name);
+    const retitle = (name: string, title: string) =>
+      writeFileSync(article(name), readFileSync(article(name), 'utf8').replace(/^title: .*$/m, `title: ${title}`));
+    // What the server does with each answer and each new base (dev-rebuilder.ts), in the order the builder says them.
+    let served: { dir: string; overlay?: Overlay | undefined } | undefined;
+    let newBase: ((rebased: { base: string; since: string[] }) => void) | undefined;
+    const rebased = new Promise<{ base: string; since: string[] }>((resolve) => {
+      newBase = resolve;
+    });
+    const builds = await firstBuilt(
+      content,
+      'dev-rebase',
+      { overlayLimit: { files: 2, bytes: 1 << 30 } },
+      {
+        rebased(news) {
+          served = { dir: news.base, overlay: keepOnly(served?.overlay, news.since) };
+          newBase!(news);
+        },
+      },
+    );
+    const edit = async (id: number, name: string, title: string) => {
+      retitle(name, title);
+      const answer = await builds.build(id, [`intelligence/${name}`]);
+      if (!answer.built) throw new Error(JSON.stringify(answer));
+      // Never written on an edit's path: the base is the first build's until a new one is said.
+      expect(answer.rebased).toBe(false);
+      served = {
+        dir: answer.base,
+        overlay: applyChanges(served?.dir === answer.base ? served.overlay : undefined, answer.changed, answer.removed, new Date()),
+      };
+      return answer;
+    };
+    try {
+      const warm = await builds.warmUp(1);
+      if (!warm.built) throw new Error(JSON.stringify(warm));
+      served = { dir: warm.base, overlay: applyChanges(undefined, warm.changed, warm.removed, new Date()) };
+      const before = await cleanTree(content);
+      const first = await edit(2, 'rag-evaluation.md', 'Zanzibarian retrieval checks');
+      expect(first.changed.length).toBeGreaterThan(2);
+      const afterFirst = await cleanTree(content);
+      expectSameTree(servedTree(served.dir, served.overlay), afterFirst, 'the edit that starts a new base');
+      // An edit while the new base is written: served over the old base, then over the new one with this edit's files.
+      await edit(3, 'rag-evaluation.md', 'Quokkaesque retrieval checks');
+      const afterSecond = await cleanTree(content);
+      expectSameTree(servedTree(served!.dir, served!.overlay), afterSecond, 'an edit while the new base is written');
+      const news = await rebased;
+      expect(news.base).not.toBe(first.base);
+      // The new base on disk is a whole build, of the content as it was after one of the builds before.
+      const alone = readTree(news.base);
+      const sameAs = (tree: Map<string, Buffer>) =>
+        alone.size === tree.size && [...alone].every(([file, bytes]) => tree.get(file)?.equals(bytes));
+      expect([before, afterFirst, afterSecond].filter(sameAs)).toHaveLength(1);
+      expectSameTree(servedTree(served!.dir, served!.overlay), afterSecond, 'the new base with what changed since');
+      retitle('rag-evaluation.md', 'Retrieval checks once more');
+      const third = await builds.build(4, ['intelligence/rag-evaluation.md']);
+      if (!third.built) throw new Error(JSON.stringify(third));
+      expect(third.base).toBe(news.base);
+      served = { dir: third.base, overlay: applyChanges(served!.overlay, third.changed, third.removed, new Date()) };
+      expectSameTree(servedTree(served.dir, served.overlay), await cleanTree(content), 'an edit over the new base');
     } finally {
       builds.close();
     }

@@ -14,10 +14,11 @@ export type { BuildAnswer } from './dev-builds.ts';
 /** A build to make (with the paths the watcher reported since the last, if known), or a base folder the server no longer reads, to remove. */
 export type BuildRequest = { id: number; changed?: string[] | undefined; warm?: boolean } | { remove: string };
 
-/** What the builder says besides its answers: its thread id, for its priority to be set from outside (Linux). */
-export interface BuilderThread {
-  thread: number;
-}
+/**
+ * What the builder says besides its answers: its thread id, for its priority to be set from outside (Linux);
+ * a new base written in the background (dev-builds.ts), between two answers.
+ */
+export type BuilderNews = { thread: number } | { newBase: { base: string; since: string[] } };
 
 /**
  * Where the thread's id is not known (not Linux), the builder lowers itself once the first build and its
@@ -25,9 +26,11 @@ export interface BuilderThread {
  */
 const LOWER_AFTER_BUILDS = 2;
 
-const builds = createDevBuilds(workerData as DevBuildOptions);
+const builds = createDevBuilds(workerData as DevBuildOptions, {
+  rebased: (rebased) => parentPort!.postMessage({ newBase: rebased } satisfies BuilderNews),
+});
 const tid = ownThreadId();
-if (tid !== undefined) parentPort!.postMessage({ thread: tid } satisfies BuilderThread);
+if (tid !== undefined) parentPort!.postMessage({ thread: tid } satisfies BuilderNews);
 let made = 0;
 
 parentPort!.on('message', async (request: BuildRequest) => {

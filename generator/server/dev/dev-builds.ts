@@ -18,7 +18,7 @@ import { ContentError, formatReport } from '../../pipeline/problems.ts';
 import { formatPublication } from '../../pipeline/publication-report.ts';
 import { createContentListing } from './dev-content-listing.ts';
 import { removeInBackground } from '../snapshot-linker.ts';
-import { createDevOutput, type DevEmitted } from './dev-output.ts';
+import { createDevOutput, type DevEmitted, type DevOutput, type OverlayLimit } from './dev-output.ts';
 import { netChanges, practiceEdit } from './dev-warm-up.ts';
 
 export type BuildAnswer =
@@ -49,6 +49,17 @@ export interface DevBuildOptions {
   cmsBackend?: CmsBackend | undefined;
   /** The address the dev server serves on: the site's address unless SITE_URL or Netlify's variables name one. */
   servedAt: string;
+  /** Past this many files, or bytes, changed since the base, a new base is written (dev-output.ts); tests set a few. */
+  overlayLimit?: OverlayLimit | undefined;
+}
+
+/** What the builder tells its server besides its answers. */
+export interface DevBuildEvents {
+  /**
+   * A new base was written in the background (dev-output.ts), between builds: the server reads the newest build
+   * from `base` from now on, with only the files at `since` (changed after the build it holds) from memory.
+   */
+  rebased?(rebased: { base: string; since: string[] }): void;
 }
 
 export interface DevBuilds {
@@ -104,7 +115,41 @@ function createRemover(building: () => boolean) {
   };
 }
 
-export function createDevBuilds(options: DevBuildOptions): DevBuilds {
+/**
+ * Builds one at a time, each timed in this thread's CPU; between them, a new base written in the background is
+ * taken (and said), and after each one is started if due (dev-output.ts).
+ */
+function takeTurns(output: DevOutput, events: DevBuildEvents) {
+  let building = false;
+  /** Taken between builds only, so the server hears of it between their answers. */
+  const adopt = () => {
+    const rebased = output.adopt();
+    if (rebased) events.rebased?.(rebased);
+  };
+  const between = () => {
+    if (!building) adopt();
+  };
+  return {
+    building: () => building,
+    async timed(make: () => Promise<BuildAnswer>): Promise<BuildAnswer> {
+      adopt();
+      building = true;
+      const cpuBefore = threadCpuMs();
+      try {
+        const answer = await make();
+        const cpuAfter = threadCpuMs();
+        return answer.built && cpuBefore !== undefined && cpuAfter !== undefined ? { ...answer, cpuMs: cpuAfter - cpuBefore } : answer;
+      } finally {
+        building = false;
+        // After the answer is handed on (the caller's next step), never before it: its base is the old one.
+        setImmediate(between);
+        output.rebase(between);
+      }
+    },
+  };
+}
+
+export function createDevBuilds(options: DevBuildOptions, events: DevBuildEvents = {}): DevBuilds {
   const { contentDir, snapshotRoot, preview, cmsBackend, servedAt } = options;
   const settings = resolveBuildSettings(process.env, { preview, cmsBackend, servedAt });
   const cache = createBuildCache();
@@ -112,11 +157,12 @@ export function createDevBuilds(options: DevBuildOptions): DevBuilds {
   const tracked: { outputs?: TrackedOutputs } = {};
   // Every tracked output of this run is made by this generator with these settings: they are the scope.
   const scope = `dev\n${JSON.stringify(settings)}`;
-  const output = createDevOutput(snapshotRoot);
+  const output = createDevOutput(snapshotRoot, options.overlayLimit);
   const listing = createContentListing();
   const listContent = (root: string) => listing.list(root);
-  let building = false;
-  const remover = createRemover(() => building);
+  const turns = takeTurns(output, events);
+  const { timed } = turns;
+  const remover = createRemover(turns.building);
 
   /** The files' digests of the last good build. */
   let digests: ReadonlyMap<string, string> = new Map();
@@ -151,18 +197,6 @@ export function createDevBuilds(options: DevBuildOptions): DevBuilds {
     if (!answer.built || !practice.built || answer.rebased || practice.rebased) return answer;
     const net = netChanges(before, digests, [practice, answer]);
     return { ...answer, ...net, written: net.changed.length };
-  };
-  /** `make`, timed in this thread's CPU, with no base removed meanwhile. */
-  const timed = async (make: () => Promise<BuildAnswer>): Promise<BuildAnswer> => {
-    building = true;
-    const cpuBefore = threadCpuMs();
-    try {
-      const answer = await make();
-      const cpuAfter = threadCpuMs();
-      return answer.built && cpuBefore !== undefined && cpuAfter !== undefined ? { ...answer, cpuMs: cpuAfter - cpuBefore } : answer;
-    } finally {
-      building = false;
-    }
   };
   return {
     build(id, changed) {

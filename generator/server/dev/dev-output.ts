@@ -2,19 +2,24 @@
  * Where `npm run dev`'s builds go. The first build is written to a folder of its own (a base). Each later
  * build is compared with the one before, file by file, and only what changed is handed on, for the server to
  * serve from memory over the base (build-files.ts): an edit costs what it changed, and nothing whole-tree is
- * written, linked or copied. Once the changes add up, the next build is written as a new base, linking its
- * unchanged files from the old one.
+ * written, linked or copied on its path. Once the changes add up, a new base is written in the background
+ * from the newest build (dev-rebase.ts), and edits are served over it once it is in place.
  */
 import { hash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { type Emitted, writeAll } from '../../pipeline/emit/emit-files.ts';
 import { removeSnapshot } from '../../pipeline/emit/emit-snapshot.ts';
 import type { OutputFile } from '../../pipeline/outputs/output-file.ts';
+import { type RebaseSource, writeRebase } from './dev-rebase.ts';
 import { snapshotName } from '../served-builds.ts';
+import { removeInBackground } from '../snapshot-linker.ts';
 
-/** Past this many changed files, or bytes, since the base, the next build is written as a new base. */
-const MAX_OVERLAY_FILES = 20_000;
-const MAX_OVERLAY_BYTES = 128 * 1024 * 1024;
+/** Past this many changed files, or bytes, since the base, a new base is written. */
+export interface OverlayLimit {
+  files: number;
+  bytes: number;
+}
+const OVERLAY_LIMIT: OverlayLimit = { files: 20_000, bytes: 128 * 1024 * 1024 };
 
 /** What one build's emit step did: a new base written whole, or the files that differ from the build before. */
 export type DevEmitted = Emitted & {
@@ -32,8 +37,13 @@ interface OutputState {
   base?: { dir: string; digests: ReadonlyMap<string, string> } | undefined;
   /** The newest build's digests, by path. */
   newest: Map<string, string>;
-  /** What differs from the base, by path: its size (0 for removed). */
-  overlay: Map<string, number>;
+  /** What differs from the base, by path: its bytes (null for removed), which a new base is written from. */
+  overlay: Map<string, Uint8Array | null>;
+  /** The new base being written in the background, and the files changed since the build it is written from. */
+  rebase?: { dir: string; source: RebaseSource; since: Set<string>; done: Promise<boolean>; ended?: boolean | undefined } | undefined;
+  /** A new base failed to be written in the background: the next ones are written on the build's path, as they were. */
+  rebaseFailed?: boolean;
+  limit: OverlayLimit;
   /** Copied files (images, the content manager's few megabytes) by source, read again only when their stats change. */
   copies: Map<string, { stamp: string; bytes: Uint8Array; digest: string }>;
 }
@@ -62,6 +72,7 @@ async function writeBase(state: OutputState, files: AsyncIterable<OutputFile>): 
     throw error;
   }
   state.copies.clear();
+  state.rebaseFailed = false;
   state.base = { dir, digests: written.digests };
   state.newest = new Map(written.digests);
   state.overlay = new Map();
@@ -93,19 +104,65 @@ async function compare(state: OutputState, files: AsyncIterable<OutputFile>): Pr
     const data = typeof body === 'string' ? Buffer.from(body) : body;
     bytes += data.byteLength;
     changed.push({ path: file.path, bytes: data });
-    overlay.set(file.path, data.byteLength);
+    overlay.set(file.path, data);
+    state.rebase?.since.add(file.path);
   }
   const removed = [...newest.keys()].filter((file) => !digests.has(file));
-  for (const file of removed) overlay.set(file, 0);
+  for (const file of removed) {
+    overlay.set(file, null);
+    state.rebase?.since.add(file);
+  }
   state.newest = digests;
   return { files: digests.size, written: changed.length, bytes, changed, removed, rebased: false, digests };
 }
 
 function overlayTooLarge(state: OutputState): boolean {
-  if (state.overlay.size > MAX_OVERLAY_FILES) return true;
+  if (state.overlay.size > state.limit.files) return true;
   let total = 0;
-  for (const size of state.overlay.values()) total += size;
-  return total > MAX_OVERLAY_BYTES;
+  for (const bytes of state.overlay.values()) total += bytes?.byteLength ?? 0;
+  return total > state.limit.bytes;
+}
+
+/**
+ * Starts writing a new base from the newest build, when the changes since the base add up and none is being
+ * written; `ended` is called once it is written (true) or has failed (false).
+ */
+function startRebase(state: OutputState, ended: () => void): void {
+  if (!state.base || state.rebase || state.rebaseFailed || !overlayTooLarge(state)) return;
+  const source: RebaseSource = { from: state.base.dir, digests: state.newest, changed: new Map(state.overlay) };
+  const dir = snapshotName(state.snapshotRoot);
+  const rebase: NonNullable<OutputState['rebase']> = {
+    dir,
+    source,
+    since: new Set(),
+    done: writeRebase(source, dir).then(
+      () => true,
+      () => false,
+    ),
+  };
+  state.rebase = rebase;
+  void rebase.done.then((written) => {
+    rebase.ended = written;
+    ended();
+  });
+}
+
+/**
+ * The new base once it is written: the build's base from now on, with only the files changed since the build
+ * it was written from over it. Undefined while it is being written, or when none is; a failed one is removed.
+ */
+function adoptRebase(state: OutputState): { base: string; since: string[] } | undefined {
+  const rebase = state.rebase;
+  if (rebase?.ended === undefined) return undefined;
+  state.rebase = undefined;
+  if (!rebase.ended) {
+    state.rebaseFailed = true;
+    removeInBackground(rebase.dir);
+    return undefined;
+  }
+  state.base = { dir: rebase.dir, digests: rebase.source.digests };
+  state.overlay = new Map([...rebase.since].map((file) => [file, state.overlay.get(file) ?? null]));
+  return { base: rebase.dir, since: [...rebase.since] };
 }
 
 export interface DevOutput {
@@ -115,13 +172,23 @@ export interface DevOutput {
   base(): string;
   /** Whether the newest build is its base, written whole: nothing in memory over it. */
   fresh(): boolean;
+  /**
+   * After a build has been handed on: starts writing a new base in the background when the changes since the
+   * base add up; `ended` is called when it is written or failed, for `adopt` to be called between builds.
+   */
+  rebase(ended: () => void): void;
+  /** Between builds: the new base, once written (then the paths changed since the build it holds), else undefined. */
+  adopt(): { base: string; since: string[] } | undefined;
 }
 
-export function createDevOutput(snapshotRoot: string): DevOutput {
-  const state: OutputState = { snapshotRoot, newest: new Map(), overlay: new Map(), copies: new Map() };
+export function createDevOutput(snapshotRoot: string, limit = OVERLAY_LIMIT): DevOutput {
+  const state: OutputState = { snapshotRoot, newest: new Map(), overlay: new Map(), copies: new Map(), limit };
   return {
-    emit: (files) => (!state.base || overlayTooLarge(state) ? writeBase(state, files) : compare(state, files)),
+    // A new base on the build's path only for the first build, or when one failed to be written in the background.
+    emit: (files) => (!state.base || (state.rebaseFailed && overlayTooLarge(state)) ? writeBase(state, files) : compare(state, files)),
     base: () => state.base!.dir,
     fresh: () => state.base !== undefined && state.overlay.size === 0,
+    rebase: (ended) => startRebase(state, ended),
+    adopt: () => adoptRebase(state),
   };
 }

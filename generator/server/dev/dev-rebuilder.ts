@@ -6,8 +6,8 @@
 import type { Preview } from '../../pipeline/catalogue/publish.ts';
 import type { CmsBackend } from '../../pipeline/outputs/cms/cms-config.ts';
 import { startTypeScriptWorker } from '../../pipeline/typescript-worker.ts';
-import { applyChanges, type BuildFiles } from '../build-files.ts';
-import type { BuildAnswer, BuildRequest, BuilderThread } from './dev-builder.ts';
+import { applyChanges, type BuildFiles, keepOnly } from '../build-files.ts';
+import type { BuildAnswer, BuilderNews, BuildRequest } from './dev-builder.ts';
 import { createBuilderPriority } from './dev-priority.ts';
 import type { BuildFeed } from '../served-builds.ts';
 import { removeAfterExit } from '../snapshot-linker.ts';
@@ -71,17 +71,23 @@ function startBuilder(data: Omit<RebuilderOptions, 'built'>) {
     given.delete(dir);
     worker.postMessage({ remove: dir } satisfies BuildRequest);
   };
-  worker.on('message', (answer: BuildAnswer | BuilderThread) => {
+  /** The newest build from now on; a base the server never saw a build of (a newer base came first) is nobody's to hand back. */
+  const offer = (files: BuildFiles) => {
+    const previous = newest;
+    bases.add(files.dir);
+    newest = files;
+    if (previous && previous.dir !== newest.dir && !given.has(previous.dir)) remove(previous.dir);
+  };
+  worker.on('message', (answer: BuildAnswer | BuilderNews) => {
     if ('thread' in answer) return priority.attach(answer.thread);
-    if (answer.built) {
-      const previous = newest;
-      bases.add(answer.base);
-      newest = answer.rebased
-        ? { dir: answer.base }
-        : { dir: answer.base, overlay: applyChanges(previous?.overlay, answer.changed, answer.removed, new Date()) };
-      // A base the server never saw a build of (a newer base came first) is nobody's to hand back.
-      if (previous && previous.dir !== newest.dir && !given.has(previous.dir)) remove(previous.dir);
-    }
+    // The same build from a new base, with only what changed after the build it holds from memory.
+    if ('newBase' in answer) return offer({ dir: answer.newBase.base, overlay: keepOnly(newest?.overlay, answer.newBase.since) });
+    if (answer.built)
+      offer(
+        answer.rebased
+          ? { dir: answer.base }
+          : { dir: answer.base, overlay: applyChanges(newest?.overlay, answer.changed, answer.removed, new Date()) },
+      );
     waiting.get(answer.id)?.(answer);
     waiting.delete(answer.id);
   });
