@@ -181,7 +181,9 @@ export async function* generateOutput(published: Content, options: OutputOptions
   yield* buildCmsFiles(catalogue, options.cmsBackend);
   yield* buildFeedFiles(catalogue);
   yield* buildArticleFeeds(catalogue);
-  yield* buildSitemap(catalogue, listPages(pages, lastModifiedOf(catalogue)));
+  // Every page and its date: the same in a steady build (output-tracker.ts), carried over then.
+  const sitemap = options.recordPages === false ? 'sitemap without record pages' : 'sitemap';
+  yield* catalogue.track.steadyGroup(sitemap, () => buildSitemap(catalogue, listPages(pages, lastModifiedOf(catalogue))));
   yield* copyImages(catalogue, options.readImage);
   yield buildHeadersFile(catalogue);
   yield buildScheduleFile(options.nextPublication, builtAt);

@@ -50,6 +50,12 @@ export interface OutputTracker {
   carriedGroup(name: string, inputs: string, make: () => readonly OutputFile[]): OutputFile[] | undefined;
   madeGroup(name: string, inputs: string, files: readonly OutputFile[]): void;
   /**
+   * The files of a group that every record may figure in but that no edit of a steady build changes (the
+   * sitemap: every page, and each one's date, a fact): carried over whole in a steady build that follows one
+   * which made it; else made by `make()`, keyed by their bytes.
+   */
+  steadyGroup(name: string, make: () => readonly OutputFile[]): OutputFile[];
+  /**
    * What an output kept for the next build under `name` (kept values: relations per record), when the previous
    * build kept it under the same scope; undefined otherwise, and always in a build that tracks nothing.
    */
@@ -99,6 +105,36 @@ function carrier(
   return { carry, keptKey, carried: () => carried };
 }
 
+/** Notes the files of group `name`, made under `key`. */
+function madeFiles(
+  groups: Map<string, { key: string; files: string[] }>,
+  made: Map<string, string>,
+  name: string,
+  key: string,
+  files: readonly OutputFile[],
+): void {
+  groups.set(name, { key, files: files.map((file) => file.path) });
+  for (const file of files) made.set(file.path, key);
+}
+
+/** A group's files carried over under its previous key, each made (all at once, by `make`) only if asked. */
+function carriedFiles(
+  before: { key: string; files: string[] },
+  make: () => readonly OutputFile[],
+  made: Map<string, string>,
+  carry: ReturnType<typeof carrier>['carry'],
+): OutputFile[] {
+  let bodies: Map<string, string | Uint8Array> | undefined;
+  const bodyOf = (file: string) => {
+    bodies ??= new Map(make().map((one) => [one.path, 'body' in one ? one.body : '']));
+    return bodies.get(file) ?? '';
+  };
+  return before.files.map((file) => {
+    made.set(file, before.key);
+    return carry(file, before.key, () => bodyOf(file))!;
+  });
+}
+
 /**
  * `previous` is what the build before made (undefined for a cold build); `scope` is what every tracked output
  * depends on. With `verify`, every carried file is made anyway and must have the recorded digest (tests).
@@ -127,6 +163,7 @@ export function createOutputTracker(options: {
   const groups = new Map<string, { key: string; files: string[] }>();
   const kept = new Map<string, () => unknown>();
   const { carry, keptKey, carried } = carrier(previous, verify, inputsBefore, inputsNow);
+  const setGroup = (name: string, key: string, files: readonly OutputFile[]) => madeFiles(groups, made, name, key, files);
   return {
     carried,
     digest: (file) => digests.get(file) ?? '',
@@ -155,23 +192,21 @@ export function createOutputTracker(options: {
       const key = keyOf(inputs);
       const before = previous?.groups.get(name);
       if (before?.key !== key || before.files.some((file) => previous?.files.get(file)?.[0] !== key)) return undefined;
-      let bodies: Map<string, string | Uint8Array> | undefined;
-      const bodyOf = (file: string) => {
-        bodies ??= new Map(make().map((made) => [made.path, 'body' in made ? made.body : '']));
-        return bodies.get(file) ?? '';
-      };
       groups.set(name, { key, files: before.files });
-      const files = before.files.map((file) => {
-        made.set(file, key);
-        return carry(file, key, () => bodyOf(file))!;
-      });
-      return files;
+      return carriedFiles(before, make, made, carry);
     },
-    madeGroup(name, inputs, files) {
-      const key = keyOf(inputs);
-      groups.set(name, { key, files: files.map((file) => file.path) });
-      for (const file of files) made.set(file.path, key);
+    steadyGroup(name, make) {
+      const before = previous?.groups.get(name);
+      if (reach?.steady() && before?.files.every((file) => previous?.files.get(file)?.[0] === before.key)) {
+        groups.set(name, before);
+        return carriedFiles(before, make, made, carry);
+      }
+      const files = make();
+      const bytes = files.map((file) => `${file.path}\n${'body' in file ? hash('sha1', file.body, 'base64') : ''}`);
+      setGroup(name, keyOf(`${name}\n${bytes.join('\n')}`), files);
+      return [...files];
     },
+    madeGroup: (name, inputs, files) => setGroup(name, keyOf(inputs), files),
     settle(emitted) {
       if (!emitted) return undefined;
       const files = new Map<string, [string, string]>();
@@ -197,5 +232,6 @@ export const UNTRACKED: OutputTracker = {
   file: (path, _inputs, make) => ({ path, body: make() }),
   carriedGroup: () => undefined,
   madeGroup: () => {},
+  steadyGroup: (_name, make) => [...make()],
   settle: () => undefined,
 };

@@ -154,7 +154,13 @@ function createMemoryBuilds(out: string, verify: boolean) {
       tracked,
       verifyCarried: verify,
     });
-    return { result, made: made.length, madeRecords: made.filter((file) => /\/get\/|^intelligence\//.test(file)), dir: `${out}-${step}` };
+    return {
+      result,
+      made: made.length,
+      madeFiles: made,
+      madeRecords: made.filter((file) => /\/get\/|^intelligence\//.test(file)),
+      dir: `${out}-${step}`,
+    };
   };
 }
 
@@ -241,6 +247,8 @@ describe('outputs tracked by their inputs', () => {
           `${recordPageFolder('intelligence', 'article-1')}/index.html`,
         ]);
         expect(step.made, 'files made for a body edit').toBeLessThan(step.result.files / 8);
+        // Every page and its date are as before: the sitemap is carried over, not made.
+        expect(step.madeFiles).not.toContain('sitemap.xml');
       }
       expect(step.made).toBeLessThan(step.result.files);
     }
