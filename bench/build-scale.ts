@@ -87,6 +87,9 @@ function timed<T>(run: () => T): { result: T; ms: number; cpu: number } {
   return { result, ms: performance.now() - started, cpu: childCpuSeconds() - cpu };
 }
 
+/** The machine's load average over the last minute, said beside every figure: the machine is shared. */
+const loadNow = () => `load ${os.loadavg()[0]!.toFixed(1)}`;
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /**
@@ -151,8 +154,10 @@ async function atScale(articles: number, root: string): Promise<void> {
   );
   console.log(`- largest folder: ${tree.folder.entries.toLocaleString('en')} entries (${tree.folder.path}) (goal <= 10,000)`);
   console.log(`- largest HTML page: ${(tree.page.bytes / 1024).toFixed(1)} KB (${tree.page.path}) (goal <= 50 KB)`);
-  const unchanged = runBuildCommand(content, out);
-  console.log(`- nothing changed: ${(unchanged.ms / 1000).toFixed(2)} s (writes nothing: the output stays the cold build's)`);
+  const unchanged = timed(() => runBuildCommand(content, out));
+  console.log(
+    `- nothing changed: ${(unchanged.ms / 1000).toFixed(2)} s, CPU ${unchanged.cpu.toFixed(2)} s, ${loadNow()} (writes nothing: the output stays the cold build's)`,
+  );
   // One article edited as an editor would: its body, then (another article) its title, which every record
   // whose related lists link it prints. After each, the output is compared with a clean build of the same content.
   const dir = path.join(content, 'intelligence');
@@ -165,13 +170,14 @@ async function atScale(articles: number, root: string): Promise<void> {
   ];
   for (const [what, name, edit] of edits) {
     writeFileSync(path.join(dir, name), edit(readFileSync(path.join(dir, name), 'utf8')));
-    const built = runBuildCommand(content, out);
+    const load = loadNow();
+    const built = timed(() => runBuildCommand(content, out));
     clean(reference);
     runBuildCommand(content, reference);
     const differ = differences(recordedDigests(out), recordedDigests(reference));
     const equal = differ.length === 0 ? 'yes' : `NO, ${differ.length} files differ (${differ.slice(0, 3).join(', ')})`;
     console.log(
-      `- ${what}, npm run build with the previous output in place: ${(built.ms / 1000).toFixed(2)} s (goal < 3 s); output equals a clean build: ${equal} (${recordedDigests(out).size.toLocaleString('en')} files compared by digest)`,
+      `- ${what}, npm run build with the previous output in place: ${(built.ms / 1000).toFixed(2)} s, CPU ${built.cpu.toFixed(2)} s, peak ${(built.result.peakMb / 1024).toFixed(2)} GB, ${load} (goal < 3 s); output equals a clean build: ${equal} (${recordedDigests(out).size.toLocaleString('en')} files compared by digest)`,
     );
   }
   clean(out);

@@ -6,8 +6,16 @@ import type { FilterSpec, Relation } from '../../../schemas/collections.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import { basePathOf } from '../html.ts';
 
+/** A path of plain segments, which an address parser leaves as it is (no dot segments, nothing to escape). */
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9_~-]+)*\/?$/;
+
 /** The site-relative path of an address on the site (`https://x.test/folder/a/` -> `/a/` when the site is in `/folder`). */
-export const sitePath = (catalogue: Catalogue, url: string) => new URL(url).pathname.slice(basePathOf(catalogue.siteUrl).length);
+export function sitePath(catalogue: Catalogue, url: string): string {
+  // Every record's page is asked for: a plain path after the site's own address is taken as it is, unparsed.
+  const rest = url.startsWith(`${catalogue.siteUrl}/`) ? url.slice(catalogue.siteUrl.length) : undefined;
+  if (rest !== undefined && PLAIN_PATH.test(rest)) return rest;
+  return new URL(url).pathname.slice(basePathOf(catalogue.siteUrl).length);
+}
 
 /** Records a list page shows. */
 export const PAGE_SIZE = 20;
