@@ -3,6 +3,7 @@
  * of collection and of what it declares, the records and terms it yields, and helpers to walk a table.
  */
 import type { z } from 'zod';
+import type { ResourceFeedFields } from './feed.ts';
 
 /** One YAML document (site.yaml). */
 export interface DocumentCollection<S extends z.ZodType = z.ZodType> {
@@ -83,6 +84,18 @@ export type ExtraRoute = OperationNames & { path: string } /** A taxonomy's term
     | { kind: 'latest'; max: number; default: number }
   );
 
+/** A route of a taxonomy's terms, each counted over the published records of these collection fields. */
+export const termsRoute = (
+  names: OperationNames & { path: string },
+  taxonomy: string,
+  ...counts: [collection: string, field: string][]
+): ExtraRoute => ({
+  ...names,
+  kind: 'terms',
+  taxonomy,
+  counts: counts.map(([collection, field]) => ({ collection, field })),
+});
+
 /** What the API serves of a collection. */
 export interface ApiSpec {
   /** Routes live under `/v1/<path>/`: `list`, `get` and the extra routes. */
@@ -107,8 +120,8 @@ export interface ApiSpec {
 /** The schema.org types a record page can describe its record as (see pipeline/outputs/pages/json-ld.ts). */
 export type PageSchema = 'Service' | 'DefinedTerm' | 'SoftwareApplication' | 'Article';
 
-/** One Markdown file per record; the file name is the slug. */
-export interface MarkdownCollection<S extends z.ZodType = z.ZodType> {
+/** What every Markdown collection declares. */
+interface MarkdownCollectionFields<S extends z.ZodType> {
   kind: 'markdown';
   name: string;
   /** One record: "No service has the id", "unknown technology". */
@@ -121,8 +134,6 @@ export interface MarkdownCollection<S extends z.ZodType = z.ZodType> {
    * (bylines, feed dates, schedules; `updated` defaults to it).
    */
   fields: { title: string; summary: string; date?: string };
-  /** The site feed made of this collection's records: the article feeds (RSS, Atom, JSON) or the resource feed. */
-  feed?: 'articles' | 'resources';
   order: RecordOrder;
   /**
    * A record's page, `{site_url}/<path>/<slug or id>/`: its `url`. `schema` is the schema.org type the page
@@ -133,6 +144,16 @@ export interface MarkdownCollection<S extends z.ZodType = z.ZodType> {
   references?: Readonly<Record<string, Reference>>;
   api?: ApiSpec;
 }
+
+/**
+ * The site feed made of a collection's records, if any, and what that feed needs of its schema: the article
+ * feeds (RSS, Atom, JSON Feed) read through the field roles; the resource feed and the hub copy the fields of
+ * the resources' front matter by name, so the collection flagged for them must validate those fields.
+ */
+type FeedFlag = { feed?: undefined } | { feed: 'articles' } | { feed: 'resources'; schema: z.ZodType<ResourceFeedFields> };
+
+/** One Markdown file per record; the file name is the slug. */
+export type MarkdownCollection<S extends z.ZodType = z.ZodType> = MarkdownCollectionFields<S> & FeedFlag;
 
 export type Collection = DocumentCollection | ListCollection | MarkdownCollection;
 
@@ -154,6 +175,9 @@ export interface EntryMeta {
 /** A record of any Markdown collection, for code that reads fields by the table's names. */
 export type AnyEntry = EntryMeta & { updated: string; order?: number; draft?: boolean } & Record<string, unknown>;
 
+/** A record of the Markdown collection `C`, as validation made it: its schema's output, with what the loader adds. */
+export type EntryOf<C extends MarkdownCollection> = Omit<z.output<C['schema']>, 'id' | 'updated'> & AnyEntry;
+
 /** A term of any list collection. */
 export type AnyTerm = { id: string; name: string; order: number } & Record<string, unknown>;
 
@@ -162,7 +186,9 @@ export function markdownCollections(table: CollectionTable): [string, MarkdownCo
   return Object.entries(table).filter((entry): entry is [string, MarkdownCollection] => entry[1].kind === 'markdown');
 }
 
-type Feed = NonNullable<MarkdownCollection['feed']>;
+export type Feed = NonNullable<MarkdownCollection['feed']>;
+/** A collection flagged as the source of `feed`, with what that flag requires of it. */
+export type FeedCollection<F extends Feed> = Extract<MarkdownCollection, { feed: F }>;
 /** Each table's feed sources, found once: the resource feed asks for its key once per entry. */
 const feedSources = new WeakMap<CollectionTable, Map<Feed, string>>();
 

@@ -1,6 +1,17 @@
 /** What a content folder holds once loaded and validated, typed from the site's collections table. */
 import type { z } from 'zod';
-import type { AnyEntry, AnyTerm, EntryMeta, ListCollection, MarkdownCollection } from './collection-types.ts';
+import {
+  type AnyEntry,
+  type AnyTerm,
+  type CollectionTable,
+  type EntryMeta,
+  type EntryOf,
+  type Feed,
+  type FeedCollection,
+  feedSource,
+  type ListCollection,
+  type MarkdownCollection,
+} from './collection-types.ts';
 import type { collections } from './collections.ts';
 
 export type Collections = typeof collections;
@@ -18,7 +29,8 @@ export type Content = {
   synonyms?: z.output<Collections['synonyms']['schema']>;
 } & { [K in ListKey]: z.output<Collections[K]['schema']>[] } & { [K in MarkdownKey]: Entry<K>[] };
 
-export type Resource = Entry<'resources'>;
+/** A record of the resource feed's collection (a resource, in the site's table), as the feed and the hub read it. */
+export type Resource = EntryOf<FeedCollection<'resources'>>;
 
 /**
  * Validated content as code that serves any collections table reads it (publication, the catalogue, a test's
@@ -32,3 +44,11 @@ export const entriesOf = (content: ContentByKey, key: string): AnyEntry[] => (co
 
 /** The terms of the list collection `key`. */
 export const termsOf = (content: ContentByKey, key: string): AnyTerm[] => (content[key] as AnyTerm[] | undefined) ?? [];
+
+/**
+ * The records of the collection the table flags as `feed`'s source (feedSource), typed by what that flag
+ * requires of its schema: validation parsed every one of them with it.
+ */
+export function feedEntriesOf<F extends Feed>(content: ContentByKey, table: CollectionTable, feed: F): EntryOf<FeedCollection<F>>[] {
+  return entriesOf(content, feedSource(table, feed)) as EntryOf<FeedCollection<F>>[];
+}

@@ -63,4 +63,13 @@ export const feedSchema = z.strictObject({
 });
 
 export type FeedEntry = z.output<typeof feedEntrySchema>;
+
+/**
+ * What the resource feed and the hub read of each record of the collection the table flags as the feed's,
+ * by name: the front matter its entries copy. The table's type holds that collection's schema to it.
+ */
+export type ResourceFeedFields = Pick<
+  z.output<typeof resourceSchema>,
+  'title' | 'type' | 'category' | 'excerpt' | 'topics' | 'reading_time' | 'author' | 'updated' | 'image'
+>;
 export type Feed = z.output<typeof feedSchema>;

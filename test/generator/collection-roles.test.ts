@@ -39,6 +39,16 @@ describe("the collections table's roles", () => {
     const twice: CollectionTable = { ...collections, services: { ...collections.services, feed: 'articles' } };
     expect(() => feedSource(twice, 'articles')).toThrow(/not 2/);
   });
+
+  it('holds the collection flagged for the resource feed to the fields the feed copies, by type', () => {
+    // The resource feed and the hub read type, excerpt, topics, author and image by name; services have none.
+    // @ts-expect-error a services collection cannot be the resource feed's source
+    const wrong: CollectionTable = { ...collections, services: { ...collections.services, feed: 'resources' } };
+    expect(() => feedSource(wrong, 'resources')).toThrow(/not 2/);
+    const { feed: _, ...unflagged } = collections.resources;
+    const moved: CollectionTable = { ...collections, resources: unflagged, guides: { ...collections.resources, feed: 'resources' } };
+    expect(feedSource(moved, 'resources')).toBe('guides');
+  });
 });
 
 describe('the date role decides what is scheduled', () => {

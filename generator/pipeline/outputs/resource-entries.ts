@@ -3,8 +3,8 @@
  * and the resources hub (pages/resource-pages.ts) shows: which records they are, in which order, and each as
  * the feed spells it.
  */
-import { type AnyEntry, feedSource } from '../../schemas/collections.ts';
-import type { Resource } from '../../schemas/content.ts';
+import { feedSource } from '../../schemas/collections.ts';
+import { feedEntriesOf, type Resource } from '../../schemas/content.ts';
 import type { FeedEntry } from '../../schemas/feed.ts';
 import { estimateReadingTime } from '../../shared/reading-time.ts';
 import type { Catalogue } from '../catalogue/catalogue.ts';
@@ -14,7 +14,7 @@ const feedKey = (catalogue: Catalogue) => feedSource(catalogue.collections, 'res
 
 /** Published resources in feed order (the collection's order: newest `updated` first, then id). */
 export function feedResources(catalogue: Catalogue): Resource[] {
-  return catalogue.records[feedKey(catalogue)] as unknown as Resource[];
+  return feedEntriesOf(catalogue.records, catalogue.collections, 'resources');
 }
 
 /** The practice categories an entry's `category` draws from, in display order. */
@@ -30,7 +30,7 @@ export function toFeedEntry(resource: Resource, catalogue: Catalogue): FeedEntry
     type: resource.type,
     title: resource.title,
     category: resource.category,
-    url: catalogue.recordUrl(feedKey(catalogue), resource as unknown as AnyEntry),
+    url: catalogue.recordUrl(feedKey(catalogue), resource),
     excerpt: resource.excerpt,
     topics: resource.topics,
     reading_time: resource.reading_time ?? estimateReadingTime(resource.body),
