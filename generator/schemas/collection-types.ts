@@ -5,8 +5,8 @@
 import type { z } from 'zod';
 import type { ResourceFeedFields } from './feed.ts';
 
-/** One YAML document (site.yaml). */
-export interface DocumentCollection<S extends z.ZodType = z.ZodType> {
+/** One YAML document (site.yaml); its schema is an object's, whose fields are the document's keys. */
+export interface DocumentCollection<S extends z.ZodObject = z.ZodObject> {
   kind: 'document';
   name: string;
   file: string;
@@ -120,8 +120,8 @@ export interface ApiSpec {
 /** The schema.org types a record page can describe its record as (see pipeline/outputs/pages/json-ld.ts). */
 export type PageSchema = 'Service' | 'DefinedTerm' | 'SoftwareApplication' | 'Article';
 
-/** What every Markdown collection declares. */
-interface MarkdownCollectionFields<S extends z.ZodType> {
+/** What every Markdown collection declares. Its schema is an object's: the front matter's fields. */
+interface MarkdownCollectionFields<S extends z.ZodObject> {
   kind: 'markdown';
   name: string;
   /** One record: "No service has the id", "unknown technology". */
@@ -150,10 +150,13 @@ interface MarkdownCollectionFields<S extends z.ZodType> {
  * feeds (RSS, Atom, JSON Feed) read through the field roles; the resource feed and the hub copy the fields of
  * the resources' front matter by name, so the collection flagged for them must validate those fields.
  */
-type FeedFlag = { feed?: undefined } | { feed: 'articles' } | { feed: 'resources'; schema: z.ZodType<ResourceFeedFields> };
+type FeedFlag = { feed?: undefined } | { feed: 'articles' } | { feed: 'resources'; schema: z.ZodType<FeedFields<'resources'>> };
+
+/** What a site feed reads of its collection's records by name, beyond the roles: the resource feed's fields. */
+export type FeedFields<F extends Feed> = F extends 'resources' ? ResourceFeedFields : unknown;
 
 /** One Markdown file per record; the file name is the slug. */
-export type MarkdownCollection<S extends z.ZodType = z.ZodType> = MarkdownCollectionFields<S> & FeedFlag;
+export type MarkdownCollection<S extends z.ZodObject = z.ZodObject> = MarkdownCollectionFields<S> & FeedFlag;
 
 export type Collection = DocumentCollection | ListCollection | MarkdownCollection;
 
@@ -175,9 +178,6 @@ export interface EntryMeta {
 /** A record of any Markdown collection, for code that reads fields by the table's names. */
 export type AnyEntry = EntryMeta & { updated: string; order?: number; draft?: boolean } & Record<string, unknown>;
 
-/** A record of the Markdown collection `C`, as validation made it: its schema's output, with what the loader adds. */
-export type EntryOf<C extends MarkdownCollection> = Omit<z.output<C['schema']>, 'id' | 'updated'> & AnyEntry;
-
 /** A term of any list collection. */
 export type AnyTerm = { id: string; name: string; order: number } & Record<string, unknown>;
 
@@ -186,9 +186,7 @@ export function markdownCollections(table: CollectionTable): [string, MarkdownCo
   return Object.entries(table).filter((entry): entry is [string, MarkdownCollection] => entry[1].kind === 'markdown');
 }
 
-export type Feed = NonNullable<MarkdownCollection['feed']>;
-/** A collection flagged as the source of `feed`, with what that flag requires of it. */
-export type FeedCollection<F extends Feed> = Extract<MarkdownCollection, { feed: F }>;
+export type Feed = 'articles' | 'resources';
 /** Each table's feed sources, found once: the resource feed asks for its key once per entry. */
 const feedSources = new WeakMap<CollectionTable, Map<Feed, string>>();
 

@@ -5,9 +5,8 @@ import {
   type AnyTerm,
   type CollectionTable,
   type EntryMeta,
-  type EntryOf,
   type Feed,
-  type FeedCollection,
+  type FeedFields,
   feedSource,
   type ListCollection,
   type MarkdownCollection,
@@ -30,7 +29,7 @@ export type Content = {
 } & { [K in ListKey]: z.output<Collections[K]['schema']>[] } & { [K in MarkdownKey]: Entry<K>[] };
 
 /** A record of the resource feed's collection (a resource, in the site's table), as the feed and the hub read it. */
-export type Resource = EntryOf<FeedCollection<'resources'>>;
+export type Resource = FeedFields<'resources'> & AnyEntry;
 
 /**
  * Validated content as code that serves any collections table reads it (publication, the catalogue, a test's
@@ -49,6 +48,6 @@ export const termsOf = (content: ContentByKey, key: string): AnyTerm[] => (conte
  * The records of the collection the table flags as `feed`'s source (feedSource), typed by what that flag
  * requires of its schema: validation parsed every one of them with it.
  */
-export function feedEntriesOf<F extends Feed>(content: ContentByKey, table: CollectionTable, feed: F): EntryOf<FeedCollection<F>>[] {
-  return entriesOf(content, feedSource(table, feed)) as EntryOf<FeedCollection<F>>[];
+export function feedEntriesOf<F extends Feed>(content: ContentByKey, table: CollectionTable, feed: F): (FeedFields<F> & AnyEntry)[] {
+  return entriesOf(content, feedSource(table, feed)) as (FeedFields<F> & AnyEntry)[];
 }

@@ -1,5 +1,5 @@
 /** Turns a zod issue into the words an editor needs: which field, what is wrong, what is allowed. */
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { FieldPath } from '../load/parse-yaml.ts';
 
 export interface IssueReport {
@@ -17,26 +17,27 @@ function valueAt(data: unknown, path: FieldPath): unknown {
   return value;
 }
 
-type AnySchema = z.ZodType & { shape?: Record<string, z.ZodType>; element?: z.ZodType; unwrap?: () => z.ZodType };
+/** The schema an optional, nullable, default or pipe wraps (its definition's `innerType` or `in`), if it wraps one. */
+function wrappedBy(schema: z.ZodType): z.ZodType | undefined {
+  const def: object = schema._zod.def;
+  return asSchema('innerType' in def ? def.innerType : 'in' in def ? def.in : undefined);
+}
+
+const asSchema = (value: unknown): z.ZodType | undefined => (value instanceof z.ZodType ? value : undefined);
 
 /** The object schema reached by following `path`, unwrapping optional/default/pipe wrappers. */
 function objectSchemaAt(schema: z.ZodType, path: FieldPath): Record<string, z.ZodType> | undefined {
-  let current: AnySchema | undefined = schema as AnySchema;
+  let current: z.ZodType | undefined = schema;
   const unwrap = () => {
-    for (let guard = 0; current && guard < 10; guard++) {
-      const def = (current as unknown as { _zod: { def: { innerType?: AnySchema; in?: AnySchema } } })._zod.def;
-      const inner = def.innerType ?? def.in;
-      if (!inner) break;
-      current = inner;
-    }
+    for (let guard = 0, inner = current && wrappedBy(current); inner && guard < 10; guard++, inner = wrappedBy(inner)) current = inner;
   };
   unwrap();
   for (const segment of path) {
-    if (typeof segment === 'number') current = current?.element as AnySchema | undefined;
-    else current = current?.shape?.[segment] as AnySchema | undefined;
+    if (typeof segment === 'number') current = current instanceof z.ZodArray ? asSchema(current.element) : undefined;
+    else current = current instanceof z.ZodObject ? asSchema(current.shape[segment]) : undefined;
     unwrap();
   }
-  return current?.shape;
+  return current instanceof z.ZodObject ? current.shape : undefined;
 }
 
 /** Levenshtein distance, for "did you mean" on misspelt field names. */

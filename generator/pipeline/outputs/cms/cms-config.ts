@@ -54,7 +54,7 @@ function relationTo({ collections }: ConfigContext): FieldContext['relationTo'] 
 function folderCollection(context: ConfigContext, key: string): Record<string, unknown> {
   const collection = context.catalogue.collection(key);
   const folder = collection.pattern.slice(0, collection.pattern.lastIndexOf('/'));
-  const shape = (collection.schema as unknown as z.ZodObject).shape as Record<string, z.ZodType>;
+  const shape = collection.schema.shape as Record<string, z.ZodType>;
   const images = { media_folder: `/${context.prefix}${IMAGES}/${folder}`, public_folder: `/${IMAGES}/${folder}` };
   const fields: CmsField[] = Object.entries(shape).map(([name, schema]) =>
     toField(name, schema, {
@@ -89,7 +89,7 @@ function folderCollection(context: ConfigContext, key: string): Record<string, u
 function documentFiles(context: ConfigContext, key: string, label: string): Record<string, unknown>[] {
   const collection = context.collections[key];
   if (collection?.kind !== 'document') return [];
-  const shape = (collection.schema as unknown as z.ZodObject).shape as Record<string, z.ZodType>;
+  const shape = collection.schema.shape as Record<string, z.ZodType>;
   const fields = Object.entries(shape).map(([name, schema]) => toField(name, schema, { choices: choicesOf(context) }));
   return [{ name: key, label, file: `${context.prefix}${collection.file}`, fields }];
 }
@@ -98,7 +98,7 @@ function documentFiles(context: ConfigContext, key: string, label: string): Reco
 export function createCmsConfig(catalogue: Catalogue, backend: CmsBackend): Record<string, unknown> {
   const context: ConfigContext = { catalogue, collections: catalogue.collections, prefix: backend.name === 'local' ? '' : 'content/' };
   const site = catalogue.collections.site;
-  const siteShape = site?.kind === 'document' ? ((site.schema as unknown as z.ZodObject).shape as Record<string, z.ZodType>) : {};
+  const siteShape = site?.kind === 'document' ? (site.schema.shape as Record<string, z.ZodType>) : {};
   const siteUrl = (backend.name === 'local' && backend.siteUrl) || catalogue.siteUrl;
   return {
     ...(backend.name === 'local'
