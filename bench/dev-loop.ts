@@ -92,7 +92,8 @@ export async function timeTitleEdits(
   dev: Dev,
   content: string,
   slugs: string[],
-): Promise<{ ms: number[]; cpuMs: number[]; searchAgreed: number }> {
+): Promise<{ ms: number[]; cpuMs: number[]; searchAgreed: number; loadBefore: number }> {
+  const loadBefore = os.loadavg()[0]!;
   const ms: number[] = [];
   const cpuMs: number[] = [];
   let searchAgreed = 0;
@@ -124,12 +125,12 @@ export async function timeTitleEdits(
     };
     if (search.data?.[0]?.slug === slug) searchAgreed++;
   }
-  return { ms, cpuMs, searchAgreed };
+  return { ms, cpuMs, searchAgreed, loadBefore };
 }
 
 export function formatEdits(
   articles: number,
-  edits: { ms: number[]; cpuMs: number[]; searchAgreed: number },
+  edits: { ms: number[]; cpuMs: number[]; searchAgreed: number; loadBefore?: number },
   goal: { p50: number; max?: number },
 ): string {
   const p50 = median(edits.ms);
@@ -142,7 +143,7 @@ export function formatEdits(
     (edits.cpuMs.length
       ? `; CPU time of the dev process per edit (its builder and server, save to served) p50 ${median(edits.cpuMs)} ms, max ${Math.max(...edits.cpuMs)} ms`
       : '') +
-    `; load average ${os.loadavg()[0]!.toFixed(1)}`
+    `; load average ${edits.loadBefore === undefined ? '' : `${edits.loadBefore.toFixed(1)} at the first edit, `}${os.loadavg()[0]!.toFixed(1)} at the last`
   );
 }
 
