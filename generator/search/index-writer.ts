@@ -50,31 +50,6 @@ export interface SearchIndexFile {
 
 export type Analyse = (text: string, field: string) => FieldAnalysis;
 
-/**
- * Every document's fields analysed in build order, with the running field-length averages MiniSearch keeps
- * (`addFieldLength`: the new average is `(average * count + length) / (count + 1)`), whose last bits depend
- * on that order, so they are computed here once and read by the edge, never recomputed.
- */
-function analyseAll(
-  documents: readonly SearchDocument[],
-  analyseDocument: (document: SearchDocument) => FieldAnalysis[],
-  seen?: (index: number, fields: FieldAnalysis[]) => void,
-) {
-  const averageFieldLength = SEARCH_FIELDS.map(() => 0);
-  const lengths = new Uint32Array(documents.length * SEARCH_FIELDS.length);
-  const analysed = new PackedAnalyses();
-  documents.forEach((document, count) => {
-    const fields = analyseDocument(document);
-    seen?.(count, fields);
-    fields.forEach(({ length }, fieldId) => {
-      averageFieldLength[fieldId] = runningAverage(averageFieldLength[fieldId]!, count, length);
-      lengths[count * SEARCH_FIELDS.length + fieldId] = length;
-    });
-    analysed.add(fields);
-  });
-  return { analysed, averageFieldLength, lengths };
-}
-
 /** MiniSearch's running average after the `count + 1`th length: the writer's and an update's, the same bits. */
 export const runningAverage = (average: number, count: number, length: number) => (average * count + length) / (count + 1);
 
@@ -117,11 +92,11 @@ function phraseAdder(table: SynonymTable | null, process: (token: string) => str
 }
 
 /** Document numbers in `type:id` order (the contract's tie-break), and each type's range of them. */
-function numberDocuments(documents: readonly SearchDocument[]) {
-  const order = documents.map((_, index) => index).sort((a, b) => compareText(documents[a]!.id, documents[b]!.id));
+function numberDocuments(ids: readonly string[]) {
+  const order = ids.map((_, index) => index).sort((a, b) => compareText(ids[a]!, ids[b]!));
   const types: SearchMeta['types'] = [];
   order.forEach((index, number) => {
-    const type = documents[index]!.id.slice(0, documents[index]!.id.indexOf(':'));
+    const type = ids[index]!.slice(0, ids[index]!.indexOf(':'));
     const last = types[types.length - 1];
     if (last?.[0] === type) last[2] = number + 1;
     else types.push([type, number, number + 1]);
@@ -141,7 +116,7 @@ function encodeRecords(postings: Map<string, RecordBuilder>, context: ScoreConte
 }
 
 /** Cards file `chunk`: the cards of documents `chunk * CARDS_PER_FILE` on, in document-number order (`byNumber`). */
-export function cardsFile(chunk: number, byNumber: (number: number) => SearchDocument): SearchIndexFile {
+export function cardsFile(chunk: number, byNumber: (number: number) => Card | undefined): SearchIndexFile {
   const cards: ResultCard[] = [];
   for (let number = chunk * CARDS_PER_FILE; number < (chunk + 1) * CARDS_PER_FILE; number++) {
     const document = byNumber(number);
@@ -151,9 +126,12 @@ export function cardsFile(chunk: number, byNumber: (number: number) => SearchDoc
   return { path: cardsPath(chunk), body: JSON.stringify(cards) };
 }
 
+/** What a result card is made of: a document's id and its stored fields. */
+type Card = Pick<SearchDocument, 'id' | 'stored'>;
+
 /** The result cards, CARDS_PER_FILE documents a file, in document-number order. */
-function writeCards(documents: readonly SearchDocument[], order: readonly number[]): SearchIndexFile[] {
-  const byNumber = (number: number) => documents[order[number]!]!;
+function writeCards(cards: readonly Card[], order: readonly number[]): SearchIndexFile[] {
+  const byNumber = (number: number) => cards[order[number]!];
   return Array.from({ length: Math.ceil(order.length / CARDS_PER_FILE) }, (_, chunk) => cardsFile(chunk, byNumber));
 }
 
@@ -170,11 +148,61 @@ export interface SearchIndexState {
   files: Map<string, string | Uint8Array>;
 }
 
+/** An index written from documents given one at a time, in build order (startIndexWrite). */
+export interface IndexWrite {
+  /** Analyses the document; only its id and stored fields are kept from it (the caller may let its texts go). */
+  add(document: SearchDocument): void;
+  /** The index's files, with each document's number and field lengths; the write can take no more documents. */
+  finish(): Omit<SearchIndexState, 'documents'>;
+}
+
+/**
+ * An index written from documents as they come, so a caller holds each text only until it is added (the
+ * build's helper gets them in slices): the same bytes as writeSearchIndexState for the same order. The
+ * field-length averages are MiniSearch's running ones (`addFieldLength`), whose last bits depend on that
+ * order, so they are computed here once and read by the edge, never recomputed. `analyse` may answer from
+ * a cache (it must give what `analyseField` gives); `seen` is given each analysis, for a caller that keeps them.
+ */
+export function startIndexWrite(
+  analyse?: Analyse,
+  synonyms: SynonymTable | null = null,
+  seen?: (index: number, fields: FieldAnalysis[]) => void,
+): IndexWrite {
+  const analyseDocument = documentAnalyser(analyse, synonyms);
+  const averageFieldLength = SEARCH_FIELDS.map(() => 0);
+  const lengths: number[] = [];
+  const cards: Card[] = [];
+  const analysed = new PackedAnalyses();
+  return {
+    add(document) {
+      const count = cards.length;
+      const fields = analyseDocument(document);
+      seen?.(count, fields);
+      fields.forEach(({ length }, fieldId) => {
+        averageFieldLength[fieldId] = runningAverage(averageFieldLength[fieldId]!, count, length);
+        lengths.push(length);
+      });
+      analysed.add(fields);
+      cards.push({ id: document.id, stored: document.stored });
+    },
+    finish() {
+      const ids = cards.map(({ id }) => id);
+      const { order, types } = numberDocuments(ids);
+      const bounds = boundAverages(averageFieldLength);
+      const records = encodeRecords(collectPostings(order, analysed), { documents: ids.length, averageFieldLength: bounds });
+      const parts = assembleParts(records);
+      const meta = metaOf(ids.length, averageFieldLength, types, parts.blocks, synonyms);
+      const files = new Map<string, string | Uint8Array>([[SEARCH_META_PATH, JSON.stringify(meta)]]);
+      for (const { path, body } of [...parts.files(), ...synonymFiles(synonyms), ...writeCards(cards, order)]) files.set(path, body);
+      const numbers = new Map(order.map((index, number) => [ids[index]!, number]));
+      return { lengths: Uint32Array.from(lengths), numbers, synonyms, meta, records, parts, files };
+    },
+  };
+}
+
 /**
  * The index of `documents` (built in this order, which fixes the averages' last bits) as files, and the
- * state an update starts from. `analyse` may answer from a cache (the build keeps bodies' analyses between
- * rebuilds); it must give what `analyseField` gives. `seen` is given each document's analysis (by its
- * index in `documents`), for a caller that keeps them where the state is not kept (a build's store on disk).
+ * state an update starts from (startIndexWrite, every document at once).
  */
 export function writeSearchIndexState(
   documents: readonly SearchDocument[],
@@ -182,16 +210,9 @@ export function writeSearchIndexState(
   synonyms: SynonymTable | null = null,
   seen?: (index: number, fields: FieldAnalysis[]) => void,
 ): SearchIndexState {
-  const { analysed, averageFieldLength, lengths } = analyseAll(documents, documentAnalyser(analyse, synonyms), seen);
-  const { order, types } = numberDocuments(documents);
-  const bounds = boundAverages(averageFieldLength);
-  const records = encodeRecords(collectPostings(order, analysed), { documents: documents.length, averageFieldLength: bounds });
-  const parts = assembleParts(records);
-  const meta = metaOf(documents.length, averageFieldLength, types, parts.blocks, synonyms);
-  const files = new Map<string, string | Uint8Array>([[SEARCH_META_PATH, JSON.stringify(meta)]]);
-  for (const { path, body } of [...parts.files(), ...synonymFiles(synonyms), ...writeCards(documents, order)]) files.set(path, body);
-  const numbers = new Map(order.map((index, number) => [documents[index]!.id, number]));
-  return { documents, lengths, numbers, synonyms, meta, records, parts, files };
+  const write = startIndexWrite(analyse, synonyms, seen);
+  for (const document of documents) write.add(document);
+  return { documents, ...write.finish() };
 }
 
 /** The index of `documents` as files (writeSearchIndexState without the state). */

@@ -1,7 +1,11 @@
 /** The build's helper thread (build-helper.ts), run for real: what it renders and indexes equals this thread's work. */
 import { createSynonymTable } from '../../generator/search/synonyms.ts';
 import { afterAll, describe, expect, it } from 'vitest';
-import { renderWithHelper, startBuildHelper } from '../../generator/pipeline/helper/build-helper.ts';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { renderWithHelper, SLICE_CHARACTERS, slicesOf, startBuildHelper } from '../../generator/pipeline/helper/build-helper.ts';
+import { writeIndexKeeping } from '../../generator/pipeline/outputs/search/stored-search.ts';
 import { renderMarkdown } from '../../generator/pipeline/outputs/render-markdown.ts';
 import { toSearchText } from '../../generator/pipeline/outputs/search/search-file.ts';
 import { writeSearchIndex } from '../../generator/search/index-writer.ts';
@@ -11,6 +15,22 @@ const helper = startBuildHelper();
 afterAll(() => helper.close());
 
 const TOO_DEEP = `${'>'.repeat(60_000)} x`;
+
+/** `count` documents whose Markdown bodies of about `characters` each hold links, tags and shared words. */
+const markdownDocuments = (count: number, characters: number): SearchDocument[] =>
+  Array.from({ length: count }, (_, i) => ({
+    id: `intelligence:doc-${String(count - i).padStart(4, '0')}`,
+    title: `Title ${i} checkout`,
+    tags: i % 3 ? 'alpha beta' : 'gamma',
+    terms: 'Retail',
+    summary: `Summary ${i}`,
+    body: `See [the guide](https://example.test/${i}) on <em>search</em> relevance ${i}. `.repeat(Math.ceil(characters / 80)),
+    stored: [`doc-${i}`, `Title ${i}`, `Summary ${i}`, `https://example.test/doc-${i}/`],
+  }));
+
+/** The bytes of each file, by path. */
+const bytesOf = (files: readonly { path: string; body: string | Uint8Array }[]) =>
+  new Map(files.map(({ path, body }) => [path, Buffer.from(body).toString('base64')]));
 
 describe('the build helper thread', () => {
   it('renders the bodies it takes as this thread would, and leaves out one that cannot be rendered', async () => {
@@ -74,5 +94,64 @@ describe('the build helper thread', () => {
     await expect(last.render(['*more*'])).rejects.toThrow(/helper thread ended/);
     await expect(last.render(['*more*'])).rejects.toThrow(/helper thread ended/);
     await last.close();
+  });
+
+  it('cuts the documents into slices of about SLICE_CHARACTERS of body, in order, none empty', () => {
+    const documents = markdownDocuments(50, SLICE_CHARACTERS / 8);
+    const slices = [
+      ...slicesOf(
+        documents,
+        documents.map(({ id }) => `key of ${id}`),
+      ),
+    ];
+    expect(slices.length).toBeGreaterThan(5);
+    expect(slices.flatMap((slice) => slice.documents)).toEqual(documents);
+    for (const slice of slices) {
+      expect(slice.keys).toEqual(slice.documents.map(({ id }) => `key of ${id}`));
+      expect(slice.documents.slice(0, -1).reduce((sum, { body }) => sum + body.length, 0)).toBeLessThan(SLICE_CHARACTERS);
+    }
+    // A body larger than a slice is a slice of its own.
+    expect([...slicesOf(markdownDocuments(3, SLICE_CHARACTERS * 2))].map((slice) => slice.documents.length)).toEqual([1, 1, 1]);
+  });
+
+  it('writes from its documents in slices the index one write of them all gives, and keeps the same analyses', async () => {
+    const documents = markdownDocuments(40, SLICE_CHARACTERS / 10);
+    expect([...slicesOf(documents)].length).toBeGreaterThan(3);
+    const synonyms = createSynonymTable({ groups: [{ words: ['search relevance', 'findability'] }] });
+    const keys = documents.map(({ id }) => `key of ${id}`);
+    const root = mkdtempSync(path.join(os.tmpdir(), 'helper-slices-'));
+    try {
+      const scope = 'scope';
+      const theirs = await helper.searchIndexKeeping(documents, 100, synonyms, { keys, scope, staging: path.join(root, 'helper') });
+      const texts = documents.map((document) => ({ ...document, body: toSearchText(document.body) }));
+      const mine = writeIndexKeeping(texts, keys, synonyms, { scope, staging: path.join(root, 'this') });
+      expect(bytesOf(theirs.files)).toEqual(bytesOf(mine.files));
+      expect([...theirs.kept.numbers]).toEqual([...mine.kept.numbers]);
+      expect([...theirs.kept.lengths]).toEqual([...mine.kept.lengths]);
+      const staged = (dir: string) =>
+        new Map(readdirSync(dir).map((name) => [name, readFileSync(path.join(dir, name)).toString('base64')]));
+      expect(staged(theirs.kept.staged).size).toBeGreaterThan(20);
+      expect(staged(theirs.kept.staged)).toEqual(staged(mine.kept.staged));
+      // The documents the caller holds are untouched: the helper works on its own copies.
+      expect(documents[0]!.body).toMatch(/^See \[the guide\]/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('fails the index with the error of a slice that failed, answers it, and writes the next index whole', async () => {
+    const documents = markdownDocuments(30, SLICE_CHARACTERS / 8);
+    // A body that is not text, in a later slice: making its search text throws there.
+    documents[20] = { ...documents[20]!, body: 42 as unknown as string };
+    expect([...slicesOf(documents)].findIndex((slice) => slice.documents.includes(documents[20]!))).toBeGreaterThan(0);
+    await expect(helper.searchIndex(documents, 100, null)).rejects.toThrow(/replace is not a function/);
+    // The thread goes on: the next index has none of the failed one's documents.
+    const next = markdownDocuments(5, 200);
+    const expected = writeSearchIndex(
+      next.map((document) => ({ ...document, body: toSearchText(document.body) })),
+      undefined,
+      null,
+    );
+    expect(bytesOf(await helper.searchIndex(next, 100, null))).toEqual(bytesOf(expected));
   });
 });

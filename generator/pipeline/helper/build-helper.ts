@@ -10,12 +10,17 @@ import { startTypeScriptWorker } from '../typescript-worker.ts';
 import type { OutputFile } from '../outputs/output-file.ts';
 import type { KeptWhole } from '../outputs/search/search-store.ts';
 
-type Task =
-  | { kind: 'render'; bodies: string[] }
-  | { kind: 'search'; documents: SearchDocument[]; budgetMb: number; synonyms: SynonymTable | null; keep?: KeepFor };
-/** What a build keeps of a whole index for its store on disk (stored-search.ts): each document's key, and the scope. */
-export type KeepFor = { keys: string[]; scope: string; staging: string };
-export type HelperTask = Task & { id: number };
+type Task = { kind: 'render'; bodies: string[] } | { kind: 'search'; budgetMb: number };
+/**
+ * The search index's documents go in slices, told without an answer before the task that asks for the
+ * index: the helper holds one slice's Markdown at a time, never every body's (0.4 GB at 100,000 articles).
+ */
+type Told =
+  | { kind: 'search-start'; synonyms: SynonymTable | null; keep?: KeepFor | undefined }
+  | { kind: 'search-slice'; documents: SearchDocument[]; keys?: string[] | undefined };
+/** What a build keeps of a whole index for its store on disk (stored-search.ts): the scope, and where to stage it. */
+export type KeepFor = { scope: string; staging: string };
+export type HelperTask = (Task & { id: number }) | Told;
 export type HelperAnswer = { id: number; result: unknown } | { id: number; error: string };
 
 export interface BuildHelper {
@@ -28,10 +33,26 @@ export interface BuildHelper {
     documents: SearchDocument[],
     budgetMb: number,
     synonyms: SynonymTable | null,
-    keep: KeepFor,
+    keep: KeepFor & { keys: readonly string[] },
   ): Promise<{ files: OutputFile[]; kept: KeptWhole }>;
   /** Ends the thread; a build calls it however it ends. */
   close(): Promise<void>;
+}
+
+/** Characters of Markdown a slice of the search index's documents holds (about 250 articles of 400 words). */
+export const SLICE_CHARACTERS = 1 << 20;
+
+/** `documents` in slices of about SLICE_CHARACTERS of body (at least one document each), with their keys. */
+export function* slicesOf<T extends { body: string }>(documents: readonly T[], keys?: readonly string[]) {
+  let start = 0;
+  let characters = 0;
+  for (let end = 0; end < documents.length; end++) {
+    characters += documents[end]!.body.length;
+    if (characters < SLICE_CHARACTERS && end < documents.length - 1) continue;
+    yield { documents: documents.slice(start, end + 1), keys: keys?.slice(start, end + 1) };
+    start = end + 1;
+    characters = 0;
+  }
 }
 
 /** The helper's share of the bodies to render (measured on 4,000 articles: both threads then finish together). */
@@ -72,10 +93,22 @@ export function startBuildHelper({ endAfterSearch = false } = {}): BuildHelper {
     worker.postMessage({ ...task, id });
     return answer;
   };
+  /** The index of `documents`: its slices told, then the index asked (a slice that failed fails the answer). */
+  const searchIndex = <T>(
+    documents: SearchDocument[],
+    budgetMb: number,
+    synonyms: SynonymTable | null,
+    keep?: KeepFor,
+    keys?: readonly string[],
+  ) => {
+    worker.postMessage({ kind: 'search-start', synonyms, keep } satisfies Told);
+    for (const slice of slicesOf(documents, keys)) worker.postMessage({ kind: 'search-slice', ...slice } satisfies Told);
+    return ask<T>({ kind: 'search', budgetMb });
+  };
   return {
     render: (bodies) => ask({ kind: 'render', bodies }),
-    searchIndex: (documents, budgetMb, synonyms) => ask({ kind: 'search', documents, budgetMb, synonyms }),
-    searchIndexKeeping: (documents, budgetMb, synonyms, keep) => ask({ kind: 'search', documents, budgetMb, synonyms, keep }),
+    searchIndex: (documents, budgetMb, synonyms) => searchIndex(documents, budgetMb, synonyms),
+    searchIndexKeeping: (documents, budgetMb, synonyms, { keys, ...keep }) => searchIndex(documents, budgetMb, synonyms, keep, keys),
     async close() {
       await worker.terminate();
     },

@@ -4,12 +4,12 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { SearchDocument } from '../../search/index-format.ts';
-import { writeSearchIndex } from '../../search/index-writer.ts';
-import type { SynonymTable } from '../../search/synonyms.ts';
+import { type SearchIndexFile, startIndexWrite } from '../../search/index-writer.ts';
 import { renderMarkdown } from '../outputs/render-markdown.ts';
 import { checkSearchBudget, toSearchText } from '../outputs/search/search-file.ts';
-import { writeIndexKeeping } from '../outputs/search/stored-search.ts';
-import type { HelperAnswer, HelperTask, KeepFor } from './build-helper.ts';
+import type { KeptWhole } from '../outputs/search/search-store.ts';
+import { startIndexKeeping } from '../outputs/search/stored-search.ts';
+import type { HelperAnswer, HelperTask } from './build-helper.ts';
 
 /** Each body's HTML, or null where rendering failed: the build renders that one again to report it with its file. */
 function render(bodies: string[]): (string | null)[] {
@@ -26,35 +26,63 @@ function render(bodies: string[]): (string | null)[] {
 const whole = (bytes: ArrayBufferView): ArrayBuffer[] =>
   bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? [bytes.buffer as ArrayBuffer] : [];
 
-/**
- * The index's parts from documents whose bodies are still Markdown, with what a build's store keeps of it
- * when asked (`keep`); their bytes are transferred, not copied.
- */
-function searchIndex(
-  documents: SearchDocument[],
-  budgetMb: number,
-  synonyms: SynonymTable | null,
-  keep: KeepFor | undefined,
-): { result: unknown; transfer: ArrayBuffer[] } {
-  // The documents are this thread's own copies: each body's Markdown is let go as its search text is made.
-  for (const document of documents) document.body = toSearchText(document.body);
-  const written = keep
-    ? writeIndexKeeping(documents, keep.keys, synonyms, keep)
-    : { files: writeSearchIndex(documents, undefined, synonyms) };
+/** The index being written from the slices told so far, or why a slice failed (the answer to the index's task). */
+interface Writing {
+  add(document: SearchDocument, key: string | undefined): void;
+  finish(): { files: SearchIndexFile[]; kept?: KeptWhole };
+  failed?: Error;
+}
+let writing: Writing | undefined;
+
+function startSearch(task: Extract<HelperTask, { kind: 'search-start' }>): Writing {
+  if (task.keep) {
+    const keeping = startIndexKeeping(task.synonyms, task.keep);
+    return { add: (document, key) => keeping.add(document, key!), finish: () => keeping.finish() };
+  }
+  const write = startIndexWrite(undefined, task.synonyms);
+  return {
+    add: (document) => write.add(document),
+    finish: () => ({ files: [...write.finish().files].map(([path, body]) => ({ path, body })) }),
+  };
+}
+
+/** A slice's documents, bodies still Markdown: each body becomes search text and is let go once analysed. */
+function addSlice({ documents, keys }: Extract<HelperTask, { kind: 'search-slice' }>): void {
+  if (!writing || writing.failed) return;
+  try {
+    for (const [index, document] of documents.entries()) {
+      document.body = toSearchText(document.body);
+      writing.add(document, keys?.[index]);
+      document.body = '';
+    }
+  } catch (error) {
+    writing.failed = error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+/** The index's parts, with what a build's store keeps of it when asked; their bytes are transferred, not copied. */
+function finishSearch(budgetMb: number): { result: unknown; transfer: ArrayBuffer[] } {
+  const done = writing;
+  writing = undefined;
+  if (!done) throw new Error('the search index was asked before its documents');
+  if (done.failed) throw done.failed;
+  const written = done.finish();
   checkSearchBudget(written.files, budgetMb);
   const transfer = written.files.flatMap(({ body }) => (typeof body === 'string' ? [] : whole(body)));
-  if (!('kept' in written)) return { result: written.files, transfer };
-  const { kept } = written;
-  transfer.push(...whole(kept.numbers), ...whole(kept.lengths));
+  if (!written.kept) return { result: written.files, transfer };
+  transfer.push(...whole(written.kept.numbers), ...whole(written.kept.lengths));
   return { result: written, transfer };
 }
 
 parentPort!.on('message', (task: HelperTask) => {
+  if (task.kind === 'search-start') writing = startSearch(task);
+  if (task.kind === 'search-slice') addSlice(task);
+  if (!('id' in task)) return;
   try {
     if (task.kind === 'render') {
       parentPort!.postMessage({ id: task.id, result: render(task.bodies) } satisfies HelperAnswer);
     } else {
-      const { result, transfer } = searchIndex(task.documents, task.budgetMb, task.synonyms, task.keep);
+      const { result, transfer } = finishSearch(task.budgetMb);
       parentPort!.postMessage({ id: task.id, result } satisfies HelperAnswer, transfer);
     }
   } catch (error) {

@@ -6,7 +6,7 @@
  * changed by hand, an analysis missing) makes the caller write the index whole, keeping the state anew.
  */
 import type { SearchDocument } from '../../../search/index-format.ts';
-import { type SearchIndexFile, writeSearchIndexState } from '../../../search/index-writer.ts';
+import { type SearchIndexFile, startIndexWrite } from '../../../search/index-writer.ts';
 import type { SynonymTable } from '../../../search/synonyms.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { BuildHelper } from '../../helper/build-helper.ts';
@@ -14,6 +14,43 @@ import type { OutputFile } from '../output-file.ts';
 import { checkSearchBudget, createSearchDocuments, synonymTable, toSearchText } from './search-file.ts';
 import { type KeptWhole, partOf, type SearchStore, type StoredAnalyses, stageAnalyses, stagingDir } from './search-store.ts';
 import { updateFromStore } from './stored-search-update.ts';
+/** A whole write that keeps what the store needs, its documents given as they come (startIndexWrite). */
+export interface IndexKeeping {
+  /** Analyses the document (its body as search text) under its key; keeps its analysis, not its texts. */
+  add(document: SearchDocument, key: string): void;
+  finish(): { files: SearchIndexFile[]; kept: KeptWhole };
+}
+
+/** A whole write keeping each document's analysis, by store part, for the store on disk (staged in `staging`). */
+export function startIndexKeeping(synonyms: SynonymTable | null, { scope, staging }: { scope: string; staging: string }): IndexKeeping {
+  const byPart = new Map<number, StoredAnalyses>();
+  const ids: string[] = [];
+  let key = '';
+  const write = startIndexWrite(undefined, synonyms, (index, fields) => {
+    const id = ids[index]!;
+    const part = partOf(id);
+    const entries = byPart.get(part) ?? [];
+    byPart.set(part, entries);
+    entries.push([id, key, JSON.stringify(fields)]);
+  });
+  return {
+    add(document, documentKey) {
+      ids.push(document.id);
+      key = documentKey;
+      write.add(document);
+    },
+    finish() {
+      const state = write.finish();
+      const numbers = Uint32Array.from(ids, (id) => state.numbers.get(id)!);
+      stageAnalyses(staging, scope, byPart);
+      return {
+        files: [...state.files].map(([path, body]) => ({ path, body })),
+        kept: { numbers, lengths: state.lengths, staged: staging },
+      };
+    },
+  };
+}
+
 /**
  * The index of `documents` (bodies as search text) written whole, with what the store keeps of it. The
  * documents are the caller's own copies, given up: each body is let go once analysed (only the analysis is
@@ -23,20 +60,14 @@ export function writeIndexKeeping(
   documents: SearchDocument[],
   keys: readonly string[],
   synonyms: SynonymTable | null,
-  { scope, staging }: { scope: string; staging: string },
+  where: { scope: string; staging: string },
 ): { files: SearchIndexFile[]; kept: KeptWhole } {
-  const byPart = new Map<number, StoredAnalyses>();
-  const state = writeSearchIndexState(documents, undefined, synonyms, (index, fields) => {
-    const id = documents[index]!.id;
-    const part = partOf(id);
-    const entries = byPart.get(part) ?? [];
-    byPart.set(part, entries);
-    entries.push([id, keys[index]!, JSON.stringify(fields)]);
-    documents[index]!.body = '';
+  const keeping = startIndexKeeping(synonyms, where);
+  documents.forEach((document, index) => {
+    keeping.add(document, keys[index]!);
+    document.body = '';
   });
-  const numbers = Uint32Array.from(documents, (document) => state.numbers.get(document.id)!);
-  stageAnalyses(staging, scope, byPart);
-  return { files: [...state.files].map(([path, body]) => ({ path, body })), kept: { numbers, lengths: state.lengths, staged: staging } };
+  return keeping.finish();
 }
 
 /**
@@ -60,7 +91,7 @@ export function storedSearch(
     return written.files;
   };
   const staging = stagingDir(store.outDir);
-  if (helper) return helper.searchIndexKeeping(documents, budgetMb, synonyms, { keys: [...keys], scope, staging }).then(keep);
+  if (helper) return helper.searchIndexKeeping(documents, budgetMb, synonyms, { keys, scope, staging }).then(keep);
   const texts = documents.map((document) => ({ ...document, body: searchText(document.body) }));
   const written = writeIndexKeeping(texts, keys, synonyms, { scope, staging });
   checkSearchBudget(written.files, budgetMb);
