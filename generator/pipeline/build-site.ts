@@ -16,7 +16,7 @@ import { buildListPages } from './outputs/pages/list-pages.ts';
 import { buildCmsFiles } from './outputs/cms/cms-files.ts';
 import type { CmsBackend } from './outputs/cms/cms-config.ts';
 import { buildSemanticIndex } from './outputs/semantic/semantic-output.ts';
-import { type BuildHelper, EARLY_SHARE, type FinishRendering, startBuildHelper, startRendering } from './helper/build-helper.ts';
+import { type BuildHelper, type FinishRendering, renderCold, renderEarly, startBuildHelper } from './helper/build-helper.ts';
 import { markdownBodies, rawBodies } from './render-bodies.ts';
 import { buildOpenApi, serializeOpenApi } from './outputs/openapi/openapi-document.ts';
 import { createExampleCollector } from './outputs/openapi/openapi-examples.ts';
@@ -30,7 +30,7 @@ import { copyImages } from './outputs/images/copy-images.ts';
 import { buildScheduleFile } from './outputs/schedule/schedule-file.ts';
 import { OPENAPI_PATH } from '../shared/data-paths.ts';
 import { type BuildCache, createBuildCache, NO_CACHE } from './build-cache.ts';
-import { renderBody, renderMarkdown } from './outputs/render-markdown.ts';
+import { renderBody } from './outputs/render-markdown.ts';
 import { type Emitted, emitFiles } from './emit/emit-files.ts';
 import { emitSnapshot, type SnapshotEmit } from './emit/emit-snapshot.ts';
 import { startDamageCheck } from './emit/damage-check.ts';
@@ -135,10 +135,7 @@ export async function* generateOutput(published: Content, options: OutputOptions
   const renders = options.cache ?? createBuildCache();
   // Every body is rendered in the helper for a cold build only: after an edit, most pages are carried over. Every
   // published body's kept rendering stays kept, used or not: a page carried over now may be made after the next edit.
-  const started =
-    options.renders ??
-    (options.helper && !options.tracking?.previous ? startRendering(options.helper, markdownBodies(published, collections)) : undefined);
-  const rendered = started && (await started(renderMarkdown));
+  const rendered = await renderCold(options, () => markdownBodies(published, collections));
   if (options.cache) for (const body of markdownBodies(published, collections)) options.cache.keep('html', body);
   const render = (record: { body: string; file: string }) =>
     renders.memo('html', record.body, () => rendered?.get(record.body) ?? renderBody(record));
@@ -156,6 +153,7 @@ export async function* generateOutput(published: Content, options: OutputOptions
   const examples = createExampleCollector(api.operations);
   for (const file of api.files) {
     examples.offer(file);
+    options.helper?.pump();
     yield file;
   }
   const exampleTime = catalogue.contentTime;
@@ -173,6 +171,7 @@ export async function* generateOutput(published: Content, options: OutputOptions
     ...recordPages,
   ]) {
     for (const file of build()) {
+      options.helper?.pump();
       pages.push(file.path);
       yield file;
     }
@@ -213,7 +212,7 @@ async function buildWith(options: BuildOptions, helper: BuildHelper | undefined)
   const loaded = await loadContent(options.contentDir, collections, settings.limits, options.cache, store, options.listContent);
   const raw = options.amend ? options.amend(loaded) : loaded;
   // A cold build renders every body: the helper starts on them now, while this thread validates the content.
-  const renders = helper && !tracking.previous ? startRendering(helper, rawBodies(raw, collections), EARLY_SHARE) : undefined;
+  const renders = helper && !tracking.previous ? renderEarly(helper, rawBodies(raw, collections)) : undefined;
   const content = validateContent(raw, collections);
   const builtAt = buildTimeOf(settings);
   const buildDate = isoSeconds(builtAt).slice(0, 10);

@@ -10,6 +10,7 @@ import { renderMarkdown } from '../../generator/pipeline/outputs/render-markdown
 import { toSearchText } from '../../generator/pipeline/outputs/search/search-file.ts';
 import { writeSearchIndex } from '../../generator/search/index-writer.ts';
 import type { SearchDocument } from '../../generator/search/index-format.ts';
+import type { OutputFile } from '../../generator/pipeline/outputs/output-file.ts';
 
 const helper = startBuildHelper();
 afterAll(() => helper.close());
@@ -29,8 +30,8 @@ const markdownDocuments = (count: number, characters: number): SearchDocument[] 
   }));
 
 /** The bytes of each file, by path. */
-const bytesOf = (files: readonly { path: string; body: string | Uint8Array }[]) =>
-  new Map(files.map(({ path, body }) => [path, Buffer.from(body).toString('base64')]));
+const bytesOf = (files: readonly OutputFile[]) =>
+  new Map(files.map((file) => [file.path, Buffer.from((file as { body: string | Uint8Array }).body).toString('base64')]));
 
 describe('the build helper thread', () => {
   it('renders the bodies it takes as this thread would, and leaves out one that cannot be rendered', async () => {

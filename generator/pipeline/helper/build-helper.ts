@@ -9,6 +9,8 @@ import type { SynonymTable } from '../../search/synonyms.ts';
 import { startTypeScriptWorker } from '../typescript-worker.ts';
 import type { OutputFile } from '../outputs/output-file.ts';
 import type { KeptWhole } from '../outputs/search/search-store.ts';
+import { pacedPosting } from './paced-posting.ts';
+import { renderMarkdown } from '../outputs/render-markdown.ts';
 
 type Task = { kind: 'render'; bodies: string[] } | { kind: 'search'; budgetMb: number };
 /**
@@ -35,6 +37,8 @@ export interface BuildHelper {
     synonyms: SynonymTable | null,
     keep: KeepFor & { keys: readonly string[] },
   ): Promise<{ files: OutputFile[]; kept: KeptWhole }>;
+  /** Posts the slices the helper has room for: the build's thread calls it as it makes files (paced-posting.ts). */
+  pump(): void;
   /** Ends the thread; a build calls it however it ends. */
   close(): Promise<void>;
 }
@@ -65,7 +69,8 @@ const HELPER_SHARE = 0.65;
  * what the index took to write, would stay until the build ends, beside this thread's at its largest.
  */
 export function startBuildHelper({ endAfterSearch = false } = {}): BuildHelper {
-  const worker = startTypeScriptWorker(new URL('./helper-thread.ts', import.meta.url), { endAfterSearch });
+  const posting = pacedPosting(() => worker);
+  const worker = startTypeScriptWorker(new URL('./helper-thread.ts', import.meta.url), { endAfterSearch, slicesTaken: posting.taken });
   const waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   let next = 0;
   /** Why the thread is gone, once it is: a task asked after that fails at once rather than waiting for ever. */
@@ -90,7 +95,7 @@ export function startBuildHelper({ endAfterSearch = false } = {}): BuildHelper {
     );
     // Awaited later in the build; until then a failure must not count as unhandled.
     answer.catch(() => {});
-    worker.postMessage({ ...task, id });
+    posting.post({ ...task, id });
     return answer;
   };
   /** The index of `documents`: its slices told, then the index asked (a slice that failed fails the answer). */
@@ -101,18 +106,32 @@ export function startBuildHelper({ endAfterSearch = false } = {}): BuildHelper {
     keep?: KeepFor,
     keys?: readonly string[],
   ) => {
-    worker.postMessage({ kind: 'search-start', synonyms, keep } satisfies Told);
-    for (const slice of slicesOf(documents, keys)) worker.postMessage({ kind: 'search-slice', ...slice } satisfies Told);
+    posting.post({ kind: 'search-start', synonyms, keep } satisfies Told);
+    for (const slice of slicesOf(documents, keys)) posting.post({ kind: 'search-slice', ...slice } satisfies Told, true);
     return ask<T>({ kind: 'search', budgetMb });
   };
   return {
     render: (bodies) => ask({ kind: 'render', bodies }),
     searchIndex: (documents, budgetMb, synonyms) => searchIndex(documents, budgetMb, synonyms),
     searchIndexKeeping: (documents, budgetMb, synonyms, { keys, ...keep }) => searchIndex(documents, budgetMb, synonyms, keep, keys),
+    pump: posting.pump,
     async close() {
       await worker.terminate();
     },
   };
+}
+
+/**
+ * The HTML of the published bodies for a cold build, most of it rendered by the helper: begun as the content
+ * was read (`renders`), else started now; none after an edit (most pages are carried over) or without a helper.
+ */
+export async function renderCold(
+  options: { renders?: FinishRendering | undefined; helper?: BuildHelper | undefined; tracking?: { previous?: unknown } | undefined },
+  bodies: () => Iterable<string>,
+): Promise<Map<string, string> | undefined> {
+  const { renders, helper, tracking } = options;
+  const finish = renders ?? (helper && !tracking?.previous ? startRendering(helper, bodies()) : undefined);
+  return finish && (await finish(renderMarkdown));
 }
 
 /** Renders the rest of the bodies in this thread and collects every body's HTML (startRendering). */
@@ -145,7 +164,10 @@ export function startRendering(helper: BuildHelper, bodies: Iterable<string>, sh
  * selects what is published (about 0.45 s at 4,000 articles, against 0.8 s to render every body): both
  * threads then finish rendering together.
  */
-export const EARLY_SHARE = 0.8;
+const EARLY_SHARE = 0.8;
+
+/** The helper's rendering of every body read, started as soon as the content is (EARLY_SHARE of them there). */
+export const renderEarly = (helper: BuildHelper, bodies: Iterable<string>) => startRendering(helper, bodies, EARLY_SHARE);
 
 /**
  * The HTML of every distinct body, most of it rendered by the helper while this thread renders the rest: the

@@ -33,6 +33,8 @@ interface Writing {
   failed?: Error;
 }
 let writing: Writing | undefined;
+/** Slices taken, counted where the build's thread reads it to post more (paced-posting.ts). */
+const slicesTaken = workerData.slicesTaken ? new Int32Array(workerData.slicesTaken as SharedArrayBuffer) : undefined;
 
 function startSearch(task: Extract<HelperTask, { kind: 'search-start' }>): Writing {
   if (task.keep) {
@@ -76,7 +78,10 @@ function finishSearch(budgetMb: number): { result: unknown; transfer: ArrayBuffe
 
 parentPort!.on('message', (task: HelperTask) => {
   if (task.kind === 'search-start') writing = startSearch(task);
-  if (task.kind === 'search-slice') addSlice(task);
+  if (task.kind === 'search-slice') {
+    addSlice(task);
+    if (slicesTaken) Atomics.add(slicesTaken, 0, 1);
+  }
   if (!('id' in task)) return;
   try {
     if (task.kind === 'render') {
