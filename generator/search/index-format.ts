@@ -21,14 +21,14 @@ export interface SearchDocument {
   stored: StoredResult;
 }
 
-/** Changes whenever a part's layout or what it holds does (7: a title's length counts its terms); the reader refuses any other. */
-export const SEARCH_INDEX_FORMAT = 'search-index/7';
+/** Changes whenever a part's layout or what it holds does (8: typo files are bytes); the reader refuses any other. */
+export const SEARCH_INDEX_FORMAT = 'search-index/8';
 
 export const SEARCH_DIR = `${DATA_DIR}/search`;
 export const SEARCH_META_PATH = `${SEARCH_DIR}/meta.json`;
 export const dictionaryPath = (block: number) => `${SEARCH_DIR}/terms/${partPath(block)}.json`;
-/** A typo dictionary (typo-dictionary.ts), keyed by a term length and a UTF-16 code unit. */
-export const typoPath = (key: string) => `${SEARCH_DIR}/typos/${key}.json`;
+/** A typo dictionary (typo-dictionary.ts, bytes), keyed by a term length and a UTF-16 code unit. */
+export const typoPath = (key: string) => `${SEARCH_DIR}/typos/${key}.bin`;
 // Numbered parts sit in folders of a thousand (partPath), so that no folder grows past 10,000 entries.
 export const postingsPath = (shard: number) => `${SEARCH_DIR}/postings/${partPath(shard)}.bin`;
 export const cardsPath = (chunk: number) => `${SEARCH_DIR}/cards/${partPath(chunk)}.json`;
@@ -68,7 +68,7 @@ export interface SearchMeta {
 export type PostingsLocation = [shard: number, offset: number, length: number];
 
 /**
- * A dictionary block (dictionaryPath), or a typo dictionary (typoPath): terms in code-unit order; for each,
+ * A dictionary block (dictionaryPath): terms in code-unit order; for each,
  * how many postings it has over all fields (what scoring it costs) and where its record is, flattened as
  * `[shard, offset, length, ...]`, three numbers per term.
  */

@@ -31,7 +31,7 @@ export interface IndexLayout {
   /** Per block: its dictionary file, then its shards. */
   blockFiles: { path: string; body: string | Uint8Array }[][];
   /** Typo file bodies by key. */
-  typos: Map<string, string>;
+  typos: Map<string, Uint8Array>;
   /** The typo files' terms by key. */
   typoTerms: Map<string, { head: string[]; tail: string[] }>;
   files(): { path: string; body: string | Uint8Array }[];

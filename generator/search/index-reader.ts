@@ -16,7 +16,7 @@ import {
 } from './index-format.ts';
 import { RANKING } from './ranking.ts';
 import type { SynonymTable } from './synonyms.ts';
-import type { TypoFile } from './typo-dictionary.ts';
+import { readTypoFile, type TypoFile } from './typo-dictionary.ts';
 
 /** How the reader gets a file of the build output: text or bytes, null when there is none. */
 export interface IndexSource {
@@ -184,7 +184,16 @@ export function createIndexParts(source: IndexSource, cacheBytes = DEFAULT_CACHE
         return meta;
       }),
     block: (index) => json<DictionaryBlock>(dictionaryPath(index)) as Promise<DictionaryBlock>,
-    typos: (key) => json<TypoFile>(typoPath(key), true),
+    typos: (key) =>
+      load(typoPath(key), async () => {
+        const bytes = await source.readBytes(typoPath(key));
+        if (bytes === null) return { value: null, bytes: 0 };
+        try {
+          return { value: readTypoFile(bytes), bytes: bytes.byteLength };
+        } catch (error) {
+          throw partError(typoPath(key), (error as Error).message);
+        }
+      }),
     shard: (index) =>
       load(postingsPath(index), async () => {
         const bytes = await source.readBytes(postingsPath(index));

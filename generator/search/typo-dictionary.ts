@@ -14,13 +14,25 @@
  * that unit (`head`) and those whose second unit it is (`tail`); a word reads at most five. The distance is
  * Levenshtein's over UTF-16 code units (MiniSearch's fuzzy search) with a swap of two adjacent units
  * counted as one edit (optimal string alignment, as Typesense and Meilisearch count typos).
+ *
+ * A file is bytes (writer and reader side by side here), scanned by the WebAssembly module
+ * (wasm/typo-scan.as.ts) without being decoded; only the entries that match are:
+ *
+ *   file   = headCount, tailCount, headBytes, entry* (the head's, then the tail's)     varints
+ *   entry  = units, unit* (two bytes each, little-endian), postings, shard, offset, length
  */
-import { type DictionaryBlock, entryAt, type TermEntry, toDictionaryBlock } from './index-format.ts';
+import { align8, blockPasses, reserve } from './block-passes.ts';
+import type { PostingsLocation, TermEntry } from './index-format.ts';
+import { ByteReader, ByteWriter } from './postings-codec.ts';
 import { RANKING } from './ranking.ts';
 
+const CORRUPT = 'not a typo file; rebuild the site';
+
+/** A typo file's bytes, and where its head's and its tail's entries are: `[start, end, count]`. */
 export interface TypoFile {
-  head: DictionaryBlock;
-  tail: DictionaryBlock;
+  bytes: Uint8Array;
+  head: [start: number, end: number, count: number];
+  tail: [start: number, end: number, count: number];
 }
 
 type Entries = ReadonlyMap<string, Omit<TermEntry, 'term'>>;
@@ -52,8 +64,69 @@ export function typoKeysOf(term: string): [key: string, part: 'head' | 'tail'][]
 }
 
 /** One typo file's body: its terms with their counts and locations from `entries`. */
-export const typoBody = (group: { head: string[]; tail: string[] }, entries: Entries) =>
-  JSON.stringify({ head: toDictionaryBlock(group.head, entries), tail: toDictionaryBlock(group.tail, entries) });
+export function typoBody(group: { head: string[]; tail: string[] }, entries: Entries): Uint8Array {
+  const part = (terms: string[]) => {
+    const out = new ByteWriter();
+    for (const term of terms) {
+      out.varint(term.length);
+      for (let i = 0; i < term.length; i++) {
+        out.byte(term.charCodeAt(i) & 0xff);
+        out.byte(term.charCodeAt(i) >> 8);
+      }
+      const { postings, location } = entries.get(term)!;
+      for (const value of [postings, ...location]) out.varint(value);
+    }
+    return out.result();
+  };
+  const head = part(group.head);
+  const out = new ByteWriter();
+  for (const value of [group.head.length, group.tail.length, head.length]) out.varint(value);
+  out.raw(head);
+  out.raw(part(group.tail));
+  return out.result();
+}
+
+/** A typo file's parts, or an error when its header does not add up. */
+export function readTypoFile(bytes: Uint8Array): TypoFile {
+  const reader = new ByteReader(bytes, 0, bytes.length);
+  const [headCount, tailCount, headBytes] = [reader.varint(), reader.varint(), reader.varint()];
+  const start = reader.position;
+  // An entry takes 7 bytes at least: a term of one unit and four one-byte varints.
+  if (start + headBytes > bytes.length || headCount * 7 > headBytes || tailCount * 7 > bytes.length - start - headBytes)
+    throw new Error(CORRUPT);
+  return { bytes, head: [start, start + headBytes, headCount], tail: [start + headBytes, bytes.length, tailCount] };
+}
+
+/** The entry that starts at `at` of a typo file, and where the next one starts. */
+function entryFrom(bytes: Uint8Array, at: number): TermEntry & { next: number } {
+  const reader = new ByteReader(bytes, at, bytes.length);
+  const units = reader.varint();
+  const from = reader.position;
+  if (from + units * 2 > bytes.length) throw new Error(CORRUPT);
+  let term = '';
+  for (let i = 0; i < units; i++) term += String.fromCharCode(bytes[from + 2 * i]! | (bytes[from + 2 * i + 1]! << 8));
+  reader.position = from + units * 2;
+  const postings = reader.varint();
+  const location = [reader.varint(), reader.varint(), reader.varint()] as PostingsLocation;
+  return { term, postings, location, next: reader.position };
+}
+
+/** A typo file's terms, head and tail (what an update of the index starts from). */
+export function typoFileTerms(bytes: Uint8Array): { head: string[]; tail: string[] } {
+  const { head, tail } = readTypoFile(bytes);
+  const terms = ([start, end, count]: TypoFile['head']) => {
+    const found: string[] = [];
+    let at = start;
+    for (let i = 0; i < count; i++) {
+      const entry = entryFrom(bytes, at);
+      found.push(entry.term);
+      at = entry.next;
+    }
+    if (at !== end) throw new Error(CORRUPT);
+    return found;
+  };
+  return { head: terms(head), tail: terms(tail) };
+}
 
 /** Whether `a` from `i` and `b` from `j` are the same to their ends (no substring is made: this runs per candidate). */
 function sameFrom(a: string, i: number, b: string, j: number): boolean {
@@ -78,6 +151,9 @@ export function oneEditApart(a: string, b: string): boolean {
   return a.length > b.length ? sameFrom(a, i + 1, b, i) : sameFrom(a, i, b, i + 1);
 }
 
+/** The comparisons of wasm/typo-scan.as.ts `matches`, by what each finds. */
+const TYPO_MODES = { oneEdit: 0, firstDeleted: 1, firstReplaced: 2, firstSwapped: 3, insertedInFront: 4 } as const;
+
 /**
  * The terms exactly one edit from `word` (length >= RANKING.typoMinLength) in the typo-tolerant fields, in code-unit
  * order. `read` gives a typo file by key, or null when the index has none (no term of that shape).
@@ -94,18 +170,36 @@ export async function findTypos(word: string, read: (key: string) => Promise<Typ
     typoKey(length, second),
   ];
   const files = new Map(await Promise.all([...new Set(keys)].map(async (key) => [key, await read(key)] as const)));
+  const scans: [key: string, part: 'head' | 'tail', mode: number][] = [
+    ...keys.slice(0, 3).map((key): [string, 'head', number] => [key, 'head', TYPO_MODES.oneEdit]),
+    [typoKey(length - 1, second), 'head', TYPO_MODES.firstDeleted],
+    [typoKey(length, second), 'tail', TYPO_MODES.firstReplaced],
+    [typoKey(length, second), 'head', TYPO_MODES.firstSwapped],
+    [typoKey(length + 1, first), 'tail', TYPO_MODES.insertedInFront],
+  ];
   const found = new Map<string, TermEntry>();
-  const scan = (key: string, part: 'head' | 'tail', matches: (term: string) => boolean) => {
-    const block = files.get(key)?.[part];
-    block?.terms.forEach((term, index) => {
-      if (matches(term)) found.set(term, entryAt(block, index));
-    });
-  };
-  for (const key of keys.slice(0, 3)) scan(key, 'head', (term) => oneEditApart(term, word));
-  scan(typoKey(length - 1, second), 'head', (term) => sameFrom(term, 0, word, 1));
-  scan(typoKey(length, second), 'tail', (term) => term !== word && sameFrom(term, 1, word, 1));
-  // The first two units swapped: the term begins with the word's second unit.
-  scan(typoKey(length, second), 'head', (term) => term !== word && swappedAt(term, word, 0));
-  scan(typoKey(length + 1, first), 'tail', (term) => sameFrom(term, 1, word, 0));
+  for (const [key, part, mode] of scans) {
+    const file = files.get(key);
+    if (file) for (const entry of scanPart(file, part, word, mode)) found.set(entry.term, entry);
+  }
   return [...found.values()].sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
+}
+
+/** The entries of `file`'s `part` that `mode` finds for `word`, scanned by the WebAssembly module. */
+function scanPart(file: TypoFile, part: 'head' | 'tail', word: string, mode: number): TermEntry[] {
+  const [start, end, count] = file[part];
+  if (count === 0) return [];
+  const span = end - start;
+  const wordAt = align8(span);
+  const out = wordAt + align8(word.length * 2);
+  const memory = reserve(out + count * 4);
+  new Uint8Array(memory, 0, span).set(file.bytes.subarray(start, end));
+  const units = new Uint16Array(memory, wordAt, word.length);
+  for (let i = 0; i < word.length; i++) units[i] = word.charCodeAt(i);
+  const matched = blockPasses().typoScan(0, span, count, wordAt, word.length, mode, out);
+  if (matched < 0) throw new Error(CORRUPT);
+  return Array.from(new Int32Array(memory, out, matched), (at) => {
+    const { term, postings, location } = entryFrom(file.bytes, start + at);
+    return { term, postings, location };
+  });
 }

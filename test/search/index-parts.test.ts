@@ -14,7 +14,7 @@ import { RecordBuilder } from '../../generator/search/record-builder.ts';
 import { parseRecord, readBlock } from '../../generator/search/record-reader.ts';
 import { planQuery } from '../../generator/search/query-plan.ts';
 import { createSearch } from '../../generator/search/search.ts';
-import { findTypos } from '../../generator/search/typo-dictionary.ts';
+import { findTypos, readTypoFile, typoFileTerms } from '../../generator/search/typo-dictionary.ts';
 import { readDistFiles } from '../helpers/api-runtimes.ts';
 import { buildInto, removeBuildDirs } from '../helpers/build-output.ts';
 import { VALID_FIXTURE } from '../helpers/fixture.ts';
@@ -212,20 +212,39 @@ describe('dictionary and typo look-ups', () => {
     expect(found).toBeGreaterThan(100);
   });
 
+  it('refuses a typo file whose header or entries do not add up, rather than answer from it', async () => {
+    const key = [
+      ...new Set(allTerms.filter((term) => typoTerms.has(term) && term.length >= 6).map((term) => `${term.length}-${term.charCodeAt(0)}`)),
+    ][0]!;
+    const good = (await parts.typos(key))!.bytes;
+    const word = allTerms.find((term) => typoTerms.has(term) && `${term.length}-${term.charCodeAt(0)}` === key)!;
+    // The same file under every key the look-up reads, so that each of its scans (head and tail) meets it.
+    const withFile = (bytes: Uint8Array) => findTypos(`${word}x`, async () => readTypoFile(bytes));
+    expect((await withFile(good)).map(({ term }) => term)).toContain(word);
+    // The header: more entries than its bytes can hold, a head longer than the file.
+    expect(() => readTypoFile(new Uint8Array([200, 0, 10, 1, 2, 3]))).toThrow('not a typo file');
+    expect(() => readTypoFile(new Uint8Array([1, 0, 90, 1, 2, 3]))).toThrow('not a typo file');
+    expect(() => readTypoFile(new Uint8Array([0x80, 0x80]))).toThrow();
+    // The entries: cut short, or a term's length running past its part.
+    const cut = good.slice(0, good.length - 1);
+    await expect(withFile(cut)).rejects.toThrow('not a typo file');
+    const long = good.slice();
+    long[readTypoFile(good).head[0]] = 0x7f;
+    await expect(withFile(long)).rejects.toThrow('not a typo file');
+    expect(() => typoFileTerms(cut)).toThrow();
+  });
+
   it('reads only the few parts a look-up needs', async () => {
     reads.splice(0);
     const counting = createIndexParts({
       read: async (file) => {
         reads.push(file);
-        return JSON.stringify(
-          file === SEARCH_META_PATH
-            ? meta
-            : file.includes('/terms/')
-              ? await parts.block(Number(file.match(/(\d+)\.json$/)![1]))
-              : await parts.typos(file.match(/typos\/(.+)\.json$/)![1]!),
-        );
+        return JSON.stringify(file === SEARCH_META_PATH ? meta : await parts.block(Number(file.match(/(\d+)\.json$/)![1])));
       },
-      readBytes: async () => null,
+      readBytes: async (file) => {
+        reads.push(file);
+        return (await parts.typos(file.match(/typos\/(.+)\.bin$/)![1]!))?.bytes ?? null;
+      },
     });
     await lookupTerm(counting, meta.blocks, allTerms[100]!);
     await findTypos('commerse', (key) => counting.typos(key));
@@ -353,6 +372,30 @@ describe('a broken index part under the handler', () => {
     expect((await get('/v1/services/list')).status).toBe(200);
     broken.set(shard, good);
     expect((await get('/v1/search?q=commerce')).status).toBe(200);
+  });
+
+  it('answers 500 INTERNAL_ERROR for a typo file that is not one, and reads it again on the next request', async () => {
+    const typos = [...files.keys()].filter((file) => file.includes('/typos/'));
+    expect(typos.length).toBeGreaterThan(0);
+    const broken = new Map(files);
+    const logged: string[] = [];
+    const handler = createHandler({
+      assets: createMemoryAssets(broken),
+      limiter: createMemoryLimiter({ limit: 1e6 }),
+      logError: (error) => logged.push(String(error)),
+    });
+    const get = async (path: string) => (await handler(new Request(`http://api.test${path}`), { ip: '::1' })).status;
+    for (const body of [
+      new Uint8Array([9, 9, 9]),
+      new Uint8Array([2, 0, 14, 1, 0x41, 0, 1, 1, 1, 1, 1, 0x42, 0, 1, 1, 1, 0x80]),
+      new Uint8Array(0),
+    ]) {
+      for (const file of typos) broken.set(file, body);
+      expect(await get('/v1/search?q=commerse')).toBe(500);
+    }
+    expect(logged.join('\n')).toMatch(/typos\/.*\.bin: not a typo file/);
+    for (const file of typos) broken.set(file, files.get(file)!);
+    expect(await get('/v1/search?q=commerse')).toBe(200);
   });
 
   it('answers 500 INTERNAL_ERROR for result cards that are not cards, and reads them again on the next request', async () => {

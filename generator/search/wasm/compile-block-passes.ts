@@ -8,7 +8,9 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import asc from 'assemblyscript/asc';
 
-const SOURCES = ['./block-passes.as.ts', './block-walk.as.ts'].map((file) => fileURLToPath(new URL(file, import.meta.url)));
+const SOURCES = ['./block-passes.as.ts', './block-walk.as.ts', './typo-scan.as.ts'].map((file) =>
+  fileURLToPath(new URL(file, import.meta.url)),
+);
 const OUTPUT = fileURLToPath(new URL('./block-passes-binary.ts', import.meta.url));
 
 /** The module's bytes, compiled from the source as it stands (no runtime, no heap: the JavaScript side lays out memory). */

@@ -19,6 +19,7 @@ import { type Entries, type IndexLayout, layoutOf, type TermRecords } from '../.
 import { blockStarts, shardNumber, termHash } from '../../../search/part-cutting.ts';
 import { ByteReader } from '../../../search/postings-codec.ts';
 import { SEARCH_FIELDS, TYPO_FIELDS } from '../../../search/ranking.ts';
+import { typoFileTerms } from '../../../search/typo-dictionary.ts';
 
 export type PartBodies = ReadonlyMap<string, string | Uint8Array>;
 
@@ -59,8 +60,9 @@ export function layoutFromParts(files: PartBodies): { meta: SearchMeta; records:
   }
   const hashes = Uint32Array.from(terms, termHash);
   if (blockStarts(hashes).join() !== starts.join()) return undefined;
-  const { typos, typoTerms } = typoFiles(files);
-  const parts = layoutOf({ terms, hashes, starts, entries, blockFiles, typos, typoTerms });
+  const typoParts = typoFiles(files);
+  if (!typoParts) return undefined;
+  const parts = layoutOf({ terms, hashes, starts, entries, blockFiles, ...typoParts });
   return { meta, records, parts };
 }
 
@@ -74,16 +76,19 @@ function inTypoField(record: Uint8Array): boolean {
   return false;
 }
 
-/** The typo files by key, and each one's terms. */
+/** The typo files by key, and each one's terms; undefined when one is not a typo file. */
 function typoFiles(files: PartBodies) {
-  const typos = new Map<string, string>();
+  const typos = new Map<string, Uint8Array>();
   const typoTerms = new Map<string, { head: string[]; tail: string[] }>();
   for (const [path, body] of files) {
-    if (!path.startsWith(TYPOS) || !path.endsWith('.json')) continue;
-    const key = path.slice(TYPOS.length, -'.json'.length);
-    const typo = JSON.parse(text(body)!) as { head: DictionaryBlock; tail: DictionaryBlock };
-    typos.set(key, text(body)!);
-    typoTerms.set(key, { head: typo.head.terms, tail: typo.tail.terms });
+    if (!path.startsWith(TYPOS) || !path.endsWith('.bin') || !(body instanceof Uint8Array)) continue;
+    const key = path.slice(TYPOS.length, -'.bin'.length);
+    typos.set(key, body);
+    try {
+      typoTerms.set(key, typoFileTerms(body));
+    } catch {
+      return undefined;
+    }
   }
   return { typos, typoTerms };
 }
