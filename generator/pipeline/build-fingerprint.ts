@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { damagedFiles, identityOf, readJournal, readPreviousOutput } from './emit/previous-output.ts';
 import { fromColumns, toColumns } from './emit/file-columns.ts';
 import type { BuildSettings } from './build-settings.ts';
+import type { DamageCheck } from './emit/damage-check.ts';
 
 const GENERATOR_DIR = fileURLToPath(new URL('../', import.meta.url));
 const LOCK_FILE = fileURLToPath(new URL('../../package-lock.json', import.meta.url));
@@ -148,16 +149,25 @@ function readRecord<S>(outDir: string): RecordedBuild<S> | undefined {
 
 /**
  * The last build's record when it was made from the same inputs and its output is still the one in place,
- * every file of it as that build left it (none changed or removed since).
+ * every file of it as that build left it (none changed or removed since). `damage`: the check of the output's
+ * files started in a second thread beside the content's (damage-check.ts), taken only for the very record
+ * read here; else each file is statted here.
  */
-export function readUnchangedBuild<S>(outDir: string, fingerprint: Fingerprint): RecordedBuild<S> | undefined {
+export async function readUnchangedBuild<S>(
+  outDir: string,
+  fingerprint: Fingerprint,
+  damage?: DamageCheck,
+): Promise<RecordedBuild<S> | undefined> {
   const target = path.resolve(outDir);
   const recorded = readRecord<S>(outDir);
   if (recorded?.fingerprint !== fingerprint.value || recorded.identity !== identityOf(target)) return undefined;
   // An update in place was cut short (update-in-place.ts): files may be half done or left over.
   if (readJournal(target)) return undefined;
   const output = readPreviousOutput(target);
-  return output && damagedFiles(output).length === 0 ? recorded : undefined;
+  if (!output) return undefined;
+  const found = await damage?.answer;
+  const damaged = found && found.record === output.recordDigest ? found.damaged.size : damagedFiles(output).length;
+  return damaged === 0 ? recorded : undefined;
 }
 
 /** Records the build of `outDir`; `identity` is the folder it put in place (the one in place by default). */

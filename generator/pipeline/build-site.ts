@@ -22,7 +22,6 @@ import { buildOpenApi, serializeOpenApi } from './outputs/openapi/openapi-docume
 import { createExampleCollector } from './outputs/openapi/openapi-examples.ts';
 import { buildHomeFiles } from './outputs/pages/home-page.ts';
 import { buildReferenceFiles } from './outputs/pages/reference-files.ts';
-import { buildSitemap, lastModifiedOf, listPages } from './outputs/pages/sitemap.ts';
 import { buildLlmsTxt } from './outputs/pages/llms-txt.ts';
 import { buildHeadersFile } from './outputs/deploy/headers-file.ts';
 import type { OutputFile } from './outputs/output-file.ts';
@@ -33,10 +32,10 @@ import { type BuildCache, createBuildCache, NO_CACHE } from './build-cache.ts';
 import { renderBody } from './outputs/render-markdown.ts';
 import { type Emitted, emitFiles } from './emit/emit-files.ts';
 import { emitSnapshot, type SnapshotEmit } from './emit/emit-snapshot.ts';
-import { startDamageCheck } from './emit/damage-check.ts';
+import { type DamageCheck, startDamageCheck } from './emit/damage-check.ts';
 import { type BuildSettings, buildTimeOf, isoSeconds, resolveBuildSettings, siteAddress } from './build-settings.ts';
 import type { OutputTracker, TrackedOutputs } from './output-tracker.ts';
-import { openTracking, type Tracking, trackedSearch, trackerOf } from './build-tracking.ts';
+import { openTracking, type Tracking, trackedSearch, trackedSitemap, trackerOf } from './build-tracking.ts';
 
 export interface BuildOptions {
   contentDir: string;
@@ -67,6 +66,8 @@ export interface BuildOptions {
   force?: boolean;
   /** Updates a trusted output in place rather than swapping in a new folder (`--in-place`; emit-files.ts). */
   inPlace?: boolean;
+  /** The check of the output's files for an update in place, when the caller started it already (damage-check.ts). */
+  damage?: DamageCheck | undefined;
   /** Keeps what was read of each content file, and the search index's state, beside the output (load-store.ts, search-store.ts). */
   keepLoads?: boolean;
   /** Writes the build into this snapshot folder and updates the output folder in place (emit-snapshot.ts). */
@@ -180,9 +181,7 @@ export async function* generateOutput(published: Content, options: OutputOptions
   yield* buildCmsFiles(catalogue, options.cmsBackend);
   yield* buildFeedFiles(catalogue);
   yield* buildArticleFeeds(catalogue);
-  // Every page and its date: the same in a steady build (output-tracker.ts), carried over then.
-  const sitemap = options.recordPages === false ? 'sitemap without record pages' : 'sitemap';
-  yield* catalogue.track.steadyGroup(sitemap, () => buildSitemap(catalogue, listPages(pages, lastModifiedOf(catalogue))));
+  yield* trackedSitemap(catalogue, pages, options.recordPages !== false);
   yield* copyImages(catalogue, options.readImage);
   yield buildHeadersFile(catalogue);
   yield buildScheduleFile(options.nextPublication, builtAt);
@@ -206,7 +205,10 @@ async function buildWith(options: BuildOptions, helper: BuildHelper | undefined)
     options.settings ?? resolveBuildSettings(options.env ?? process.env, { preview: options.preview, cmsBackend: options.cmsBackend });
   const collections = options.collections ?? siteCollections;
   // An output updated in place: its files are statted for damage in a second thread while this one loads.
-  const damage = options.inPlace && !options.force && !options.emit && !options.snapshot ? startDamageCheck(options.outDir) : undefined;
+  const damage =
+    options.inPlace && !options.force && !options.emit && !options.snapshot
+      ? (options.damage ?? startDamageCheck(options.outDir))
+      : undefined;
   const store = options.keepLoads ? openLoadStore(options.outDir, { trust: !options.force }) : undefined;
   const tracking = openTracking({ ...options, ownEmit: !!(options.emit ?? options.snapshot) });
   const loaded = await loadContent(options.contentDir, collections, settings.limits, options.cache, store, options.listContent);

@@ -17,6 +17,7 @@ import { DEFAULT_SEARCH_INDEX_BUDGET_MB } from './build-settings.ts';
 import type { ReachEntry } from './edit-reach.ts';
 import { orderFields } from './catalogue/order.ts';
 import { titleReaders } from './outputs/records/title-readers.ts';
+import { buildSitemap, lastModifiedOf, listPages } from './outputs/pages/sitemap.ts';
 
 /** What a tracked build starts from: its scope, the content files' digests, and what the previous build made. */
 export interface Tracking {
@@ -93,6 +94,12 @@ export function trackedSearch(
     return made;
   });
   return { files, documents: search.documents };
+}
+
+/** The sitemap of `pages`: every page and its date, the same in a steady build (output-tracker.ts), carried over then. */
+export function trackedSitemap(catalogue: Catalogue, pages: readonly string[], recordPages: boolean): OutputFile[] {
+  const name = recordPages ? 'sitemap' : 'sitemap without record pages';
+  return catalogue.track.steadyGroup(name, () => buildSitemap(catalogue, listPages(pages, lastModifiedOf(catalogue))));
 }
 
 /**

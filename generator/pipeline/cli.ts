@@ -130,8 +130,13 @@ interface BuildFlags {
 async function buildLocked(contentDir: string, outDir: string, settings: BuildSettings, { force, inPlace }: BuildFlags): Promise<number> {
   const started = performance.now();
   const { preview } = settings;
+  // The output's files are statted in a second thread while this one reads the content's: both checks of
+  // "nothing changed" at once. An update in place takes the same answer for its own check (build-site.ts).
+  const { startDamageCheck } = await import('./emit/damage-check.ts');
+  const damage = force ? undefined : startDamageCheck(outDir);
   const fingerprint = fingerprintBuild({ contentDir, outDir, settings });
-  const last = force ? undefined : readUnchangedBuild<BuildSummary>(outDir, fingerprint);
+  const last = force ? undefined : await readUnchangedBuild<BuildSummary>(outDir, fingerprint, damage);
+  if (!last && !inPlace) damage?.stop();
   if (last) {
     // Files touched but not changed are recorded anew, so the next check need not read them again.
     if (fingerprint.reread) recordBuild(outDir, fingerprint, last.summary);
@@ -152,6 +157,7 @@ async function buildLocked(contentDir: string, outDir: string, settings: BuildSe
     force,
     inPlace,
     keepLoads: true,
+    damage,
     scope: fingerprint.generator,
     // The check above has just taken each content file's stats: the scan takes them rather than a second stat.
     listContent: (root) => listEntries(root, fingerprint.stats),

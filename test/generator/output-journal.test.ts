@@ -80,11 +80,14 @@ describe('an output updated in place', () => {
     // An answer for another record (says nothing is damaged) is not taken: each file is statted instead.
     spoil();
     const files = (dir: string): OutputFile[] => [...readTree(dir)].map(([file, body]) => ({ path: file, body }));
-    const stale = { answer: Promise.resolve({ record: 'another record', damaged: new Set<string>() }) };
+    const stale = { answer: Promise.resolve({ record: 'another record', damaged: new Set<string>() }), stop: () => {} };
     expect((await emitFiles(files(clean), out, { inPlace: true, damage: stale })).written).toBe(2);
     expectSameTree(out, clean);
     // An answer for this record is taken as it is: a file it names is written though it is intact.
-    const named = { answer: Promise.resolve({ record: readPreviousOutput(out)!.recordDigest!, damaged: new Set(['llms.txt']) }) };
+    const named = {
+      answer: Promise.resolve({ record: readPreviousOutput(out)!.recordDigest!, damaged: new Set(['llms.txt']) }),
+      stop: () => {},
+    };
     const inode = statSync(path.join(out, 'llms.txt')).ino;
     expect((await emitFiles(files(clean), out, { inPlace: true, damage: named })).written).toBe(1);
     expect(statSync(path.join(out, 'llms.txt')).ino).not.toBe(inode);
@@ -120,8 +123,19 @@ describe('an output updated in place', () => {
     const fingerprint = fingerprintBuild({ contentDir: content, outDir: out, settings });
     const result = await build(content, out);
     recordBuild(out, fingerprint, { files: result.files }, result.identity);
-    expect(readUnchangedBuild(out, fingerprintBuild({ contentDir: content, outDir: out, settings }))).toBeDefined();
+    expect(await readUnchangedBuild(out, fingerprintBuild({ contentDir: content, outDir: out, settings }))).toBeDefined();
+    // The second thread's check of the output's files is taken for this very record only: one that names a file
+    // damaged makes the build run; one for another record is not taken, and each file is statted.
+    const again = () => fingerprintBuild({ contentDir: content, outDir: out, settings });
+    const record = readPreviousOutput(out)!.recordDigest!;
+    const answer = (about: string, damaged: string[]) => ({
+      answer: Promise.resolve({ record: about, damaged: new Set(damaged) }),
+      stop: () => {},
+    });
+    expect(await readUnchangedBuild(out, again(), answer(record, ['llms.txt']))).toBeUndefined();
+    expect(await readUnchangedBuild(out, again(), answer('another record', ['llms.txt']))).toBeDefined();
+    expect(await readUnchangedBuild(out, again(), startDamageCheck(out))).toBeDefined();
     writeFileSync(journalFile(out), JSON.stringify({ files: ['robots.txt'] }));
-    expect(readUnchangedBuild(out, fingerprintBuild({ contentDir: content, outDir: out, settings }))).toBeUndefined();
+    expect(await readUnchangedBuild(out, fingerprintBuild({ contentDir: content, outDir: out, settings }))).toBeUndefined();
   }, 60_000);
 });

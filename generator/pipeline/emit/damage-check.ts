@@ -12,25 +12,28 @@ import { startTypeScriptWorker } from '../typescript-worker.ts';
 export interface DamageCheck {
   /** The record's digest and the damaged files, or undefined when the check could not answer. */
   readonly answer: Promise<{ record: string; damaged: ReadonlySet<string> } | undefined>;
+  /** Ends the check when its answer will not be asked for (an edit built into a new folder). */
+  stop(): void;
 }
 
 /** Starts the check of the output folder `outDir`. */
 export function startDamageCheck(outDir: string): DamageCheck {
   const target = path.resolve(outDir);
+  let worker: ReturnType<typeof startTypeScriptWorker> | undefined;
   const answer = new Promise<{ record: string; damaged: ReadonlySet<string> } | undefined>((resolve) => {
-    let worker: ReturnType<typeof startTypeScriptWorker>;
     try {
       worker = startTypeScriptWorker(new URL('./damage-thread.ts', import.meta.url), { target });
     } catch {
       resolve(undefined);
       return;
     }
-    worker.once('message', (found: { record: string; damaged: string[] } | null) => {
+    const started = worker;
+    started.once('message', (found: { record: string; damaged: string[] } | null) => {
       resolve(found ? { record: found.record, damaged: new Set(found.damaged) } : undefined);
-      void worker.terminate();
+      void started.terminate();
     });
-    worker.once('error', () => resolve(undefined));
-    worker.once('exit', () => resolve(undefined));
+    started.once('error', () => resolve(undefined));
+    started.once('exit', () => resolve(undefined));
   });
-  return { answer };
+  return { answer, stop: () => void worker?.terminate() };
 }
