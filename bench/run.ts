@@ -11,6 +11,7 @@ import { benchHandler } from './handler.ts';
 import { benchLimiter } from './limiter.ts';
 import { benchNetlifyDeploy } from './netlify-deploy.ts';
 import { benchSearch } from './search.ts';
+import { benchSearchPeer } from './search-peer.ts';
 import { benchSearchUpdate } from './search-update.ts';
 import { benchSemantic } from './semantic.ts';
 
@@ -23,5 +24,7 @@ await benchEditorsAtScale();
 await benchHandler();
 await benchLimiter();
 await benchSearch();
+// Beside Pagefind at 0 and 10,000 distractors; 100,000 is `npx tsx bench/search-peer.ts 100000`.
+await benchSearchPeer();
 benchSearchUpdate();
 await benchSemantic();

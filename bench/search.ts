@@ -25,7 +25,7 @@ import { measureClasses, printRelevance, type Relevance, siteSynonyms, withConte
 const CONTENT_DIR = fileURLToPath(new URL('../content', import.meta.url));
 /** Fresh isolates per first-search figure (the median is printed). */
 const COLD_RUNS = 3;
-const WARM_QUERIES = 200;
+export const WARM_QUERIES = 200;
 const MEMORY_QUERIES = 1000;
 /** The largest corpus a whole MiniSearch index is built and loaded for (past it, a single isolate cannot). */
 const PLAIN_UP_TO = 10_000;
@@ -34,7 +34,7 @@ const PLAIN_UP_TO = 10_000;
  * First-search queries, as a person types them: a rare word, a common one, three words, a half-typed last
  * word, a misspelling. Their words come from the same vocabulary at every size.
  */
-const FIRST_QUERIES = ['reconciliation', 'commerce', 'agent checkout pricing', 'product catal', 'paymnets'];
+export const FIRST_QUERIES = ['reconciliation', 'commerce', 'agent checkout pricing', 'product catal', 'paymnets'];
 
 interface BuildFigures {
   buildMs: number;
@@ -45,7 +45,7 @@ interface BuildFigures {
 }
 
 /** Builds the index of `docs` documents into `dir` in a fresh Node process (so its peak memory is its own). */
-function buildIndex(docs: number, dir: string): BuildFigures {
+export function buildIndex(docs: number, dir: string): BuildFigures {
   return figuresFromChild(import.meta.url, [String(docs), dir]);
 }
 
@@ -75,11 +75,11 @@ async function buildInChild(docs: number, dir: string): Promise<void> {
   console.log(JSON.stringify({ buildMs, peakRssMb, files: files.length, mb: bytes / 1024 / 1024, plainMb }));
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const percentile = (values: number[], p: number) =>
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+export const percentile = (values: number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
 
-const DENO = createRequire(import.meta.url)
+export const DENO = createRequire(import.meta.url)
   .resolve('deno/package.json')
   .replace(/package\.json$/, 'bin.cjs');
 const DENO_SCRIPT = fileURLToPath(new URL('./search-deno.ts', import.meta.url));
@@ -87,7 +87,7 @@ const DENO_SCRIPT = fileURLToPath(new URL('./search-deno.ts', import.meta.url));
 type Runtime = 'deno' | 'node';
 
 /** One fresh isolate of `runtime` running search-deno.ts with `args`; its JSON line. */
-function runIn(runtime: Runtime, args: string[]): Record<string, number> & { medians?: number[] } {
+export function runIn(runtime: Runtime, args: string[]): Record<string, number> & { medians?: number[] } {
   const command =
     runtime === 'deno'
       ? [DENO, 'run', '--allow-read', '--allow-env', '--no-prompt', '--v8-flags=--expose-gc', DENO_SCRIPT]
