@@ -6,13 +6,17 @@
  */
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
+import { answerRequests } from '../../pipeline/thread-requests.ts';
 import { createDevBuilds, type DevBuildOptions } from './dev-builds.ts';
 import { LOWERED, ownThreadId } from './dev-priority.ts';
 
 export type { BuildAnswer } from './dev-builds.ts';
 
-/** A build to make (with the paths the watcher reported since the last, if known), or a base folder the server no longer reads, to remove. */
-export type BuildRequest = { id: number; changed?: string[] | undefined; warm?: boolean } | { remove: string };
+/**
+ * A build to make, by its number (with the paths the watcher reported since the last, if known), or a base
+ * folder the server no longer reads, to remove. Asked and answered through thread-requests.ts.
+ */
+export type BuildRequest = { build: number; changed?: string[] | undefined; warm?: boolean } | { remove: string };
 
 /**
  * What the builder says besides its answers: its thread id, for its priority to be set from outside (Linux);
@@ -33,11 +37,15 @@ const tid = ownThreadId();
 if (tid !== undefined) parentPort!.postMessage({ thread: tid } satisfies BuilderNews);
 let made = 0;
 
-parentPort!.on('message', async (request: BuildRequest) => {
-  if ('remove' in request) return builds.remove(request.remove);
-  parentPort!.postMessage(await (request.warm ? builds.warmUp(request.id) : builds.build(request.id, request.changed)));
-  if (tid !== undefined || ++made !== LOWER_AFTER_BUILDS) return;
-  try {
-    setPriority(LOWERED);
-  } catch {}
-});
+answerRequests(
+  async (request: BuildRequest) => {
+    if ('remove' in request) return { result: builds.remove(request.remove) };
+    return { result: await (request.warm ? builds.warmUp(request.build) : builds.build(request.build, request.changed)) };
+  },
+  (request) => {
+    if ('remove' in request || tid !== undefined || ++made !== LOWER_AFTER_BUILDS) return;
+    try {
+      setPriority(LOWERED);
+    } catch {}
+  },
+);

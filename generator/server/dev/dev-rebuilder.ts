@@ -5,6 +5,7 @@
  */
 import type { Preview } from '../../pipeline/catalogue/publish.ts';
 import type { CmsBackend } from '../../pipeline/outputs/cms/cms-config.ts';
+import { askThread } from '../../pipeline/thread-requests.ts';
 import { startTypeScriptWorker } from '../../pipeline/typescript-worker.ts';
 import { applyChanges, type BuildFiles, keepOnly } from '../build-files.ts';
 import type { BuildAnswer, BuilderNews, BuildRequest } from './dev-builder.ts';
@@ -60,7 +61,6 @@ function startBuilder(data: Omit<RebuilderOptions, 'built'>) {
     maxYoungGenerationSizeMb: BUILDER_YOUNG_GENERATION_MB,
   });
   const priority = createBuilderPriority();
-  const waiting = new Map<number, (answer: BuildAnswer) => void>();
   let next = 0;
   let newest: BuildFiles | undefined;
   /** Base folders the builder made and has not removed, and those the server has been given a build of. */
@@ -69,7 +69,7 @@ function startBuilder(data: Omit<RebuilderOptions, 'built'>) {
   const remove = (dir: string) => {
     bases.delete(dir);
     given.delete(dir);
-    worker.postMessage({ remove: dir } satisfies BuildRequest);
+    void thread.ask({ remove: dir });
   };
   /** The newest build from now on; a base the server never saw a build of (a newer base came first) is nobody's to hand back. */
   const offer = (files: BuildFiles) => {
@@ -78,31 +78,26 @@ function startBuilder(data: Omit<RebuilderOptions, 'built'>) {
     newest = files;
     if (previous && previous.dir !== newest.dir && !given.has(previous.dir)) remove(previous.dir);
   };
-  worker.on('message', (answer: BuildAnswer | BuilderNews) => {
-    if ('thread' in answer) return priority.attach(answer.thread);
+  const thread = askThread<BuildRequest, BuilderNews>(worker, "npm run dev's builder", (news) => {
+    if ('thread' in news) return priority.attach(news.thread);
     // The same build from a new base, with only what changed after the build it holds from memory.
-    if ('newBase' in answer) return offer({ dir: answer.newBase.base, overlay: keepOnly(newest?.overlay, answer.newBase.since) });
-    if (answer.built)
-      offer(
-        answer.rebased
-          ? { dir: answer.base }
-          : { dir: answer.base, overlay: applyChanges(newest?.overlay, answer.changed, answer.removed, new Date()) },
-      );
-    waiting.get(answer.id)?.(answer);
-    waiting.delete(answer.id);
-  });
-  worker.on('error', (error) => {
-    for (const [id, resolve] of waiting) resolve({ id, built: false, failure: error.stack ?? error.message });
-    waiting.clear();
+    offer({ dir: news.newBase.base, overlay: keepOnly(newest?.overlay, news.newBase.since) });
   });
   return {
     /** A build; `changed`: what the watcher reported since the last (else the content is listed whole). */
-    build: (changed?: ReadonlySet<string>, warm?: boolean) =>
-      new Promise<BuildAnswer>((resolve) => {
-        const id = next++;
-        waiting.set(id, resolve);
-        worker.postMessage({ id, changed: changed && [...changed], warm } satisfies BuildRequest);
-      }),
+    build: async (changed?: ReadonlySet<string>, warm?: boolean): Promise<BuildAnswer> => {
+      const build = next++;
+      const answer = await thread
+        .ask<BuildAnswer>({ build, changed: changed && [...changed], warm })
+        .catch((error: Error): BuildAnswer => ({ id: build, built: false, failure: error.stack ?? error.message }));
+      if (answer.built)
+        offer(
+          answer.rebased
+            ? { dir: answer.base }
+            : { dir: answer.base, overlay: applyChanges(newest?.overlay, answer.changed, answer.removed, new Date()) },
+        );
+      return answer;
+    },
     builds: {
       latest() {
         if (newest) given.add(newest.dir);

@@ -1,22 +1,16 @@
 /**
  * A worker thread that embeds texts with the sentence model (vector-maker.ts starts one per core). Loads the
- * model once, answers `{ id, texts }` with `{ id, vectors }` or `{ id, error }`.
+ * model once, answers each batch of texts with their vectors (thread-requests.ts).
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
+import { answerRequests } from '../../thread-requests.ts';
 import { loadSentenceModel } from './sentence-model.ts';
 
 const model = loadSentenceModel(workerData.modelPackage);
 // A load failure is answered per request below; it must not end the thread first.
 model.catch(() => {});
 
-parentPort!.on('message', async ({ id, texts }: { id: number; texts: string[] }) => {
-  try {
-    const vectors = await (await model).embed(texts);
-    parentPort!.postMessage(
-      { id, vectors },
-      vectors.map((vector) => vector.buffer as ArrayBuffer),
-    );
-  } catch (error) {
-    parentPort!.postMessage({ id, error: (error as Error).message });
-  }
+answerRequests(async ({ texts }: { texts: string[] }) => {
+  const vectors = await (await model).embed(texts);
+  return { result: vectors, transfer: vectors.map((vector) => vector.buffer as ArrayBuffer) };
 });

@@ -5,39 +5,24 @@
  * Build side: Node only.
  */
 import { availableParallelism } from 'node:os';
-import type { Worker } from 'node:worker_threads';
 import { quantize, type QuantizedVector } from '../../../semantic/vector-part.ts';
+import { askThread } from '../../thread-requests.ts';
 import { startTypeScriptWorker } from '../../typescript-worker.ts';
 import type { VectorCache } from './vector-cache.ts';
 import { MODEL_PACKAGE } from './sentence-model.ts';
 
 const BATCH = 32;
 
-type Answer = { id: number; vectors: Float32Array[] } | { id: number; error: string };
-
-/** Embeds `texts` in one thread; resolves when it has answered every batch `next()` gives it. */
+/** Embeds `texts` in one thread, a batch at a time as `next()` gives them, until it gives none. */
 async function runThread(
   modelPackage: string,
   next: () => { id: number; texts: string[] } | undefined,
   done: (id: number, vectors: Float32Array[]) => void,
 ) {
-  const worker: Worker = startTypeScriptWorker(new URL('./embed-thread.ts', import.meta.url), { modelPackage });
+  const worker = startTypeScriptWorker(new URL('./embed-thread.ts', import.meta.url), { modelPackage });
+  const thread = askThread<{ texts: string[] }>(worker, 'the embedding thread');
   try {
-    await new Promise<void>((resolve, reject) => {
-      const send = () => {
-        const batch = next();
-        if (batch) worker.postMessage(batch);
-        else resolve();
-      };
-      worker.on('message', (answer: Answer) => {
-        if ('error' in answer) return reject(new Error(answer.error));
-        done(answer.id, answer.vectors);
-        send();
-      });
-      worker.on('error', reject);
-      worker.on('exit', (code) => reject(new Error(`the embedding thread ended (exit code ${code})`)));
-      send();
-    });
+    for (let batch = next(); batch; batch = next()) done(batch.id, await thread.ask({ texts: batch.texts }));
   } finally {
     await worker.terminate();
   }
