@@ -2,7 +2,7 @@
  * Paraphrase questions over the real content: each describes a need in other words than its record's
  * (the record's title and summary share at most a word or two with it), as a visitor who does not know the
  * site's vocabulary would ask. Written by reading `content/`, not by looking at what any engine returns.
- * Used by test/semantic/paraphrase.test.ts and bench/semantic.ts.
+ * Used by test/semantic/semantic-search.test.ts, bench/semantic-measures.ts and bench/semantic-lab.ts.
  */
 import type { Judgement } from './relevance-judgements.ts';
 

@@ -123,7 +123,7 @@ ${renderFilterNav(context, spec)}`;
 }
 
 /** The values of a filter that some record has, with their names and records, in the taxonomies' order. */
-function filterValues(catalogue: Catalogue, key: string, filter: FilterSpec): AppliedFilters {
+function filterValuesInUse(catalogue: Catalogue, key: string, filter: FilterSpec): AppliedFilters {
   const values = [...catalogue.names(filter.taxonomies)].map(([id, name]): AppliedFilters['values'][number] => [
     id,
     name,
@@ -143,7 +143,7 @@ export function* buildListPages(catalogue: Catalogue): Generator<OutputFile> {
   const context = createContext(catalogue);
   const specs = pagedCollections(catalogue).flatMap((key): ListSpec[] => {
     const label = humanize(catalogue.collection(key).api?.label ?? key);
-    const filters = pageFilters(catalogue, key).map((filter) => filterValues(catalogue, key, filter));
+    const filters = pageFilters(catalogue, key).map((filter) => filterValuesInUse(catalogue, key, filter));
     return [
       { key, records: catalogue.records[key]!, heading: label, filters },
       ...filters.flatMap(({ filter, values }) =>
