@@ -134,6 +134,16 @@ describe('the index updated by term', () => {
     }
   }, 60_000);
 
+  it('finds each document where it was when an edit reorders them, and equals a clean write', () => {
+    const state = writeSearchIndexState(base);
+    // Two documents swap places (a date edit reorders a collection) and one of them is retitled.
+    const documents = [...base];
+    [documents[2], documents[30]] = [{ ...base[30]!, title: `Zanzibarian ${base[30]!.title}` }, base[2]!];
+    const update = updateSearchIndex(state, documents);
+    expect(update.whole).toBe(false);
+    expect(differences(update.state.files, writeSearchIndexState(documents).files)).toEqual([]);
+  }, 60_000);
+
   it('writes nothing for documents that did not change (copies of them included)', () => {
     const state = writeSearchIndexState(base);
     const update = updateSearchIndex(
