@@ -52,6 +52,26 @@ describe('the build helper thread', () => {
     for (const body of bodies) expect(html.get(body), body).toBe(renderMarkdown(body));
   });
 
+  it('renders its share in slices, each answered on its own, every body as this thread would and in its place', async () => {
+    const bodies = Array.from(
+      { length: 24 },
+      (_, i) => `## Part ${i}\n\n${`Some *text* ${i} with a [link](https://example.test/${i}). `.repeat(SLICE_CHARACTERS / 240)}`,
+    );
+    // The bad body falls in a later slice than the first: its slice's other bodies are still rendered there.
+    bodies.splice(9, 0, TOO_DEEP);
+    expect([...slicesOf(bodies.map((body) => ({ body })))].length).toBeGreaterThan(3);
+    const mine: string[] = [];
+    const html = await renderWithHelper(helper, bodies, (body) => {
+      mine.push(body);
+      return renderMarkdown(body);
+    });
+    expect(mine).not.toContain(TOO_DEEP);
+    expect(html.has(TOO_DEEP)).toBe(false);
+    expect(html.size).toBe(bodies.length - 1);
+    for (const body of bodies.filter((body) => body !== TOO_DEEP))
+      expect(html.get(body) === renderMarkdown(body), body.slice(0, 12)).toBe(true);
+  });
+
   it('writes the same index parts as this thread from documents whose bodies are Markdown', async () => {
     const documents: SearchDocument[] = Array.from({ length: 30 }, (_, i) => ({
       id: `intelligence:doc-${i}`,

@@ -11,7 +11,7 @@
 import type { Worker } from 'node:worker_threads';
 
 /** Slices posted ahead of the helper: enough that it never waits for the next, few enough that their copies stay small. */
-export const SLICES_AHEAD = 4;
+export const SLICES_AHEAD = 8;
 
 export interface PacedPosting {
   /** Posts `message` after those queued before it; a slice waits while SLICES_AHEAD are posted and untaken. */
