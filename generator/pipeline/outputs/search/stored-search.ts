@@ -1,7 +1,7 @@
 /**
  * The search index of `npm run build` with its state kept on disk (search-store.ts): written whole the
  * first time (keeping each document's analysis), then updated by term from what was kept and the output's
- * own parts (index-from-parts.ts), byte for byte what a whole write gives (test/generator/stored-search.test.ts).
+ * own parts (index-from-parts.ts), byte for byte what a whole write gives (test/pipeline/stored-search.test.ts).
  * Whatever cannot be trusted (no store, another scope or synonyms, documents added or removed, a part
  * changed by hand, an analysis missing) makes the caller write the index whole, keeping the state anew.
  */

@@ -2,7 +2,7 @@
  * Refactoring must not change what the site serves: a build of a frozen copy of the real content
  * (test/fixtures/golden-content) is compared file by file with the SHA-256 digests of an earlier build.
  * When an output changes on purpose, refresh the digests with `UPDATE_GOLDEN=1 npx vitest run
- * test/generator/golden.test.ts` and say in the commit which files changed and why.
+ * test/pipeline/golden.test.ts` and say in the commit which files changed and why.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
