@@ -21,12 +21,14 @@ export interface ThreadRequests<Request> {
 
 /**
  * Asks `worker`, which answers with `answerRequests`. `name` says which thread ended, in the error; messages
- * that answer no request (what the thread tells between answers) go to `news`.
+ * that answer no request (what the thread tells between answers) go to `news`. `post` sends a request (the
+ * build's helper paces what it posts: paced-posting.ts); by default, at once.
  */
 export function askThread<Request extends object, News = never>(
   worker: Worker,
   name: string,
   news?: (message: News) => void,
+  post: (message: object, transfer?: readonly Transferable[]) => void = (message, transfer) => worker.postMessage(message, transfer),
 ): ThreadRequests<Request> {
   const waiting = new Map<number, { resolve(result: unknown): void; reject(error: Error): void }>();
   let next = 0;
@@ -54,7 +56,7 @@ export function askThread<Request extends object, News = never>(
       );
       // It may be awaited later; until then a failure must not count as unhandled.
       answer.catch(() => {});
-      worker.postMessage({ ...request, id }, transfer);
+      post({ ...request, id }, transfer);
       return answer;
     },
   };
@@ -65,13 +67,16 @@ export type Answered = { result: unknown; transfer?: readonly Transferable[] };
 
 /**
  * In a worker thread: answers each request the thread that started it asks (askThread) with `handle`'s result,
- * or its error's message; then calls `after` with the request it answered.
+ * or its error's message; then calls `after` with the request it answered. A message without an id is told,
+ * not asked: it goes to `told`, in the order it came among the requests.
  */
-export function answerRequests<Request extends object>(
+export function answerRequests<Request extends object, Told extends object = never>(
   handle: (request: Request) => Answered | Promise<Answered>,
   after?: (request: Request) => void,
+  told?: (message: Told) => void,
 ): void {
-  parentPort!.on('message', async (request: Request & { id: number }) => {
+  parentPort!.on('message', async (request: (Request & { id: number }) | Told) => {
+    if (!('id' in request)) return told?.(request);
     try {
       const { result, transfer } = await handle(request);
       parentPort!.postMessage({ id: request.id, result } satisfies ThreadAnswer, transfer);

@@ -11,7 +11,7 @@ import { parseYaml } from '../../generator/pipeline/load/parse-yaml.ts';
 import { decodeUtf8 } from '../../generator/pipeline/load/read-approved.ts';
 import { checkSvg } from '../../generator/pipeline/load/svg-check.ts';
 import { errorLine } from '../../generator/pipeline/load/yaml-error-line.ts';
-import { toSearchText } from '../../generator/pipeline/outputs/search/search-file.ts';
+import { toSearchText } from '../../generator/pipeline/outputs/search-documents.ts';
 import { normalisePath } from '../../generator/server/static-files.ts';
 
 const N = 200_000;

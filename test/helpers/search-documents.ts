@@ -6,7 +6,7 @@ import { collections } from '../../generator/schemas/collections.ts';
 import { createCatalogue } from '../../generator/pipeline/catalogue/catalogue.ts';
 import { selectPublished } from '../../generator/pipeline/catalogue/publish.ts';
 import { loadContent } from '../../generator/pipeline/load/load-content.ts';
-import { createSearchDocuments, toSearchText } from '../../generator/pipeline/outputs/search/search-file.ts';
+import { createSearchDocuments, toSearchText } from '../../generator/pipeline/outputs/search-documents.ts';
 import { renderBody } from '../../generator/pipeline/outputs/render-markdown.ts';
 import { validateContent } from '../../generator/pipeline/validate/validate-content.ts';
 import type { SearchDocument } from '../../generator/search/index-format.ts';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { renderWithHelper, SLICE_CHARACTERS, slicesOf, startBuildHelper } from '../../generator/pipeline/helper/build-helper.ts';
 import { writeIndexKeeping } from '../../generator/pipeline/outputs/search/stored-search.ts';
 import { renderMarkdown } from '../../generator/pipeline/outputs/render-markdown.ts';
-import { toSearchText } from '../../generator/pipeline/outputs/search/search-file.ts';
+import { toSearchText } from '../../generator/pipeline/outputs/search-documents.ts';
 import { writeSearchIndex } from '../../generator/search/index-writer.ts';
 import type { SearchDocument } from '../../generator/search/index-format.ts';
 import type { OutputFile } from '../../generator/pipeline/outputs/output-file.ts';

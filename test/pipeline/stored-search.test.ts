@@ -14,7 +14,7 @@ import { layoutFromParts } from '../../generator/pipeline/outputs/search/index-f
 import { openSearchStore, type SearchStore, stagingDir, storeDir } from '../../generator/pipeline/outputs/search/search-store.ts';
 import { updateFromStore } from '../../generator/pipeline/outputs/search/stored-search-update.ts';
 import { writeIndexKeeping } from '../../generator/pipeline/outputs/search/stored-search.ts';
-import { toSearchText } from '../../generator/pipeline/outputs/search/search-file.ts';
+import { toSearchText } from '../../generator/pipeline/outputs/search-documents.ts';
 import type { OutputFile } from '../../generator/pipeline/outputs/output-file.ts';
 import { type SearchDocument, SEARCH_DIR } from '../../generator/search/index-format.ts';
 import { writeSearchIndexState } from '../../generator/search/index-writer.ts';

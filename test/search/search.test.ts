@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMemoryAssets } from '../../generator/edge/assets.ts';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
-import { toSearchText } from '../../generator/pipeline/outputs/search/search-file.ts';
+import { toSearchText } from '../../generator/pipeline/outputs/search-documents.ts';
 import { createFileAssets } from '../../generator/server/file-assets.ts';
 import { SEARCH_INDEX_FORMAT, SEARCH_META_PATH, type SearchDocument } from '../../generator/search/index-format.ts';
 import { writeSearchIndex } from '../../generator/search/index-writer.ts';

@@ -9,21 +9,20 @@ import type { SynonymTable } from '../../search/synonyms.ts';
 import { startTypeScriptWorker } from '../typescript-worker.ts';
 import type { OutputFile } from '../outputs/output-file.ts';
 import type { KeptWhole } from '../outputs/search/search-store.ts';
+import { askThread } from '../thread-requests.ts';
 import { pacedPosting } from './paced-posting.ts';
 import { renderMarkdown } from '../outputs/render-markdown.ts';
 
-type Task = { kind: 'render'; bodies: string[] } | { kind: 'search'; budgetMb: number };
+export type HelperTask = { kind: 'render'; bodies: string[] } | { kind: 'search'; budgetMb: number };
 /**
  * The search index's documents go in slices, told without an answer before the task that asks for the
  * index: the helper holds one slice's Markdown at a time, never every body's (0.4 GB at 100,000 articles).
  */
-type Told =
+export type HelperTold =
   | { kind: 'search-start'; synonyms: SynonymTable | null; keep?: KeepFor | undefined }
   | { kind: 'search-slice'; documents: SearchDocument[]; keys?: string[] | undefined };
 /** What a build keeps of a whole index for its store on disk (stored-search.ts): the scope, and where to stage it. */
 export type KeepFor = { scope: string; staging: string };
-export type HelperTask = (Task & { id: number }) | Told;
-export type HelperAnswer = { id: number; result: unknown } | { id: number; error: string };
 
 export interface BuildHelper {
   /** Each body's HTML, or null where rendering failed (the caller renders it again to report the error). */
@@ -74,33 +73,8 @@ const HELPER_SHARE = 0.65;
 export function startBuildHelper({ endAfterSearch = false } = {}): BuildHelper {
   const posting = pacedPosting(() => worker);
   const worker = startTypeScriptWorker(new URL('./helper-thread.ts', import.meta.url), { endAfterSearch, slicesTaken: posting.taken });
-  const waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
-  let next = 0;
-  /** Why the thread is gone, once it is: a task asked after that fails at once rather than waiting for ever. */
-  let ended: Error | undefined;
-  const failAll = (error: Error) => {
-    ended = error;
-    for (const task of waiting.values()) task.reject(error);
-    waiting.clear();
-  };
-  worker.on('message', (answer: HelperAnswer) => {
-    const task = waiting.get(answer.id);
-    waiting.delete(answer.id);
-    if ('error' in answer) task?.reject(new Error(answer.error));
-    else task?.resolve(answer.result);
-  });
-  worker.on('error', failAll);
-  worker.on('exit', (code) => failAll(new Error(`the build's helper thread ended (exit code ${code})`)));
-  const ask = <T>(task: Task): Promise<T> => {
-    const id = next++;
-    const answer = new Promise<T>((resolve, reject) =>
-      ended ? reject(ended) : waiting.set(id, { resolve: resolve as (value: unknown) => void, reject }),
-    );
-    // Awaited later in the build; until then a failure must not count as unhandled.
-    answer.catch(() => {});
-    posting.post({ ...task, id });
-    return answer;
-  };
+  const thread = askThread<HelperTask>(worker, "the build's helper thread", undefined, (message) => posting.post(message));
+  const ask = <T>(task: HelperTask): Promise<T> => thread.ask<T>(task);
   /** The index of `documents`: its slices told, then the index asked (a slice that failed fails the answer). */
   const searchIndex = <T>(
     documents: SearchDocument[],
@@ -109,8 +83,8 @@ export function startBuildHelper({ endAfterSearch = false } = {}): BuildHelper {
     keep?: KeepFor,
     keys?: readonly string[],
   ) => {
-    posting.post({ kind: 'search-start', synonyms, keep } satisfies Told);
-    for (const slice of slicesOf(documents, keys)) posting.post({ kind: 'search-slice', ...slice } satisfies Told, true);
+    posting.post({ kind: 'search-start', synonyms, keep } satisfies HelperTold);
+    for (const slice of slicesOf(documents, keys)) posting.post({ kind: 'search-slice', ...slice } satisfies HelperTold, true);
     return ask<T>({ kind: 'search', budgetMb });
   };
   return {

@@ -2,14 +2,16 @@
  * The build's second thread (build-helper.ts): renders the Markdown bodies it is sent and builds the search
  * index, with the same functions the build runs in its own thread, so the bytes are the same either way.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
 import type { SearchDocument } from '../../search/index-format.ts';
 import { type SearchIndexFile, startIndexWrite } from '../../search/index-writer.ts';
 import { renderMarkdown } from '../outputs/render-markdown.ts';
-import { checkSearchBudget, toSearchText } from '../outputs/search/search-file.ts';
+import { checkSearchBudget } from '../outputs/search/search-file.ts';
+import { toSearchText } from '../outputs/search-documents.ts';
 import type { KeptWhole } from '../outputs/search/search-store.ts';
 import { startIndexKeeping } from '../outputs/search/stored-search.ts';
-import type { HelperAnswer, HelperTask } from './build-helper.ts';
+import { answerRequests } from '../thread-requests.ts';
+import type { HelperTask, HelperTold } from './build-helper.ts';
 
 /** Each body's HTML, or null where rendering failed: the build renders that one again to report it with its file. */
 function render(bodies: string[]): (string | null)[] {
@@ -36,7 +38,7 @@ let writing: Writing | undefined;
 /** Slices taken, counted where the build's thread reads it to post more (paced-posting.ts). */
 const slicesTaken = workerData.slicesTaken ? new Int32Array(workerData.slicesTaken as SharedArrayBuffer) : undefined;
 
-function startSearch(task: Extract<HelperTask, { kind: 'search-start' }>): Writing {
+function startSearch(task: Extract<HelperTold, { kind: 'search-start' }>): Writing {
   if (task.keep) {
     const keeping = startIndexKeeping(task.synonyms, task.keep);
     return { add: (document, key) => keeping.add(document, key!), finish: () => keeping.finish() };
@@ -49,7 +51,7 @@ function startSearch(task: Extract<HelperTask, { kind: 'search-start' }>): Writi
 }
 
 /** A slice's documents, bodies still Markdown: each body becomes search text and is let go once analysed. */
-function addSlice({ documents, keys }: Extract<HelperTask, { kind: 'search-slice' }>): void {
+function addSlice({ documents, keys }: Extract<HelperTold, { kind: 'search-slice' }>): void {
   if (!writing || writing.failed) return;
   try {
     for (const [index, document] of documents.entries()) {
@@ -76,23 +78,17 @@ function finishSearch(budgetMb: number): { result: unknown; transfer: ArrayBuffe
   return { result: written, transfer };
 }
 
-parentPort!.on('message', (task: HelperTask) => {
-  if (task.kind === 'search-start') writing = startSearch(task);
-  if (task.kind === 'search-slice') {
-    addSlice(task);
-    if (slicesTaken) Atomics.add(slicesTaken, 0, 1);
-  }
-  if (!('id' in task)) return;
-  try {
-    if (task.kind === 'render') {
-      parentPort!.postMessage({ id: task.id, result: render(task.bodies) } satisfies HelperAnswer);
-    } else {
-      const { result, transfer } = finishSearch(task.budgetMb);
-      parentPort!.postMessage({ id: task.id, result } satisfies HelperAnswer, transfer);
-    }
-  } catch (error) {
-    parentPort!.postMessage({ id: task.id, error: error instanceof Error ? error.message : String(error) } satisfies HelperAnswer);
-  }
+answerRequests<HelperTask, HelperTold>(
+  (task) => (task.kind === 'render' ? { result: render(task.bodies) } : finishSearch(task.budgetMb)),
   // Answered, the thread ends: an answer posted is delivered before the thread's end (build-helper.ts startBuildHelper).
-  if (task.kind === 'search' && workerData.endAfterSearch) process.exit(0);
-});
+  (task) => {
+    if (task.kind === 'search' && workerData.endAfterSearch) process.exit(0);
+  },
+  (told) => {
+    if (told.kind === 'search-start') writing = startSearch(told);
+    else {
+      addSlice(told);
+      if (slicesTaken) Atomics.add(slicesTaken, 0, 1);
+    }
+  },
+);

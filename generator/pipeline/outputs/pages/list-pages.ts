@@ -8,9 +8,9 @@ import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { OutputFile } from '../output-file.ts';
 import { escapeHtml } from '../html.ts';
 import { createContext, type PageContext, renderDocument } from './page-document.ts';
-import { listPath, PAGE_SIZE, pageFilters, sitePath } from './page-links.ts';
+import { listPath, PAGE_SIZE, sitePath } from './page-links.ts';
 import { humanize } from '../labels.ts';
-import { pagedCollections } from './record-pages.ts';
+import { pageFilters, pagedCollections } from '../paged-collections.ts';
 
 /** A filter of a collection and its values that some record has: id, name, records. */
 type AppliedFilters = { filter: FilterSpec; values: [id: string, name: string, records: AnyEntry[]][] };

@@ -2,9 +2,10 @@
  * Where the pages of a collection live: its list pages (all records, and one per value of each filter,
  * paginated) and the link for a term or record a page names. All from the collections table.
  */
-import type { FilterSpec, Relation } from '../../../schemas/collections.ts';
+import type { Relation } from '../../../schemas/collections.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import { basePathOf } from '../html.ts';
+import { pageFilters } from '../paged-collections.ts';
 
 /** A path of plain segments, which an address parser leaves as it is (no dot segments, nothing to escape). */
 const PLAIN_PATH = /^(?:\/[A-Za-z0-9_~-]+)*\/?$/;
@@ -32,11 +33,6 @@ export function listPath(collectionPath: string, filter?: { param: string; value
   const root = filter ? `/${collectionPath}/${filter.param}/${encodeURIComponent(filter.value)}/` : `/${collectionPath}/`;
   if (page <= 1) return root;
   return page < PAGES_PER_FOLDER ? `${root}page/${page}/` : `${root}page/${Math.floor(page / PAGES_PER_FOLDER)}k/${page}/`;
-}
-
-/** The filters of a collection that have list pages: those over taxonomy fields. */
-export function pageFilters(catalogue: Catalogue, key: string): readonly FilterSpec[] {
-  return catalogue.collection(key).api?.filters ?? [];
 }
 
 /**

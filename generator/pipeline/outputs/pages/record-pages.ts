@@ -11,6 +11,7 @@ import { createShaper, recordInputs } from '../records/shape-records.ts';
 import { humanize } from '../labels.ts';
 import type { OutputFile } from '../output-file.ts';
 import { escapeHtml } from '../html.ts';
+import { pagedCollections } from '../paged-collections.ts';
 import { recordJsonLd } from './json-ld.ts';
 import { createContext, type PageContext, renderDocument } from './page-document.ts';
 import { listPath, sitePath, termLink } from './page-links.ts';
@@ -118,12 +119,6 @@ ${renderRelated(context, key, shaped)}
     jsonLd: schema ? recordJsonLd(schema, { record, shaped, key, catalogue }) : undefined,
   });
 }
-
-/** The keys of the collections whose records get pages here: those with a page schema and an API. */
-export const pagedCollections = (catalogue: Catalogue) =>
-  Object.keys(catalogue.records).filter(
-    (key) => catalogue.collections[key]?.kind === 'markdown' && catalogue.collection(key).page.schema && catalogue.collection(key).api,
-  );
 
 /**
  * What a record's page is made from (output-tracker.ts): what its envelope is made from, and where each term

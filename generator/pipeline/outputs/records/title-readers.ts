@@ -14,8 +14,7 @@
 import type { AnyEntry } from '../../../schemas/collections.ts';
 import { apiCollections } from '../../../schemas/collections.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
-import { pageFilters } from '../pages/page-links.ts';
-import { pagedCollections } from '../pages/record-pages.ts';
+import { pageFilters, pagedCollections } from '../paged-collections.ts';
 
 const asIds = (value: unknown): string[] => (Array.isArray(value) ? value : typeof value === 'string' ? [value] : []);
 

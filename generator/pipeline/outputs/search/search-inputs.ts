@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { apiCollections } from '../../../schemas/collections.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
-import { createSearchDocuments, documentTerms, toSearchText } from './search-file.ts';
+import { createSearchDocuments, documentTerms, toSearchText } from '../search-documents.ts';
 
 /**
  * The index's key, its number of documents and, when every document has a file, each one's own key in

@@ -11,7 +11,8 @@ import type { SynonymTable } from '../../../search/synonyms.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { BuildHelper } from '../../helper/build-helper.ts';
 import type { OutputFile } from '../output-file.ts';
-import { checkSearchBudget, createSearchDocuments, synonymTable, toSearchText } from './search-file.ts';
+import { checkSearchBudget, synonymTable } from './search-file.ts';
+import { createSearchDocuments, toSearchText } from '../search-documents.ts';
 import { type KeptWhole, partOf, type SearchStore, type StoredAnalyses, stageAnalyses, stagingDir } from './search-store.ts';
 import { updateFromStore } from './stored-search-update.ts';
 /** A whole write that keeps what the store needs, its documents given as they come (startIndexWrite). */

@@ -4,7 +4,7 @@
  */
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { OutputFile } from '../output-file.ts';
-import { createSearchDocuments, toSearchText } from '../search/search-file.ts';
+import { createSearchDocuments, toSearchText } from '../search-documents.ts';
 import { buildSemanticFiles } from './semantic-files.ts';
 
 /** The semantic index's files, on their way; a failure (the model missing) rejects when awaited. */

@@ -1,0 +1,86 @@
+/**
+ * The documents of search: one per published record of each searchable collection (the collections table
+ * says which, and which fields), with the text a reader sees of its Markdown. Both the lexical index
+ * (search/search-file.ts) and the semantic one (semantic/semantic-output.ts) are made from them.
+ */
+import { type AnyEntry, apiCollections, type ApiCollection } from '../../schemas/collections.ts';
+import type { SearchDocument } from '../../search/index-format.ts';
+import type { Catalogue } from '../catalogue/catalogue.ts';
+
+/**
+ * Markdown to the words a reader sees: link and image targets, HTML tags and bare addresses go, so that
+ * "https", "www" and file names do not become search terms. Punctuation is left to the tokenizer.
+ */
+export function toSearchText(markdown: string): string {
+  return (
+    markdown
+      // Each pattern stops at the next opener or line end, so that text full of `[`, `(` or `<` that never
+      // closes is still read once (a scan to the end from every opener was quadratic).
+      .replace(/^[ \t]{0,3}\[[^\]\n]+\]:[ \t]*\S.*$/gm, ' ') // reference definitions: [id]: https://...
+      .replace(/!?\[([^[\]]*)\]\([^()]*\)/g, '$1') // [text](target) and ![alt](src) keep the text
+      .replace(/<[^<>]*>/g, ' ')
+      .replace(/\bhttps?:\/\/\S+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
+}
+
+/** The display names of the ids a reference field holds, as one string. */
+const namesIn = (value: unknown, names: ReadonlyMap<string, string>) =>
+  (Array.isArray(value) ? value : [value]).flatMap((id) => (typeof id === 'string' && id ? [names.get(id) ?? id] : [])).join(' ');
+
+/** A record's `terms` text: the names of the terms its search-term fields name, the one thing a document reads of other files. */
+export function documentTerms(key: string, collection: ApiCollection, catalogue: Catalogue): (record: AnyEntry) => string {
+  const { api, references = {} } = collection;
+  const termNames = api.search!.terms.map((field) => {
+    const reference = references[field];
+    if (!Array.isArray(reference)) throw new Error(`search terms of ${key}: "${field}" is not a reference to a taxonomy`);
+    return [field, catalogue.names(reference)] as const;
+  });
+  return (record) => termNames.map(([field, names]) => namesIn(record[field], names)).join(' ');
+}
+
+/**
+ * The documents of one searchable collection; `type` is its API path, as search's `type` parameter names it.
+ * `known`: the next record's document from an earlier build, when its inputs are the same (search-state.ts).
+ */
+function createDocuments(key: string, collection: ApiCollection, catalogue: Catalogue, bodyText: BodyText, known: Known): SearchDocument[] {
+  const { api, fields } = collection;
+  const search = api.search!;
+  const type = api.path;
+  const termsOf = documentTerms(key, collection, catalogue);
+  return catalogue.records[key]!.map((record): SearchDocument => {
+    const kept = known();
+    if (kept) return kept;
+    return {
+      id: `${type}:${record.id}`,
+      title: String(record[fields.title]),
+      tags: search.tags.flatMap((field) => (record[field] as string[] | undefined) ?? []).join(' '),
+      terms: termsOf(record),
+      summary: String(record[fields.summary]),
+      body: bodyText(record.body),
+      // As the list items give them (shape-records.ts copies these fields and derives the url the same way).
+      stored: [record.slug, String(record[fields.title]), String(record[fields.summary]), catalogue.recordUrl(key, record)],
+    };
+  });
+}
+
+/** What a document's body holds: its search text, or the Markdown itself for a thread that makes the text. */
+type BodyText = (markdown: string) => string;
+type Known = () => SearchDocument | undefined;
+
+/**
+ * One document per published record of every searchable collection, in catalogue order (so builds match).
+ * `known(index)`: the document at that index from an earlier build, when its record's inputs are the same.
+ */
+export function createSearchDocuments(
+  catalogue: Catalogue,
+  bodyText: BodyText,
+  known?: (index: number) => SearchDocument | undefined,
+): SearchDocument[] {
+  let index = 0;
+  const next = () => known?.(index++);
+  return apiCollections(catalogue.collections)
+    .filter(([, collection]) => collection.api.search)
+    .flatMap(([key, collection]) => createDocuments(key, collection, catalogue, bodyText, next));
+}
