@@ -14,6 +14,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import process from 'node:process';
+import { measure } from './cpu-measure.ts';
 import MiniSearch from 'minisearch';
 import { miniSearchOptions } from '../test/helpers/reference-search.ts';
 import { createSearch } from '../generator/search/search.ts';
@@ -48,18 +49,6 @@ const assets = {
   read: (path: string) => orNull(Deno.readTextFile(`${dist}/${path}`)),
   readBytes: (path: string) => orNull(Deno.readFile(`${dist}/${path}`)),
 };
-
-const cpuMs = (since: ReturnType<typeof process.cpuUsage>) => {
-  const used = process.cpuUsage(since);
-  return (used.user + used.system) / 1000;
-};
-
-async function measure(run: () => Promise<unknown>) {
-  const cpu = process.cpuUsage();
-  const started = performance.now();
-  await run();
-  return { cpuMs: cpuMs(cpu), wallMs: performance.now() - started };
-}
 
 const query = (q: string) => ({ q, type: 'all', limit: 20, offset: 0 });
 

@@ -10,7 +10,7 @@
  * A search is what a results page of ours returns: the first PAGE results with their data (address, title,
  * excerpt); `type` other than `all` is Pagefind's `type` filter. Prints one JSON line, as search-deno.ts does.
  */
-import process from 'node:process';
+import { measure } from './cpu-measure.ts';
 import { idOfUrl } from './search-peer-pages.ts';
 
 interface Runtime {
@@ -57,18 +57,6 @@ async function searchIds(q: string, type: string, count: number): Promise<string
   const found = await pagefind.search(q, type === 'all' ? {} : { filters: { type } });
   const data = await Promise.all((found?.results ?? []).slice(0, count).map((result) => result.data()));
   return data.map(({ url }) => idOfUrl(url));
-}
-
-const cpuMs = (since: ReturnType<typeof process.cpuUsage>) => {
-  const used = process.cpuUsage(since);
-  return (used.user + used.system) / 1000;
-};
-
-async function measure(run: () => Promise<unknown>) {
-  const cpu = process.cpuUsage();
-  const started = performance.now();
-  await run();
-  return { cpuMs: cpuMs(cpu), wallMs: performance.now() - started };
 }
 
 if (mode === 'first') {

@@ -2,21 +2,16 @@
  * The pages Pagefind indexes in the static-search comparison (bench/search-peer.ts), as pure functions: where
  * a document's page sits, the page of a synthetic article (the shape of the build's record pages: the title
  * as h1, its terms above it, the summary as the lede, the tags, the body), the type filter added to the copy
- * of a record page Pagefind reads, and the record a result's address names. No imports: the Deno runner
- * (bench/search-peer-deno.ts) uses the last one.
+ * of a record page Pagefind reads, and the record a result's address names. Nothing imported but a type:
+ * the Deno runner (bench/search-peer-deno.ts) uses the last one.
  */
+import type { SearchDocument } from '../generator/search/index-format.ts';
 
 /** What Pagefind indexes of each page (its `--root-selector` option): the record's article, not the site's header. */
 export const ROOT_SELECTOR = 'article.entry';
 
-interface PageDocument {
-  id: string;
-  title: string;
-  tags: string;
-  terms: string;
-  summary: string;
-  body: string;
-}
+/** A document as the search index takes it, less what its result card stores. */
+type PageDocument = Omit<SearchDocument, 'stored'>;
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"]/g, (char) => (char === '&' ? '&amp;' : char === '<' ? '&lt;' : char === '>' ? '&gt;' : '&quot;'));
