@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { askThread } from '../../generator/pipeline/thread-requests.ts';
 import { startTypeScriptWorker } from '../../generator/pipeline/typescript-worker.ts';
 
-type Request = { kind: 'double' | 'fail' | 'end'; value: number };
+type Request = { kind: 'double' | 'fail' | 'end' | 'total'; value: number };
 const worker = startTypeScriptWorker(new URL('../helpers/answering-thread.ts', import.meta.url), {});
 const news: unknown[] = [];
 const thread = askThread<Request, { news: string }>(worker, 'the test thread', (message) => news.push(message));
@@ -21,6 +21,22 @@ describe('requests to a worker thread', () => {
 
   it('hands what is not an answer to the news callback', () => {
     expect(news).toEqual([{ news: 'ready' }]);
+  });
+
+  it('hands a message told without an id to the thread in order, before the requests asked after it', async () => {
+    worker.postMessage({ add: 3 });
+    worker.postMessage({ add: 4 });
+    await expect(thread.ask<number>({ kind: 'total', value: 0 })).resolves.toBe(7);
+  });
+
+  it('sends each request the way its asker posts it', async () => {
+    const posted: unknown[] = [];
+    const paced = askThread<Request>(worker, 'the test thread', undefined, (message) => {
+      posted.push(message);
+      worker.postMessage(message);
+    });
+    await expect(paced.ask<number>({ kind: 'double', value: 3 })).resolves.toBe(6);
+    expect(posted).toEqual([expect.objectContaining({ kind: 'double', value: 3 })]);
   });
 
   it("rejects a request with the thread's error message and goes on answering", async () => {
