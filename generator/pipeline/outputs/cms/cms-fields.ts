@@ -36,6 +36,10 @@ export interface CmsField {
 /** What a reference field's select offers: its choices, by the collections the table names. */
 export type ChoicesOf = (reference: Reference) => { label: string; value: string }[];
 
+/**
+ * The fields of a zod definition this file reads. zod types a schema's definition as what every kind shares
+ * (`type`, `checks`); each field below exists on the kinds whose `type` the code checks before reading it.
+ */
 type Def = {
   type: string;
   innerType?: z.ZodType;
@@ -46,7 +50,7 @@ type Def = {
   checks?: { _zod: { def: Record<string, unknown> } }[];
   defaultValue?: unknown;
 };
-const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
+const defOf = (schema: z.ZodType): Def => schema._zod.def as Def;
 
 /** The schema under optional, default and transform wrappers, whether a value is required, and its default. */
 export function unwrap(schema: z.ZodType): { inner: z.ZodType; required: boolean; defaultValue?: unknown } {
