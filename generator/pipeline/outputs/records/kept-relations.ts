@@ -14,7 +14,7 @@ import type { AnyEntry, Relation } from '../../../schemas/collections.ts';
 import { apiCollections, markdownCollections } from '../../../schemas/collections.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import { orderFields } from '../../catalogue/order.ts';
-import { createRelated, recordRef } from './relations.ts';
+import { asIds, createRelated, recordRef } from './relations.ts';
 
 /**
  * A record's related object, its JSON, and (once asked) what its envelope and its page are made from
@@ -38,7 +38,6 @@ interface RelationState {
 }
 
 const KEPT = 'relations';
-const asIds = (value: unknown): string[] => (Array.isArray(value) ? value : typeof value === 'string' ? [value] : []);
 const groupKey = (collection: string, field: string, value: string) => `${collection}\n${field}\n${value}`;
 
 /**

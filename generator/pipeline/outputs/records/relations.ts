@@ -6,7 +6,8 @@ import type { RecordRef, TermRef } from '../../../schemas/api.ts';
 import type { AnyEntry, Relation } from '../../../schemas/collections.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 
-const asIds = (value: unknown): string[] => (Array.isArray(value) ? value : typeof value === 'string' ? [value] : []);
+/** The ids a reference field holds: one id, a list of them, or none. */
+export const asIds = (value: unknown): string[] => (Array.isArray(value) ? value : typeof value === 'string' ? [value] : []);
 
 /** Terms by id; ids without a published name (a draft technology) are left out rather than shown half. */
 function termRefs(ids: readonly string[], names: ReadonlyMap<string, string>): TermRef[] {

@@ -15,8 +15,7 @@ import type { AnyEntry } from '../../../schemas/collections.ts';
 import { apiCollections } from '../../../schemas/collections.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import { pageFilters, pagedCollections } from '../paged-collections.ts';
-
-const asIds = (value: unknown): string[] => (Array.isArray(value) ? value : typeof value === 'string' ? [value] : []);
+import { asIds } from './relations.ts';
 
 /** The files of the records that print the title of a record of `key`; undefined when the reach cannot be said. */
 function readersOf(catalogue: Catalogue, key: string, record: AnyEntry, into: Set<string>): boolean {
