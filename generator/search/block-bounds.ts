@@ -56,7 +56,7 @@ export function wordTiers(words: number) {
 export type WordTiers = ReturnType<typeof wordTiers>;
 
 /**
- * Each word's bound per block, and their sum, the coarse bound (block-passes.as.ts formBounds, wordBounds).
+ * Each word's bound per block, and their sum, the coarse bound (wasm/block-order.as.ts formBounds, wordBounds).
  * Only the blocks a word's forms have are visited. Memory for blockOrder is reserved here too, so that the
  * views returned stay valid.
  */

@@ -37,19 +37,6 @@ export interface BlockPasses {
     words: number,
     complete: number,
   ): void;
-  impactBounds(
-    base: number,
-    docStart: number,
-    masks: number,
-    dataEnd: number,
-    count: number,
-    first: number,
-    size: number,
-    bound: number,
-    weight: number,
-    fields: number,
-    into: number,
-  ): number;
   impactBlockBounds(
     forms: number,
     formCount: number,

@@ -13,7 +13,7 @@ import { RANKING } from './ranking.ts';
 
 const CORRUPT = 'postings: record is truncated or corrupt';
 
-/** The context's fields, in wasm/block-walk.as.ts's order (one i32 each). */
+/** The context's fields, in wasm/walk-state.as.ts's order (one i32 each). */
 const WALK_FIELDS = [
   'forms',
   'formCount',

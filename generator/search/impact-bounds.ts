@@ -1,6 +1,6 @@
 /**
  * A query's forms placed in the WebAssembly module's memory for the walk over blocks (block-walk.ts): per
- * form a description (wasm/block-passes.as.ts impactBlockBounds has its layout), its weights (the form's,
+ * form a description (wasm/forms.as.ts has its layout), its weights (the form's,
  * then its record's per field) and its columns (a common term's block table, a rare term's scored postings);
  * the work space, tiers and output of the blocks' bounds from the impacts, which the walk takes for its
  * next 256 blocks at a time once it proves long (a block's documents' best bound from their impacts, for

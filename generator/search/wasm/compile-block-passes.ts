@@ -8,15 +8,14 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import asc from 'assemblyscript/asc';
 
-const SOURCES = ['./block-passes.as.ts', './block-walk.as.ts', './typo-scan.as.ts'].map((file) =>
-  fileURLToPath(new URL(file, import.meta.url)),
-);
+/** The module's entry: it names every export, from the modules beside it (each compiled as it imports them). */
+const SOURCE = fileURLToPath(new URL('./block-passes.as.ts', import.meta.url));
 const OUTPUT = fileURLToPath(new URL('./block-passes-binary.ts', import.meta.url));
 
 /** The module's bytes, compiled from the source as it stands (no runtime, no heap: the JavaScript side lays out memory). */
 export async function compileBlockPasses(): Promise<Uint8Array> {
   let binary: Uint8Array | undefined;
-  const { error, stderr } = await asc.main([...SOURCES, '-O3', '--runtime', 'stub', '--noAssert', '--outFile', 'block-passes.wasm'], {
+  const { error, stderr } = await asc.main([SOURCE, '-O3', '--runtime', 'stub', '--noAssert', '--outFile', 'block-passes.wasm'], {
     writeFile: (_name, contents) => {
       binary = typeof contents === 'string' ? new TextEncoder().encode(contents) : contents;
     },

@@ -1,0 +1,99 @@
+// A query's blocks bounded and ordered in WebAssembly (block-bounds.ts): each word's bound per block from its
+// forms' block tables, their sum (the coarse bound), and the blocks best bound first, as the walk visits
+// them. Arithmetic is block-bounds.ts's, operation for operation on IEEE doubles.
+
+/**
+ * block-bounds.ts blockBounds for one form of word `base / blocks`: its `n` entries (blocks at `list`, i32;
+ * bounds at `bound`, f64) into the word's bounds (`all + base * 8`), marking `exact` (a byte per block) and
+ * listing each block the word reaches first in `touched` from `count`. Returns the new count, -1 when a
+ * block number is out of range.
+ */
+export function formBounds(list: i32, bound: i32, n: i32, blocks: i32, all: i32, exact: i32, touched: i32, count: i32, isExact: i32): i32 {
+  for (let i = 0; i < n; i++) {
+    const block = load<i32>(list + (i << 2));
+    const value = load<f64>(bound + (i << 3));
+    if (!(block >= 0 && block < blocks)) return -1;
+    if (value == 0) continue;
+    const at = all + (block << 3);
+    const was = load<f64>(at);
+    if (was == 0) {
+      store<i32>(touched + (count << 2), block);
+      count++;
+      store<u8>(exact + block, 0);
+    }
+    if (value > was) store<f64>(at, value);
+    if (isExact) store<u8>(exact + block, 1);
+  }
+  return count;
+}
+
+/**
+ * The word's share of each touched block's coarse bound (`coarse`, f64 per block): its tiers (`exactTier`
+ * when its own term is there, else `foundTier`) plus its saturated bound, and a complete match's tier
+ * (`complete`) in blocks where every one of `words` words has its own term (`exactWords`, i32 per block).
+ */
+export function wordBounds(
+  touched: i32, count: i32, all: i32, exact: i32, coarse: i32, exactWords: i32,
+  foundTier: f64, exactTier: f64, saturation: f64, words: i32, complete: f64,
+): void {
+  for (let i = 0; i < count; i++) {
+    const block = load<i32>(touched + (i << 2));
+    const bound = load<f64>(all + (block << 3));
+    const isExact = load<u8>(exact + block) == 1;
+    const at = coarse + (block << 3);
+    let sum = load<f64>(at) + ((isExact ? exactTier : foundTier) + bound / (bound + saturation));
+    if (isExact) {
+      const w = exactWords + (block << 2);
+      const n = load<i32>(w) + 1;
+      store<i32>(w, n);
+      if (n == words) sum += complete;
+    }
+    store<f64>(at, sum);
+  }
+}
+
+const BUCKETS = 4096;
+
+/**
+ * block-bounds.ts blockOrder: the blocks in `[first, end)` with a coarse bound (`coarse`, f64 per block),
+ * best bound first by buckets (a counting sort): `order` (i32), each bucket's start (`starts`, BUCKETS + 1
+ * i32, zeroed) and best bound (`bucketBest`, BUCKETS f64, zeroed); `bucketOf` (i32 per block of the range)
+ * and `next` (BUCKETS i32) are scratch. Returns how many blocks `order` holds.
+ */
+export function blockOrder(coarse: i32, first: i32, end: i32, starts: i32, bucketBest: i32, order: i32, bucketOf: i32, next: i32): i32 {
+  let low = Infinity;
+  let high = 0.0;
+  for (let block = first; block < end; block++) {
+    const bound = load<f64>(coarse + (block << 3));
+    if (bound == 0) continue;
+    if (bound < low) low = bound;
+    if (bound > high) high = bound;
+  }
+  const scale = high > low ? <f64>(BUCKETS - 1) / (high - low) : 0.0;
+  for (let block = first; block < end; block++) {
+    const bound = load<f64>(coarse + (block << 3));
+    const at = bucketOf + ((block - first) << 2);
+    if (bound == 0) {
+      store<i32>(at, -1);
+      continue;
+    }
+    const bucket = BUCKETS - 1 - <i32>Math.floor((bound - low) * scale);
+    store<i32>(at, bucket);
+    const start = starts + ((bucket + 1) << 2);
+    store<i32>(start, load<i32>(start) + 1);
+  }
+  for (let b = 0; b < BUCKETS; b++) store<i32>(starts + ((b + 1) << 2), load<i32>(starts + ((b + 1) << 2)) + load<i32>(starts + (b << 2)));
+  memory.copy(next, starts, BUCKETS << 2);
+  for (let block = first; block < end; block++) {
+    const bucket = load<i32>(bucketOf + ((block - first) << 2));
+    if (bucket < 0) continue;
+    const slot = next + (bucket << 2);
+    const index = load<i32>(slot);
+    store<i32>(slot, index + 1);
+    store<i32>(order + (index << 2), block);
+    const bound = load<f64>(coarse + (block << 3));
+    const best = bucketBest + (bucket << 3);
+    if (bound > load<f64>(best)) store<f64>(best, bound);
+  }
+  return load<i32>(starts + (BUCKETS << 2));
+}

@@ -1,0 +1,56 @@
+// The sets of documents a query's words are found in, in WebAssembly (match-count.ts): a bit per document,
+// set from a common term's blocks or OR-ed from a dense term's bitset, and their union counted.
+import { nextSlot, setCursor } from './varint.as';
+
+/**
+ * match-count.ts addForm for a common term: sets, in the set of documents at `bits` (a bit each), the
+ * documents of the term's `n` blocks (columns at `columns`: block, count, docStart, dataStart, dataEnd, i32
+ * each) that have it in one of `fields`, in the blocks that meet `[first, end)`. The record's shard
+ * position 0 is at `base`. Returns 0, or -1 when a body is not well formed.
+ */
+export function formBits(base: i32, columns: i32, n: i32, size: i32, fields: i32, first: i32, end: i32, bits: i32): i32 {
+  for (let i = 0; i < n; i++) {
+    const block = load<i32>(columns + (i << 2));
+    if ((block + 1) * size <= first || block * size >= end) continue;
+    const count = load<i32>(columns + ((n + i) << 2));
+    const masks = base + load<i32>(columns + ((3 * n + i) << 2));
+    if (masks + count > base + load<i32>(columns + ((4 * n + i) << 2))) return -1;
+    const origin = block * size;
+    let slot = -1;
+    setCursor(base + load<i32>(columns + ((2 * n + i) << 2)));
+    for (let j = 0; j < count; j++) {
+      slot = nextSlot(slot, masks, size);
+      if (slot < 0) return -1;
+      if (!(<i32>load<u8>(masks + j) & fields)) continue;
+      const document = origin + slot;
+      const byte = bits + (document >> 3);
+      store<u8>(byte, <u8>(<i32>load<u8>(byte) | (1 << (document & 7))));
+    }
+  }
+  return 0;
+}
+
+/** match-count.ts addForm for a dense term: its bitset (`bytes` bytes at `from`) OR-ed into the set at `into`. */
+export function orBytes(into: i32, from: i32, bytes: i32): void {
+  let i = 0;
+  for (; i + 8 <= bytes; i += 8) store<i64>(into + i, load<i64>(into + i) | load<i64>(from + i));
+  for (; i < bytes; i++) store<u8>(into + i, load<u8>(into + i) | load<u8>(from + i));
+}
+
+/**
+ * match-count.ts wordBits' total: the documents in `[first, end)` in any of the `count` sets from `sets`
+ * (`setBytes` apart, a bit per document, 32 documents a little-endian word), counted a word at a time.
+ */
+export function unionCount(sets: i32, count: i32, setBytes: i32, first: i32, end: i32): i32 {
+  if (first >= end) return 0;
+  const last = (end - 1) >> 5;
+  let total = 0;
+  for (let w = first >> 5; w <= last; w++) {
+    let union = 0;
+    for (let u = 0; u < count; u++) union |= load<i32>(sets + u * setBytes + (w << 2));
+    if (w == first >> 5) union &= -1 << (first & 31);
+    if (w == last && (end & 31) != 0) union &= (1 << (end & 31)) - 1;
+    total += popcnt<i32>(union);
+  }
+  return total;
+}
