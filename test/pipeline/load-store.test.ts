@@ -1,8 +1,10 @@
 /**
  * What `npm run build` read of each Markdown file, kept beside the output (load/load-store.ts): a file not
  * changed since is not read again, a changed one is, one changed within the clock's tick is read whatever
- * its witness says, and a kept part that is damaged is ignored. Each test plants a text in the store that
- * no file holds: the build's output shows whether it was taken from the store or from the file.
+ * its witness says, and a kept part that is damaged is ignored. Each test plants front matter in the store
+ * that no file holds: the loaded title shows whether it was taken from the store or from the file. The text
+ * is never kept: a kept file's body is read from the file when asked for, and only if its bytes are still
+ * those the store's digest names.
  */
 import { hash } from 'node:crypto';
 import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -21,7 +23,7 @@ afterAll(() => {
 });
 
 const FILE = 'intelligence/rag-evaluation.md';
-const PLANTED = 'A body no file holds.';
+const PLANTED = 'A title no file holds';
 
 /** The key the store keeps a file by, as the scan sees it. */
 function keyOf(content: string, file: string): string {
@@ -29,19 +31,18 @@ function keyOf(content: string, file: string): string {
   return `${stats.dev}:${stats.ino}:${stats.size}:${Math.max(stats.mtimeMs, stats.ctimeMs)}`;
 }
 
-async function bodyOf(content: string, out: string, trust = true): Promise<string | undefined> {
+async function titleOf(content: string, out: string, trust = true): Promise<string | undefined> {
   const store = openLoadStore(out, { trust });
   const raw = await loadContent(content, undefined, undefined, undefined, store);
   store.save();
-  return raw.records.intelligence!.find((record) => record.file === FILE)?.body;
+  return (raw.records.intelligence!.find((record) => record.file === FILE)?.data as { title?: string } | undefined)?.title;
 }
 
-/** Replaces the kept text of FILE by one whose body is PLANTED, under `key`. */
-function plant(content: string, out: string, key: string): void {
+/** Replaces the kept front matter of FILE by one whose title is PLANTED, under `key`. */
+function plant(content: string, out: string, key: string, digest?: string): void {
   const store = openLoadStore(out);
-  const text = readFileSync(path.join(content, FILE), 'utf8').replace(/\n---\n[\s\S]*$/, `\n---\n${PLANTED}\n`);
   const stored = store.get(FILE, keyOf(content, FILE)) ?? { digest: 'planted', data: {} };
-  store.set(FILE, key, { ...stored, text });
+  store.set(FILE, key, { ...stored, digest: digest ?? stored.digest, data: { ...(stored.data as object), title: PLANTED } });
   store.save();
 }
 
@@ -57,73 +58,116 @@ beforeAll(async () => {
 describe('the load store', () => {
   it('serves an unchanged file without reading it, and reads a changed one', async () => {
     const out = path.join(tempDir('load-store'), 'dist');
-    const real = await bodyOf(content, out);
+    const real = await titleOf(content, out);
     expect(real).not.toContain(PLANTED);
     expect(readdirSync(`${out}.load`).length).toBeGreaterThan(0);
     plant(content, out, keyOf(content, FILE));
-    expect(await bodyOf(content, out), 'taken from the store').toBe(`${PLANTED}\n`);
-    expect(await bodyOf(content, out, false), '--force reads every file').toBe(real);
+    expect(await titleOf(content, out), 'taken from the store').toBe(PLANTED);
+    expect(await titleOf(content, out, false), '--force reads every file').toBe(real);
     plant(content, out, keyOf(content, FILE));
     writeFileSync(path.join(content, FILE), `${readFileSync(path.join(content, FILE), 'utf8')}\nOne more line.\n`);
-    expect(await bodyOf(content, out)).toBe(`${real}\nOne more line.\n`);
+    expect(await titleOf(content, out), 'a changed file is parsed').toBe(real);
   });
 
   it('reads a file changed within the last two seconds even when its witness matches', async () => {
     const out = path.join(tempDir('load-store-racy'), 'dist');
     const file = path.join(content, FILE);
     writeFileSync(file, readFileSync(file, 'utf8'));
-    await bodyOf(content, out);
+    await titleOf(content, out);
     plant(content, out, keyOf(content, FILE));
-    expect(await bodyOf(content, out)).not.toContain(PLANTED);
+    expect(await titleOf(content, out)).not.toContain(PLANTED);
   });
 
   it('confirms a file by its bytes after a fresh checkout (new inodes, new times), and parses a changed one', async () => {
     const out = path.join(tempDir('load-store-checkout'), 'dist');
-    await bodyOf(content, out);
+    await titleOf(content, out);
     // The kept front matter says what no file says: a build that confirms the file by its bytes shows it.
     const store = openLoadStore(out);
     const digest = hash('sha1', `${FILE}\n${readFileSync(path.join(content, FILE), 'utf8')}`, 'base64');
     const kept = store.confirm(FILE, digest, keyOf(content, FILE))!;
     store.set(FILE, keyOf(content, FILE), { ...kept, data: { ...(kept.data as object), title: 'Planted title' } });
     store.save();
-    const titleOf = async (dir: string) => {
+    const checkoutTitle = async (dir: string) => {
       const raw = await loadContent(dir, undefined, undefined, undefined, openLoadStore(out));
       return (raw.records.intelligence!.find((record) => record.file === FILE)!.data as { title: string }).title;
     };
     const checkout = path.join(tempDir('load-store-checkout'), 'content');
     cpSync(content, checkout, { recursive: true });
     expect(statSync(path.join(checkout, FILE)).ino).not.toBe(statSync(path.join(content, FILE)).ino);
-    expect(await titleOf(checkout), 'confirmed by its bytes, not parsed').toBe('Planted title');
+    expect(await checkoutTitle(checkout), 'confirmed by its bytes, not parsed').toBe('Planted title');
     writeFileSync(path.join(checkout, FILE), readFileSync(path.join(checkout, FILE), 'utf8').replace(/^title: .*$/m, 'title: "Edited"'));
-    expect(await titleOf(checkout), 'other bytes are parsed').toBe('Edited');
+    expect(await checkoutTitle(checkout), 'other bytes are parsed').toBe('Edited');
   });
 
   it('ignores parts another version of the parser kept (a cache restored across an upgrade)', async () => {
     await sleep(2100);
     const out = path.join(tempDir('load-store-scope'), 'dist');
-    const real = await bodyOf(content, out);
+    const real = await titleOf(content, out);
     plant(content, out, keyOf(content, FILE));
-    expect(await bodyOf(content, out)).toBe(`${PLANTED}\n`);
+    expect(await titleOf(content, out)).toBe(PLANTED);
     plant(content, out, keyOf(content, FILE));
     for (const part of readdirSync(`${out}.load`)) {
       const file = path.join(`${out}.load`, part);
       writeFileSync(file, serialize({ ...(deserialize(readFileSync(file)) as object), scope: 'another parser' }));
     }
-    expect(await bodyOf(content, out)).toBe(real);
+    expect(await titleOf(content, out)).toBe(real);
   });
 
   it('ignores a damaged part and keeps the files again', async () => {
     await sleep(2100);
     const out = path.join(tempDir('load-store-damaged'), 'dist');
-    const real = await bodyOf(content, out);
+    const real = await titleOf(content, out);
     plant(content, out, keyOf(content, FILE));
     for (const part of readdirSync(`${out}.load`)) {
       const bytes = readFileSync(path.join(`${out}.load`, part));
       writeFileSync(path.join(`${out}.load`, part), bytes.subarray(0, bytes.length >> 1));
     }
-    expect(await bodyOf(content, out)).toBe(real);
+    expect(await titleOf(content, out)).toBe(real);
     plant(content, out, keyOf(content, FILE));
-    expect(await bodyOf(content, out), 'kept again after the damage').toBe(`${PLANTED}\n`);
+    expect(await titleOf(content, out), 'kept again after the damage').toBe(PLANTED);
+  });
+
+  it("reads a kept file's body from the file when asked, and fails the build when its bytes are not the kept ones", async () => {
+    await sleep(2100);
+    const out = path.join(tempDir('load-store-body'), 'dist');
+    await titleOf(content, out);
+    const stored = readdirSync(`${out}.load`).map((part) => readFileSync(path.join(`${out}.load`, part), 'utf8'));
+    expect(stored.join('').includes('Measure recall@k'), 'no text in the store').toBe(false);
+    const bodyOf = async () => {
+      const raw = await loadContent(content, undefined, undefined, undefined, openLoadStore(out));
+      const record = raw.records.intelligence!.find((one) => one.file === FILE)!;
+      return () => record.body;
+    };
+    expect((await bodyOf())()).toContain('Measure recall@k');
+    plant(content, out, keyOf(content, FILE), 'another digest');
+    const body = await bodyOf();
+    expect(body).toThrow(`${FILE}: changed while the build was reading the content`);
+  });
+
+  it('keeps a YAML file parsed, and still finds the line of a field in it when a problem asks', async () => {
+    await sleep(2100);
+    const out = path.join(tempDir('load-store-yaml'), 'dist');
+    const load = async () => {
+      const store = openLoadStore(out);
+      const raw = await loadContent(content, undefined, undefined, undefined, store);
+      store.save();
+      return raw.records.categories!;
+    };
+    const first = await load();
+    const store = openLoadStore(out);
+    const key = keyOf(content, 'categories.yaml');
+    const kept = store.get('categories.yaml', key)!;
+    expect(kept.data, 'the parsed list is kept').toEqual(first.map((record) => record.data));
+    const planted = (kept.data as { name: string }[]).map((item) => ({ ...item, name: 'Planted' }));
+    store.set('categories.yaml', key, { ...kept, data: planted });
+    store.save();
+    const again = await load();
+    expect(
+      again.map((record) => (record.data as { name: string }).name),
+      'taken from the store, not parsed',
+    ).toEqual(first.map(() => 'Planted'));
+    expect(again[1]!.locate(['description']), 'the line, from the file read when asked').toBe(first[1]!.locate(['description']));
+    expect(again[1]!.locate(['description'])).toBe(8);
   });
 
   it("keeps each file's validated value, used by the next build under the same validation scope only", async () => {

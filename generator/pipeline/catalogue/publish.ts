@@ -58,6 +58,13 @@ export function countPublication(
  * `buildDate` is the build's calendar day (YYYY-MM-DD, UTC); a record whose `date` is after it is scheduled.
  * A reference to an unpublished record would name a record the API answers 404 for, so it goes too.
  */
+/** `record` with `field` set to `value`, its other properties as they are: a body read lazily stays lazy. */
+function withField(record: AnyEntry, field: string, value: unknown): AnyEntry {
+  const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(record)) as AnyEntry;
+  Object.defineProperty(copy, field, { value, enumerable: true, writable: true, configurable: true });
+  return copy;
+}
+
 export function selectPublished(content: Content, collections: CollectionTable, buildDate: string, preview = NO_PREVIEW): Content {
   const byKey: ContentByKey = content;
   const published: Record<string, AnyEntry[]> = {};
@@ -72,10 +79,13 @@ export function selectPublished(content: Content, collections: CollectionTable, 
     for (const [field, reference] of Object.entries(collection.references ?? {})) {
       if (!Array.isArray(reference) || !reference.some((target) => target in published)) continue;
       const usable = ids(reference);
-      published[key] = published[key]!.map((record) => ({
-        ...record,
-        [field]: (record[field] as string[]).filter((id) => usable.has(id)),
-      }));
+      published[key] = published[key]!.map((record) =>
+        withField(
+          record,
+          field,
+          (record[field] as string[]).filter((id) => usable.has(id)),
+        ),
+      );
     }
   }
   return { ...content, ...published } as Content;

@@ -1,151 +1,12 @@
 /** Reads every file of every collection into raw records: parsed but not yet validated. */
-import { hash } from 'node:crypto';
-import path from 'node:path';
 import { collections as siteCollections, type CollectionTable } from '../../schemas/collections.ts';
 import { type BuildCache, NO_CACHE } from '../build-cache.ts';
 import type { Problem } from '../problems.ts';
-import { isYamlLanguage, parseFrontMatterData, splitFrontMatter } from './front-matter.ts';
-import { createLazyLocate, parseYaml, YamlSyntaxError, type FieldPath, type Locate } from './parse-yaml.ts';
-import { decodeUtf8, type FileIdentity, NotUtf8Error, readApproved } from './read-approved.ts';
-import type { Checked, LoadStore, StoredFile } from './load-store.ts';
+import { type ContentSource, digestOf, loadMarkdownFile, loadYamlFile, type RawContent, type RawRecord, readText } from './load-file.ts';
+import type { LoadStore, StoredFile } from './load-store.ts';
 import { type ContentEntry, DEFAULT_LIMITS, readImage, scanContent } from './scan-content.ts';
 
-export interface RawRecord {
-  file: string;
-  /** Parsed YAML (a list item, a document or a Markdown file's front matter). */
-  data: unknown;
-  locate: Locate;
-  /** Markdown records only. */
-  slug?: string;
-  body?: string;
-  /** The schema's value from an earlier build (npm run build's load store), with the scope it was made under. */
-  checked?: Checked | undefined;
-  /** Keeps the schema's value for the next build (npm run build's load store). */
-  keepChecked?: ((checked: Checked) => void) | undefined;
-}
-
-export interface RawContent {
-  root: string;
-  records: Record<string, RawRecord[]>;
-  /** Site-relative paths (`/images/...`) of every file under `images/`. */
-  images: Set<string>;
-  /** The bytes of one of `images` (by its site-relative path), still the file the scan approved. */
-  readImage(sitePath: string): Uint8Array;
-  /** Files that could not be read or parsed at all. */
-  problems: Problem[];
-  /** Each file read, by its path: a digest of the path and the bytes, what outputs made from it are tracked by. */
-  digests: Map<string, string>;
-}
-
-/**
- * A file the scan approved, as text; undefined when the scan did not find it. Synchronous on purpose: the
- * build has nothing else to do meanwhile, and thousands of small sync reads are several times faster than
- * as many concurrent promises.
- */
-function readText(source: ContentSource, file: string): string | undefined {
-  const identity = source.identities.get(file);
-  return identity ? decodeUtf8(readApproved(source.root, file, identity)) : undefined;
-}
-
-/** The content folder and what its scan approved. */
-interface ContentSource {
-  root: string;
-  identities: ReadonlyMap<string, FileIdentity>;
-  problems: Problem[];
-  digests: Map<string, string>;
-  /** What a file loaded without a problem leaves to keep on disk (load-store.ts). */
-  keep?: StoredFile;
-}
-
-/** A content file's digest: of its path and text, what outputs made from it are tracked by. */
-const digestOf = (file: string, text: string) => hash('sha1', `${file}\n${text}`, 'base64');
-
-/** `readText`, with text that is not UTF-8 reported as the file's problem (null). */
-function readChecked(source: ContentSource, file: string): string | undefined | null {
-  try {
-    const text = readText(source, file);
-    if (text !== undefined) source.digests.set(file, digestOf(file, text));
-    return text;
-  } catch (error) {
-    if (!(error instanceof NotUtf8Error)) throw error;
-    source.problems.push({ file, line: error.line, field: '-', message: error.message });
-    return null;
-  }
-}
-
-/** Most YAML errors an editor meets are an unquoted colon or a stray indent; the hint says so. */
-const YAML_HINT = 'quote a value that contains ": " or starts with a special character, and check the indentation';
-
-/** A file that could not be parsed, whatever the reason: every failure names the file it came from. */
-function syntaxProblem(file: string, error: unknown, what: string): Problem {
-  if (error instanceof YamlSyntaxError)
-    return { file, line: error.line, field: '-', message: `invalid ${what}: ${error.message} (${YAML_HINT})` };
-  return { file, line: 1, field: '-', message: `could not be read as ${what}: ${error instanceof Error ? error.message : String(error)}` };
-}
-
-function loadYamlFile(source: ContentSource, file: string, kind: 'list' | 'document', optional = false): RawRecord[] {
-  const { problems } = source;
-  const text = readChecked(source, file);
-  if (text === null || (text === undefined && optional)) return [];
-  if (text === undefined) {
-    problems.push({ file, line: 1, field: '-', message: `the file is missing (every content folder needs ${file})` });
-    return [];
-  }
-  let parsed: ReturnType<typeof parseYaml>;
-  try {
-    parsed = parseYaml(text);
-  } catch (error) {
-    problems.push(syntaxProblem(file, error, 'YAML'));
-    return [];
-  }
-  if (kind === 'document') return [{ file, data: parsed.data, locate: parsed.locate }];
-  if (!Array.isArray(parsed.data)) {
-    problems.push({ file, line: 1, field: '-', message: 'must be a YAML list of records (lines starting with "- id: ...")' });
-    return [];
-  }
-  return parsed.data.map((data, index) => ({
-    file,
-    data,
-    locate: (fieldPath: FieldPath) => parsed.locate([index, ...fieldPath]),
-  }));
-}
-
-/** Front matter starts on line 2, after the opening `---`. */
-const FRONT_MATTER_FIRST_LINE = 2;
-
-/** A Markdown file's record; from `stored`, what an earlier build read of the same file, when there is that. */
-function loadMarkdownFile(source: ContentSource, file: string, cache: BuildCache, stored?: StoredFile): RawRecord | undefined {
-  const { problems } = source;
-  if (stored) source.digests.set(file, stored.digest);
-  const text = stored ? stored.text : readChecked(source, file);
-  if (text === null || text === undefined) return undefined;
-  const slug = path.posix.basename(file, '.md');
-  const split = splitFrontMatter(text);
-  if (split.present && !isYamlLanguage(split.language)) {
-    const message = `front matter must be YAML: the file opens with "---${split.language}"; start it with "---" alone (content is data, never code)`;
-    problems.push({ file, line: 1, field: '-', message });
-    return undefined;
-  }
-  let data: unknown;
-  try {
-    // Kept across builds by its text (npm run dev): nothing downstream changes parsed data in place.
-    data = stored ? stored.data : split.present ? cache.memo('front matter', split.matter, () => parseFrontMatterData(split.matter)) : {};
-  } catch (error) {
-    problems.push(syntaxProblem(file, error, 'YAML front matter'));
-    return undefined;
-  }
-  source.keep = { text, digest: source.digests.get(file)!, data };
-  const hasFrontMatter = /^---\r?\n/.test(text);
-  return {
-    file,
-    slug,
-    data,
-    checked: stored?.checked,
-    body: split.body,
-    locate: hasFrontMatter ? createLazyLocate(split.matter.replace(/^\r?\n/, ''), FRONT_MATTER_FIRST_LINE) : () => 1,
-  };
-}
-
+export type { RawContent, RawRecord } from './load-file.ts';
 /** Files changed this close to now are read anew: a coarse clock could hide a second edit in the same tick. */
 const RACY_MS = 2000;
 
@@ -235,7 +96,7 @@ export async function loadContent(
     } else if (scan.readable.has(collection.file) || !scan.problems.some((problem) => problem.file === collection.file)) {
       const { file, kind } = collection;
       const optional = kind === 'document' && collection.optional;
-      records[key] = loadFile(source, file, cache, (own) => loadYamlFile(own, file, kind, optional));
+      records[key] = loadFile(source, file, cache, (own, stored) => loadYamlFile(own, file, kind, optional, stored), store);
     } else {
       records[key] = [];
     }

@@ -1,7 +1,7 @@
 /**
  * What `npm run build` read of each Markdown file, kept on disk for the next build (`<out>.load/`, safe to
- * delete), so that a file not changed since is neither read nor parsed again: its text, digest and parsed
- * front matter, keyed as the nothing-changed check keys files (its device, inode, size and latest change
+ * delete), so that a file not changed since is not parsed again, and its text is read only if this build
+ * needs it (its outputs are made): its digest and parsed front matter, keyed as the nothing-changed check keys files (its device, inode, size and latest change
  * time). A file whose key moved but whose bytes did not (a fresh checkout, as every Netlify deploy starts
  * from, gives every file a new inode and time) is read and hashed, not parsed: `confirm` hands back what was
  * kept when the digest of its bytes is the kept one. A file changed within RACY_MS of being read is only
@@ -11,9 +11,11 @@
  * Kept in 256 parts by a digest of the file's path, each written whole into a file of its own and renamed
  * into place, so a build killed while it saves leaves each part old or new, never half written, and an
  * edit rewrites one part. A part that cannot be read, or an entry of another shape, is ignored. The text is
- * the content's own, drafts included, beside the output and never in it; the output is made from what
- * the loaded text says, as if the file had been read. Parts are tied to the parser that wrote them
- * (parserScope): another version's parts are ignored.
+ * not kept: a steady edit makes few outputs, and reading every file's text from the store (a quarter of a
+ * gigabyte at 100,000 articles) cost more than reading the few files whose outputs are made
+ * (load-content.ts reads them from the content, checked against the kept digest). The front matter kept is
+ * the content's own, drafts included, beside the output and never in it. Parts are tied to the parser that
+ * wrote them (parserScope): another version's parts are ignored.
  */
 import { createHash, hash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,9 +23,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 
-/** A Markdown file as loaded: its text, its digest (load-content.ts) and its parsed front matter. */
+/** A Markdown file as loaded: its digest (load-content.ts), its parsed front matter, and its text when it was just read. */
 export interface StoredFile {
-  text: string;
+  /** Never kept on disk: present when the file was read by this build (parsed, or confirmed by its bytes). */
+  text?: string | undefined;
   digest: string;
   data: unknown;
   /** The collection schema's value of `data`, once it passed, with the scope of the validation that made it. */
@@ -36,13 +39,13 @@ export interface Checked {
   value: unknown;
 }
 
-interface Entry extends StoredFile {
+interface Entry extends Omit<StoredFile, 'text'> {
   /** `dev:ino:size:changedMs` of the file when it was read; '' for a file too new to be known by its key. */
   key: string;
 }
 
 /** Raise when what is kept changes shape, so no build reads another version's parts. */
-const VERSION = 1;
+const VERSION = 2;
 const PARTS = 256;
 
 export interface LoadStore {
@@ -65,7 +68,6 @@ const isEntry = (value: unknown): value is Entry => {
   const checked = entry?.checked;
   return (
     typeof entry?.key === 'string' &&
-    typeof entry.text === 'string' &&
     typeof entry.digest === 'string' &&
     'data' in entry &&
     (checked === undefined || (typeof checked?.scope === 'string' && 'value' in checked))
@@ -130,7 +132,8 @@ export function openLoadStore(outDir: string, { trust = true } = {}): LoadStore 
     },
     set(file, key, stored) {
       const part = partOf(file);
-      part.used.set(file, { key, ...stored });
+      const { text: _, ...kept } = stored;
+      part.used.set(file, { key, ...kept });
       part.changed = true;
       counts.parsed++;
     },

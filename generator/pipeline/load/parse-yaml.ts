@@ -1,8 +1,8 @@
 /** YAML helpers that know where each field stands, so a problem can name its line. */
 import jsYaml from 'js-yaml';
-import { isAlias, isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node, type ScalarTag } from 'yaml';
+import type { Document, Node, ScalarTag } from 'yaml';
 import { isCalendarDay } from '../../schemas/fields.ts';
-import { errorLine } from './yaml-error-line.ts';
+import { errorLine, yamlLibrary } from './yaml-error-line.ts';
 
 export type FieldPath = readonly (string | number)[];
 
@@ -77,15 +77,16 @@ export function parseFrontMatter(source: string, firstLine = 1): unknown {
 }
 
 function parseWithLines(source: string, firstLine: number) {
-  const lineCounter = new LineCounter();
+  const lineCounter = new (yamlLibrary().LineCounter)();
   // Keys are checked for duplicates here, with a set (keyProblem): the library compares each key with every
   // earlier one of its map, which is quadratic in the number of keys.
-  const doc = parseDocument(source, { lineCounter, customTags: [calendarDate], uniqueKeys: false, prettyErrors: false });
+  const doc = yamlLibrary().parseDocument(source, { lineCounter, customTags: [calendarDate], uniqueKeys: false, prettyErrors: false });
   const lineAt = (offset: number) => lineCounter.linePos(offset).line + firstLine - 1;
   return { doc, lineAt };
 }
 
 function locateIn(doc: Document, lineAt: (offset: number) => number, path: FieldPath, firstLine: number): number {
+  const { isMap, isScalar, isSeq } = yamlLibrary();
   let node: unknown = doc.contents;
   let line = (node as Node | null)?.range ? lineAt((node as Node).range![0]) : firstLine;
   for (const segment of path) {
@@ -112,6 +113,7 @@ function locateIn(doc: Document, lineAt: (offset: number) => number, path: Field
  * aliases does not cap the size they expand to. Writing the value out costs an editor little.
  */
 function keyProblem(doc: Document): { offset: number; message: string } | undefined {
+  const { isAlias, isMap, isNode, isScalar, visit } = yamlLibrary();
   let found: { offset: number; message: string } | undefined;
   visit(doc, (_key, node) => {
     if ((isAlias(node) || (isNode(node) && node.anchor)) && node.range) {

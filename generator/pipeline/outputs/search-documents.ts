@@ -52,13 +52,22 @@ function createDocuments(key: string, collection: ApiCollection, catalogue: Cata
   return catalogue.records[key]!.map((record): SearchDocument => {
     const kept = known();
     if (kept) return kept;
+    // The body when asked for: an index updated by term reads only the edited documents' (a record's
+    // body may be read from its file only then; load-content.ts). Set once the text is let go.
+    let body: string | undefined;
     return {
       id: `${type}:${record.id}`,
       title: String(record[fields.title]),
       tags: search.tags.flatMap((field) => (record[field] as string[] | undefined) ?? []).join(' '),
       terms: termsOf(record),
       summary: String(record[fields.summary]),
-      body: bodyText(record.body),
+      get body() {
+        body ??= bodyText(record.body);
+        return body;
+      },
+      set body(text: string) {
+        body = text;
+      },
       // As the list items give them (shape-records.ts copies these fields and derives the url the same way).
       stored: [record.slug, String(record[fields.title]), String(record[fields.summary]), catalogue.recordUrl(key, record)],
     };

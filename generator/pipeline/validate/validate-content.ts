@@ -51,7 +51,10 @@ function addEntryMeta(raw: RawRecord, value: Record<string, unknown>, collection
     slug: raw.slug,
     // A collection with a publication date defaults `updated` to it; the other collections require it.
     updated: value.updated ?? (collection.fields.date && value[collection.fields.date]),
-    body: raw.body ?? '',
+    // Read when asked for: a record the load store kept reads its file only if one of its outputs is made.
+    get body() {
+      return raw.body ?? '';
+    },
     file: raw.file,
   };
 }

@@ -1,0 +1,203 @@
+/**
+ * One content file's records, parsed but not yet validated: a YAML file's (a list of records or a
+ * document) or a Markdown file's (front matter and body), from its bytes or from what the load store kept.
+ */
+import { hash } from 'node:crypto';
+import path from 'node:path';
+import type { BuildCache } from '../build-cache.ts';
+import type { Problem } from '../problems.ts';
+import { type FrontMatter, isYamlLanguage, parseFrontMatterData, splitFrontMatter } from './front-matter.ts';
+import { createLazyLocate, parseYaml, YamlSyntaxError, type FieldPath, type Locate } from './parse-yaml.ts';
+import { decodeUtf8, type FileIdentity, NotUtf8Error, readApproved } from './read-approved.ts';
+import type { Checked, StoredFile } from './load-store.ts';
+export interface RawRecord {
+  file: string;
+  /** Parsed YAML (a list item, a document or a Markdown file's front matter). */
+  data: unknown;
+  locate: Locate;
+  /** Markdown records only. */
+  slug?: string;
+  body?: string;
+  /** The schema's value from an earlier build (npm run build's load store), with the scope it was made under. */
+  checked?: Checked | undefined;
+  /** Keeps the schema's value for the next build (npm run build's load store). */
+  keepChecked?: ((checked: Checked) => void) | undefined;
+}
+
+export interface RawContent {
+  root: string;
+  records: Record<string, RawRecord[]>;
+  /** Site-relative paths (`/images/...`) of every file under `images/`. */
+  images: Set<string>;
+  /** The bytes of one of `images` (by its site-relative path), still the file the scan approved. */
+  readImage(sitePath: string): Uint8Array;
+  /** Files that could not be read or parsed at all. */
+  problems: Problem[];
+  /** Each file read, by its path: a digest of the path and the bytes, what outputs made from it are tracked by. */
+  digests: Map<string, string>;
+}
+
+/**
+ * A file the scan approved, as text; undefined when the scan did not find it. Synchronous on purpose: the
+ * build has nothing else to do meanwhile, and thousands of small sync reads are several times faster than
+ * as many concurrent promises.
+ */
+export function readText(source: ContentSource, file: string): string | undefined {
+  const identity = source.identities.get(file);
+  return identity ? decodeUtf8(readApproved(source.root, file, identity)) : undefined;
+}
+
+/** The content folder and what its scan approved. */
+export interface ContentSource {
+  root: string;
+  identities: ReadonlyMap<string, FileIdentity>;
+  problems: Problem[];
+  digests: Map<string, string>;
+  /** What a file loaded without a problem leaves to keep on disk (load-store.ts). */
+  keep?: StoredFile;
+}
+
+/** A content file's digest: of its path and text, what outputs made from it are tracked by. */
+export const digestOf = (file: string, text: string) => hash('sha1', `${file}\n${text}`, 'base64');
+
+/** `readText`, with text that is not UTF-8 reported as the file's problem (null). */
+function readChecked(source: ContentSource, file: string): string | undefined | null {
+  try {
+    const text = readText(source, file);
+    if (text !== undefined) source.digests.set(file, digestOf(file, text));
+    return text;
+  } catch (error) {
+    if (!(error instanceof NotUtf8Error)) throw error;
+    source.problems.push({ file, line: error.line, field: '-', message: error.message });
+    return null;
+  }
+}
+
+/** Most YAML errors an editor meets are an unquoted colon or a stray indent; the hint says so. */
+const YAML_HINT = 'quote a value that contains ": " or starts with a special character, and check the indentation';
+
+/** A file that could not be parsed, whatever the reason: every failure names the file it came from. */
+function syntaxProblem(file: string, error: unknown, what: string): Problem {
+  if (error instanceof YamlSyntaxError)
+    return { file, line: error.line, field: '-', message: `invalid ${what}: ${error.message} (${YAML_HINT})` };
+  return { file, line: 1, field: '-', message: `could not be read as ${what}: ${error instanceof Error ? error.message : String(error)}` };
+}
+
+export function loadYamlFile(
+  source: ContentSource,
+  file: string,
+  kind: 'list' | 'document',
+  optional = false,
+  stored?: StoredFile,
+): RawRecord[] {
+  const { problems } = source;
+  let parsed: { data: unknown; locate: Locate };
+  if (stored) {
+    // Kept unchanged by the load store: parsed by an earlier build, its lines found only if a problem asks.
+    source.digests.set(file, stored.digest);
+    let locate: Locate | undefined;
+    const locateKept: Locate = (fieldPath) => {
+      locate ??= createLazyLocate(stored.text ?? keptText(source, file, stored.digest));
+      return locate(fieldPath);
+    };
+    parsed = { data: stored.data, locate: locateKept };
+  } else {
+    const text = readChecked(source, file);
+    if (text === null || (text === undefined && optional)) return [];
+    if (text === undefined) {
+      problems.push({ file, line: 1, field: '-', message: `the file is missing (every content folder needs ${file})` });
+      return [];
+    }
+    try {
+      parsed = parseYaml(text);
+    } catch (error) {
+      problems.push(syntaxProblem(file, error, 'YAML'));
+      return [];
+    }
+    source.keep = { text, digest: source.digests.get(file)!, data: parsed.data };
+  }
+  if (kind === 'document') return [{ file, data: parsed.data, locate: parsed.locate }];
+  if (!Array.isArray(parsed.data)) {
+    problems.push({ file, line: 1, field: '-', message: 'must be a YAML list of records (lines starting with "- id: ...")' });
+    return [];
+  }
+  return parsed.data.map((data, index) => ({
+    file,
+    data,
+    locate: (fieldPath: FieldPath) => parsed.locate([index, ...fieldPath]),
+  }));
+}
+
+/**
+ * The text of a file the load store kept unchanged, read when something asks for it, under the scan's
+ * approval; taken only if its bytes are still those the kept digest names: a file changed while the build
+ * runs fails the build rather than mix two texts.
+ */
+function keptText(source: ContentSource, file: string, digest: string): string {
+  const text = readText(source, file);
+  if (text === undefined || digestOf(file, text) !== digest)
+    throw new Error(`${file}: changed while the build was reading the content; run the build again`);
+  return text;
+}
+
+/** Front matter starts on line 2, after the opening `---`. */
+const FRONT_MATTER_FIRST_LINE = 2;
+
+/** A Markdown file's record; from `stored`, what an earlier build read of the same file, when there is that. */
+export function loadMarkdownFile(source: ContentSource, file: string, cache: BuildCache, stored?: StoredFile): RawRecord | undefined {
+  if (stored && stored.text === undefined) return keptMarkdownFile(source, file, stored);
+  const { problems } = source;
+  if (stored) source.digests.set(file, stored.digest);
+  const text = stored ? stored.text : readChecked(source, file);
+  if (text === null || text === undefined) return undefined;
+  const slug = path.posix.basename(file, '.md');
+  const split = splitFrontMatter(text);
+  if (split.present && !isYamlLanguage(split.language)) {
+    const message = `front matter must be YAML: the file opens with "---${split.language}"; start it with "---" alone (content is data, never code)`;
+    problems.push({ file, line: 1, field: '-', message });
+    return undefined;
+  }
+  let data: unknown;
+  try {
+    // Kept across builds by its text (npm run dev): nothing downstream changes parsed data in place.
+    data = stored ? stored.data : split.present ? cache.memo('front matter', split.matter, () => parseFrontMatterData(split.matter)) : {};
+  } catch (error) {
+    problems.push(syntaxProblem(file, error, 'YAML front matter'));
+    return undefined;
+  }
+  source.keep = { text, digest: source.digests.get(file)!, data };
+  return { file, slug, data, checked: stored?.checked, body: split.body, locate: locateIn(text, split) };
+}
+
+/** Where a field of a Markdown file's front matter is (its line), parsed only when a problem needs it. */
+function locateIn(text: string, split: FrontMatter): Locate {
+  const hasFrontMatter = /^---\r?\n/.test(text);
+  return hasFrontMatter ? createLazyLocate(split.matter.replace(/^\r?\n/, ''), FRONT_MATTER_FIRST_LINE) : () => 1;
+}
+
+/**
+ * A Markdown file the load store knows unchanged (by its key): its front matter as kept, and its text read
+ * from the file (keptText) only when something asks for its body or a field's line: a steady build makes
+ * the outputs of few records.
+ */
+function keptMarkdownFile(source: ContentSource, file: string, stored: StoredFile): RawRecord {
+  source.digests.set(file, stored.digest);
+  let read: { split: FrontMatter; locate: Locate } | undefined;
+  const text = () => {
+    if (read) return read;
+    const now = keptText(source, file, stored.digest);
+    const split = splitFrontMatter(now);
+    read = { split, locate: locateIn(now, split) };
+    return read;
+  };
+  return {
+    file,
+    slug: path.posix.basename(file, '.md'),
+    data: stored.data,
+    checked: stored.checked,
+    get body() {
+      return text().split.body;
+    },
+    locate: (fieldPath) => text().locate(fieldPath),
+  };
+}
