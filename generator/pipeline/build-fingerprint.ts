@@ -82,16 +82,23 @@ const RACY_MS = 2000;
 function hashTree(
   hash: ReturnType<typeof createHash>,
   dir: string,
-  digestOf = (file: string) => readFileSync(file) as Uint8Array | string,
+  digestOf = (file: string, _name: string) => readFileSync(file) as Uint8Array | string,
 ): void {
+  // Names relative to `dir` cut from the listing's own paths, which start with it: path.relative resolved
+  // both paths of each of 100,000 files, a tenth of a second per 20,000.
+  const prefix = dir.endsWith(path.sep) ? dir : `${dir}${path.sep}`;
+  const relative = (file: string) => (file.startsWith(prefix) ? file.slice(prefix.length) : path.relative(dir, file));
   const entries = readdirSync(dir, { recursive: true, withFileTypes: true })
-    .map((entry) => ({ entry, file: path.join(entry.parentPath, entry.name) }))
+    .map((entry) => {
+      const file = path.join(entry.parentPath, entry.name);
+      return { entry, file, name: relative(file) };
+    })
     .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  for (const { entry, file } of entries) {
+  for (const { entry, file, name } of entries) {
     // The listing's own types, so only a link costs a stat here.
     const stats = entry.isSymbolicLink() ? statSync(file, { throwIfNoEntry: false }) : entry;
-    hash.update(`\n${path.relative(dir, file)}\n`);
-    if (stats?.isFile()) hash.update(digestOf(file));
+    hash.update(`\n${name}\n`);
+    if (stats?.isFile()) hash.update(digestOf(file, name));
     else hash.update(stats?.isDirectory() ? 'dir' : 'other');
   }
 }
@@ -102,10 +109,9 @@ function digestContent(dir: string, known: ContentDigests | undefined) {
   const taken = new Map<string, Stats>();
   let reread = false;
   const trustedBefore = (known?.at ?? 0) - RACY_MS;
-  const digestOf = (file: string) => {
-    const name = path.relative(dir, file);
+  const digestOf = (file: string, name: string) => {
     const stats = statSync(file);
-    taken.set(name.split(path.sep).join('/'), stats);
+    taken.set(path.sep === '/' ? name : name.split(path.sep).join('/'), stats);
     // The record is a file anyone can edit: its columns were checked as they were read (witnessesOf).
     const seen = known?.files.get(name);
     const same =
