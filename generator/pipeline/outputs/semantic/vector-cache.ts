@@ -1,7 +1,7 @@
 /**
  * Vectors kept between builds, keyed by the digest of the text they were made from: a build embeds only
- * text it has not seen. One file per model, quantization and form of record text (cacheForm: a change to either
- * starts a new file, and the old one is removed) under node_modules/.cache (Netlify's build cache keeps it between
+ * text it has not seen. One file per model, way of running it, quantization and form of record text (cacheForm: a
+ * change to any starts a new file, and the old one is removed) under node_modules/.cache (Netlify's build cache keeps it between
  * deploys: netlify/plugins/build-cache). A cache that does not read back whole is ignored, never trusted; two
  * builds saving at once each rename a whole file into place, so the last one wins and neither is torn.
  * Build side: Node only.
@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { QUANTIZATION, type QuantizedVector } from '../../../semantic/vector-part.ts';
 import { RECORD_TEXT_FORM } from './record-text.ts';
+import { EMBEDDING_FORM } from './sentence-model.ts';
 
 /** Where the caches live (safe to delete: the next build embeds everything again). */
 export const VECTOR_CACHE_DIR = fileURLToPath(new URL('../../../../node_modules/.cache/semantic-vectors/', import.meta.url));
@@ -53,8 +54,11 @@ function readEntries(file: string, dimensions: number): Map<string, QuantizedVec
   return entries;
 }
 
-/** What a cached vector depends on besides its text and the model: how it was quantized, what form the text has. */
-export const cacheForm = () => `${QUANTIZATION}.${RECORD_TEXT_FORM}`;
+/**
+ * What a cached vector depends on besides its text and the model: how the model was run, how the vector was
+ * quantized, what form the text has.
+ */
+export const cacheForm = () => `${EMBEDDING_FORM}.${QUANTIZATION}.${RECORD_TEXT_FORM}`;
 
 /** Caches of `model` in `dir` written under another form: never read again. */
 function removeOtherForms(dir: string, model: string, keep: string) {
