@@ -13,11 +13,12 @@ afterAll(removeFixtureDirs);
 const bytes = (text: string) => new TextEncoder().encode(text);
 
 describe("npm run dev's practice edit", () => {
-  it("changes one record's title to another's of its collection, and its digest, in a copy", async () => {
+  /** The one record the practice changed in a copy of `raw` (which it leaves as it was), with its date and title fields. */
+  const practised = async (newestUpTo?: number) => {
     const raw = await loadContent(fixtureDir('valid'), collections);
     const before = JSON.stringify(raw.records);
     const digests = new Map(raw.digests);
-    const practice = practiceEdit(raw, collections);
+    const practice = practiceEdit(raw, collections, newestUpTo);
     expect(JSON.stringify(raw.records)).toBe(before);
     expect(raw.digests).toEqual(digests);
     const changed = Object.entries(practice.records).flatMap(([key, records]) =>
@@ -26,16 +27,28 @@ describe("npm run dev's practice edit", () => {
     expect(changed).toHaveLength(1);
     const [{ key, record, was }] = changed as [(typeof changed)[number]];
     const { title: field, date } = ((collections as Record<string, unknown>)[key] as { fields: { title: string; date?: string } }).fields;
-    const title = (record.data as Record<string, unknown>)[field];
-    // The oldest record of its collection: a recent one's title is on the lists of many others.
     expect(date).toBeDefined();
     const time = (record: { data: unknown }) => new Date((record.data as Record<string, string>)[date!]!).getTime();
-    expect(time(was)).toBe(Math.min(...raw.records[key]!.map(time)));
+    const title = (record.data as Record<string, unknown>)[field];
     expect(title).not.toBe((was.data as Record<string, unknown>)[field]);
     expect(raw.records[key]!.some((other) => (other.data as Record<string, unknown>)[field] === title)).toBe(true);
     expect({ ...(record.data as object), [field]: null }).toEqual({ ...(was.data as object), [field]: null });
     expect(practice.digests.get(record.file)).not.toBe(raw.digests.get(record.file));
     expect([...practice.digests].filter(([file, digest]) => raw.digests.get(file) !== digest)).toHaveLength(1);
+    return { time: time(was), times: raw.records[key]!.map(time) };
+  };
+
+  it("changes the newest record's title to another's of its collection, and its digest, in a copy", async () => {
+    // A recent record's title is on the lists of many others: its practice takes every path such an edit takes.
+    const { time, times } = await practised();
+    expect(time).toBe(Math.max(...times));
+    expect(Math.min(...times)).toBeLessThan(time);
+  });
+
+  it('practises on the oldest record of a collection larger than the limit, whose title no short list shows', async () => {
+    const { time, times } = await practised(1);
+    expect(time).toBe(Math.min(...times));
+    expect(Math.max(...times)).toBeGreaterThan(time);
   });
 
   it('nets the two builds: what differs from the build before them, with the last bytes given', () => {
