@@ -3,6 +3,7 @@
  * it: one process is one fresh isolate. Files are read with each runtime's own API.
  *
  *   deno run --allow-read bench/search-deno.ts first DIST QUERY        one search in a fresh isolate
+ *   deno run --allow-read bench/search-deno.ts phases DIST QUERY [OTHER]  CPU by step of one search (after OTHER words)
  *   deno run --allow-read bench/search-deno.ts warm DIST QUERIES ROUNDS  QUERIES: a JSON file of strings
  *   deno run --allow-read bench/search-deno.ts plain DIST QUERY        the same with a whole MiniSearch index
  *   deno run --allow-read bench/search-deno.ts rank DIST QUERIES       QUERIES: JSON `[{ q, type }]`; prints each one's top 10 ids
@@ -18,6 +19,9 @@ import { measure } from './cpu-measure.ts';
 import MiniSearch from 'minisearch';
 import { miniSearchOptions } from '../test/helpers/reference-search.ts';
 import { createSearch } from '../generator/search/search.ts';
+import { createIndexParts } from '../generator/search/index-reader.ts';
+import { planQuery } from '../generator/search/query-plan.ts';
+import { rank } from '../generator/search/scoring.ts';
 import type { SearchDocument } from '../generator/search/index-format.ts';
 
 interface Runtime {
@@ -56,6 +60,25 @@ if (mode === 'first') {
   const search = createSearch(assets);
   const figures = await measure(() => search.search(query(arg!)));
   console.log(JSON.stringify({ ...figures, bytesRead }));
+} else if (mode === 'phases') {
+  // search.ts's steps called one by one, each one's CPU; after a search for other words when `rounds` names
+  // them (the code then run and compiled, this query's own parts still unread).
+  if (rounds) await createSearch(assets).search(query(rounds));
+  const parts = createIndexParts(assets);
+  const cpu: Record<string, number> = {};
+  const step = async <T>(name: string, run: () => Promise<T> | T): Promise<T> => {
+    let value: T | undefined;
+    cpu[name] = (await measure(async () => (value = await run()))).cpuMs;
+    return value as T;
+  };
+  const meta = await step('meta', () => parts.meta());
+  const units = await step('plan', () => planQuery(parts, meta, arg!));
+  const ranked = await step('rank', () => rank(units, meta, { range: [0, meta.documents], offset: 0, limit: 20 }));
+  const { cardsPerFile } = meta;
+  await step('cards', () =>
+    Promise.all(ranked.page.map(({ document }) => parts.card(Math.floor(document / cardsPerFile), document % cardsPerFile))),
+  );
+  console.log(JSON.stringify(cpu));
 } else if (mode === 'plain') {
   const figures = await measure(async () => {
     const index = MiniSearch.loadJSON<SearchDocument>((await assets.read('plain-index.json'))!, miniSearchOptions);
