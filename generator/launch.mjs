@@ -22,6 +22,7 @@ const WORKERS = [
   'pipeline/helper/helper-thread.ts',
   'pipeline/outputs/semantic/embed-thread.ts',
   'pipeline/emit/damage-thread.ts',
+  'pipeline/emit/file-writer-thread.ts',
 ];
 
 /** The bundle's name: a digest of every source file and their folder, the bundler's version and Node's. */

@@ -22,8 +22,14 @@ import {
 } from './previous-output.ts';
 import type { DamageCheck } from './damage-check.ts';
 import { lockOutput } from './output-lock.ts';
-import { makeDirOnce, settleFile } from './settle-file.ts';
+import { makeDirOnce, type Settled, settleFile } from './settle-file.ts';
+import { type FileWriter, startFileWriter } from './file-writer.ts';
 import { applyChanges, type Staged, stageChanges } from './update-in-place.ts';
+
+/** Files written by the build's own thread before a cold build starts its writer thread (file-writer.ts). */
+const WRITER_AFTER = 500;
+/** A queued file's record until the writer answers. */
+const PENDING: FileRecord = ['', 0, 0, 0];
 
 /** The digest once recorded for a copied file (outputs of older builds may hold it): never equal to a file's digest. */
 export const COPIED = 'copied';
@@ -37,6 +43,7 @@ export async function writeAll(
   files: Iterable<OutputFile> | AsyncIterable<OutputFile>,
   root: string,
   previous: PreviousOutput | undefined,
+  { writer: threaded = false }: { writer?: boolean } = {},
 ): Promise<Emitted & { digests: Map<string, string>; records: Map<string, FileRecord> }> {
   const seen = new Set<string>();
   const digests = new Map<string, string>();
@@ -44,25 +51,48 @@ export async function writeAll(
   const madeDirs = new Set<string>();
   let written = 0;
   let bytes = 0;
-  for await (const file of files) {
-    if (seen.has(file.path)) throw new Error(`two outputs claim ${file.path}`);
-    seen.add(file.path);
-    const target = path.join(root, file.path);
-    makeDirOnce(madeDirs, path.dirname(target));
-    // A file carried over from the previous build is linked from it unmade, unless that copy is gone or was
-    // changed by hand; a file made again is linked when the previous build wrote the same bytes.
-    const settled = settleFile(file, (name, digest) => linkUnchanged(previous, name, digest, target));
-    digests.set(file.path, settled.digest);
-    bytes += settled.size;
-    if ('record' in settled) {
-      records.set(file.path, settled.record);
-      continue;
+  // Nothing to link: past the first files (a small build does without a thread), a thread writes them.
+  let writer: FileWriter | undefined;
+  const queued: string[] = [];
+  try {
+    for await (const file of files) {
+      if (seen.has(file.path)) throw new Error(`two outputs claim ${file.path}`);
+      seen.add(file.path);
+      const target = path.join(root, file.path);
+      if (threaded && !previous && !writer && seen.size > WRITER_AFTER) writer = startFileWriter();
+      if (writer) {
+        // Nothing to keep: the file is made, and its bytes (a copy's are read for the digest) go to the writer.
+        const settled = settleFile(file, () => undefined) as Settled & { body: string | Uint8Array };
+        digests.set(file.path, settled.digest);
+        bytes += settled.size;
+        const copyFrom = 'copyFrom' in file ? file.copyFrom : null;
+        writer.write(target, copyFrom === null ? settled.body : null, copyFrom, settled.digest);
+        queued.push(file.path);
+        records.set(file.path, PENDING);
+        written++;
+        continue;
+      }
+      makeDirOnce(madeDirs, path.dirname(target));
+      // A file carried over from the previous build is linked from it unmade, unless that copy is gone or was
+      // changed by hand; a file made again is linked when the previous build wrote the same bytes.
+      const settled = settleFile(file, (name, digest) => linkUnchanged(previous, name, digest, target));
+      digests.set(file.path, settled.digest);
+      bytes += settled.size;
+      if ('record' in settled) {
+        records.set(file.path, settled.record);
+        continue;
+      }
+      if ('copyFrom' in file) copyFileSync(file.copyFrom, target);
+      else writeFileSync(target, settled.body);
+      records.set(file.path, witness(settled.digest, target));
+      written++;
     }
-    if ('copyFrom' in file) copyFileSync(file.copyFrom, target);
-    else writeFileSync(target, settled.body);
-    records.set(file.path, witness(settled.digest, target));
-    written++;
+  } catch (error) {
+    await writer?.stop();
+    throw error;
   }
+  // The records take the places their files were queued in, as when written here.
+  if (writer) for (const [n, record] of (await writer.finish()).entries()) records.set(queued[n]!, record);
   return { files: seen.size, written, bytes, digests, records };
 }
 
@@ -166,7 +196,7 @@ async function swapIn(
   const previous = `${target}${REPLACED_MARK}${stamp}`;
   let written: Awaited<ReturnType<typeof writeAll>>;
   try {
-    written = await writeAll(files, staging, trusted);
+    written = await writeAll(files, staging, trusted, { writer: !trusted });
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
     throw error;

@@ -1,0 +1,50 @@
+/**
+ * The thread that writes a cold build's files (file-writer.ts): each message is a batch of files, written in
+ * order, each folder made the first time a file needs it; `null` ends the queue, and the answer is every
+ * file's size, time and inode as written, or the first error. The bytes written are counted in the shared
+ * memory the build's thread waits on.
+ */
+import { copyFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parentPort, workerData } from 'node:worker_threads';
+import { makeDirOnce } from './settle-file.ts';
+import { FAILED, type WriteJob, type WriterAnswer, WRITTEN_KIB } from './file-writer.ts';
+
+const { shared } = workerData as { shared: Int32Array };
+const made = new Set<string>();
+const sizes: number[] = [];
+const times: number[] = [];
+const inodes: number[] = [];
+let failure: string | undefined;
+
+function writeBatch(batch: WriteJob[]): void {
+  let bytes = 0;
+  for (const [target, body, copyFrom] of batch) {
+    makeDirOnce(made, path.dirname(target));
+    if (copyFrom !== null) copyFileSync(copyFrom, target);
+    else writeFileSync(target, body!);
+    const stats = statSync(target);
+    sizes.push(stats.size);
+    times.push(stats.mtimeMs);
+    inodes.push(stats.ino);
+    bytes += body === null ? 0 : typeof body === 'string' ? body.length : body.byteLength;
+  }
+  Atomics.add(shared, WRITTEN_KIB, Math.ceil(bytes / 1024));
+  Atomics.notify(shared, WRITTEN_KIB);
+}
+
+parentPort?.on('message', (batch: WriteJob[] | null) => {
+  if (batch === null) {
+    const answer: WriterAnswer = failure === undefined ? { sizes, times, inodes } : { error: failure };
+    parentPort?.postMessage(answer);
+    return;
+  }
+  if (failure !== undefined) return;
+  try {
+    writeBatch(batch);
+  } catch (error) {
+    failure = error instanceof Error ? error.message : String(error);
+    Atomics.store(shared, FAILED, 1);
+    Atomics.notify(shared, WRITTEN_KIB);
+  }
+});
