@@ -104,7 +104,7 @@ function hashTree(
 }
 
 /** Each content file's digest, taken from `known` where the file is provably the one hashed then. */
-function digestContent(dir: string, known: ContentDigests | undefined) {
+function digestContent(known: ContentDigests | undefined) {
   const content: ContentDigests = { at: Date.now(), files: new Map() };
   const taken = new Map<string, Stats>();
   let reread = false;
@@ -138,7 +138,7 @@ export function fingerprintBuild({ contentDir, outDir, settings }: BuildInputs):
   hashTree(hash, GENERATOR_DIR);
   const generator = hash.copy().digest('base64');
   hash.update('\ncontent\n');
-  const { digestOf, content, reread, stats } = digestContent(contentDir, witnessesOf(readRecord(outDir)));
+  const { digestOf, content, reread, stats } = digestContent(witnessesOf(readRecord(outDir)));
   hashTree(hash, contentDir, digestOf);
   return { value: hash.digest('base64'), generator, content, reread: reread(), stats };
 }
