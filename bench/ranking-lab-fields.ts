@@ -1,0 +1,184 @@
+/**
+ * Ranking variants that change how a word's fields are weighed (BM25F, length normalisation per field, idf,
+ * attribute and exactness buckets), measured outside the engine: every document holding some form of a
+ * query's words is scored by each variant from the postings' own (tf, length) pairs, read from a built index
+ * with the engine's query plan. The judged questions are split in two halves, a tuning half (even positions)
+ * and a held-out half (odd), printed apart, so a knob chosen on one half is checked on the other.
+ *
+ *   npx tsx bench/search.ts --build N DIR                 an index of content/ plus N synthetic articles
+ *   npx tsx bench/ranking-lab-fields.ts DIR N             every class, every variant (VARIANTS=a,b to pick)
+ *
+ * DISTRACTORS as for bench/ranking-lab.ts. DETAIL=variant prints, for each judged question that variant does
+ * not put its record first, the records above it with each word's per-field BM25 parts and form.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readBlock } from '../generator/search/record-reader.ts';
+import { planQuery } from '../generator/search/query-plan.ts';
+import type { DecodedPostings } from '../generator/search/postings-codec.ts';
+import { type Judgement, judgements, synonymJudgements } from '../test/helpers/relevance-judgements.ts';
+import { questionJudgements } from '../test/helpers/relevance-questions.ts';
+import { loadSearchDocuments } from '../test/helpers/search-documents.ts';
+import { createDocuments, distractorStyle } from '../test/helpers/synthetic-articles.ts';
+import { type Lab, openLab } from './ranking-lab-features.ts';
+import { VARIANTS, type Hit, type Variant, type Word } from './ranking-lab-variants.ts';
+
+/** Every document of `range` holding some form of `q`'s words: per word, its forms' hits. */
+async function hitsOf(lab: Lab, q: string, range: readonly [number, number]) {
+  const units = await planQuery(lab.parts, lab.meta, q);
+  const types = lab.meta.types;
+  const typeOf = (document: number) => types.findIndex(([, first, end]) => document >= first && document < end);
+  const words: Word[] = units.map((unit) => ({
+    word: unit.word,
+    forms: unit.forms,
+    dfByType: unit.forms.map(() => types.map(() => [0, 0, 0, 0, 0])),
+  }));
+  const held = new Map<number, Hit[][]>();
+  const add = (u: number, f: number, document: number, { masks, tf, lengths }: DecodedPostings, j: number) => {
+    const form = units[u]!.forms[f]!;
+    const mask = masks[j]!;
+    const type = typeOf(document);
+    for (let field = 0; field < 5; field++) if (mask & (1 << field)) words[u]!.dfByType[f]![type]![field]!++;
+    if (document < range[0] || document >= range[1] || !(mask & form.fields)) return;
+    let perWord = held.get(document);
+    if (!perWord) {
+      perWord = units.map(() => []);
+      held.set(document, perWord);
+    }
+    const pairs = (column: ArrayLike<number>) => Array.from({ length: 5 }, (_, i) => column[j * 5 + i]!);
+    perWord[u]!.push({ form: f, type, mask: mask & form.fields, tf: pairs(tf), lengths: pairs(lengths) });
+  };
+  units.forEach((unit, u) => {
+    unit.forms.forEach((form, f) => {
+      const { record } = form;
+      const decoded = record.postings ? [record.postings] : Array.from(record.blocks!.block, (_, i) => readBlock(record, i));
+      for (const postings of decoded) {
+        for (let j = 0; j < postings.docs.length; j++) add(u, f, postings.docs[j]!, postings, j);
+      }
+    });
+  });
+  return { words, held };
+}
+
+type Split = 'tune' | 'held';
+const halves = (list: Judgement[]): Record<Split, Judgement[]> => ({
+  tune: list.filter((_, i) => i % 2 === 0),
+  held: list.filter((_, i) => i % 2 === 1),
+});
+
+function topTen(lab: Lab, score: Variant, words: Word[], held: Map<number, Hit[][]>, expected: (number | undefined)[]) {
+  const context = {
+    averages: lab.meta.averageFieldLength,
+    documents: lab.meta.documents,
+    titles: lab.tokens,
+    ids: lab.ids,
+    typeSizes: lab.meta.types.map(([, first, end]) => end - first),
+  };
+  return [...held]
+    .map(([document, hits]) => ({
+      document,
+      units: Math.round(score(words, hits, context, document, expected.includes(document)) * 10_000),
+    }))
+    .sort((a, b) => b.units - a.units || a.document - b.document)
+    .slice(0, 10)
+    .map(({ document }) => document);
+}
+
+async function measure(lab: Lab, classes: Record<string, Judgement[]>, variants: Record<string, Variant>, detail?: string) {
+  const numbers = new Map(lab.sorted.map((document, i) => [document.id, i]));
+  const totals: Record<string, Record<string, number>> = {};
+  for (const [name, list] of Object.entries(classes)) {
+    totals[name] = {};
+    for (const judgement of list) {
+      const type = lab.meta.types.find(([typeName]) => typeName === (judgement.type ?? 'all'));
+      const range = type ? ([type[1], type[2]] as const) : ([0, lab.meta.documents] as const);
+      const { words, held } = await hitsOf(lab, judgement.q, range);
+      const expected = judgement.expect.map((id) => numbers.get(id));
+      for (const [variantName, score] of Object.entries(variants)) {
+        const top = topTen(lab, score, words, held, expected);
+        const rank = top.findIndex((document) => expected.includes(document));
+        totals[name]![variantName] = (totals[name]![variantName] ?? 0) + (rank < 0 ? 0 : 1 / (rank + 1)) / list.length;
+        if (variantName === detail && rank !== 0) explain(lab, judgement, rank, top, expected, words, held, score);
+      }
+    }
+  }
+  return totals;
+}
+
+function explain(
+  lab: Lab,
+  judgement: Judgement,
+  rank: number,
+  top: number[],
+  expected: (number | undefined)[],
+  words: Word[],
+  held: Map<number, Hit[][]>,
+  score: Variant,
+) {
+  const context = {
+    averages: lab.meta.averageFieldLength,
+    documents: lab.meta.documents,
+    titles: lab.tokens,
+    ids: lab.ids,
+    typeSizes: lab.meta.types.map(([, first, end]) => end - first),
+  };
+  const fieldNames = ['ti', 'tg', 'te', 'su', 'bo'];
+  const line = (document: number) => {
+    const hits = held.get(document)!;
+    const parts = words.map((word, u) => {
+      const forms = hits[u]!.map((hit) => {
+        const form = word.forms[hit.form]!;
+        const fields = fieldNames
+          .filter((_, field) => hit.mask & (1 << field))
+          .map((name) => {
+            const field = fieldNames.indexOf(name);
+            return `${name}${hit.tf[field]}/${hit.lengths[field]}`;
+          });
+        return `${form.kind[0]}:${form.term}[${fields.join(',')}]`;
+      });
+      return `${word.word}{${forms.join(' ') || '-'}}`;
+    });
+    const title = lab.sorted[document]!.title.slice(0, 50);
+    return `${lab.sorted[document]!.id.slice(0, 40).padEnd(40)} ${score(words, hits, context, document, false).toFixed(2).padStart(7)} "${title}" ${parts.join(' ')}`;
+  };
+  console.log(`\nrank ${rank < 0 ? '>10' : rank + 1} "${judgement.q}"${judgement.type ? ` (${judgement.type})` : ''}`);
+  for (const document of top.slice(0, rank < 0 ? 3 : rank)) console.log(`   ${line(document)}`);
+  const asked = expected.find((document) => document !== undefined && held.has(document));
+  if (asked !== undefined) console.log(` * ${line(asked)}`);
+  else console.log(' * the record asked about holds no form of any word');
+}
+
+if (import.meta.url.endsWith(path.basename(process.argv[1] ?? ''))) {
+  const [dir, count, only] = process.argv.slice(2);
+  const content = fileURLToPath(new URL('../content', import.meta.url));
+  const lab = await openLab(dir!, [...(await loadSearchDocuments(content)), ...createDocuments(Number(count), distractorStyle())]);
+  const judged = halves(judgements);
+  const all: Record<string, Judgement[]> = {
+    tune: judged.tune,
+    held: judged.held,
+    questions: questionJudgements,
+    probe: JSON.parse(readFileSync(path.join(dir!, 'probe.json'), 'utf8')),
+    synonyms: synonymJudgements,
+  };
+  const classes = only ? { [only]: all[only]! } : all;
+  const chosen = process.env.VARIANTS?.split(',');
+  const variants = chosen ? Object.fromEntries(chosen.map((name) => [name, VARIANTS[name]!])) : VARIANTS;
+  const totals = await measure(lab, classes, variants, process.env.DETAIL);
+  console.log(`\nMRR@10 at ${Number(count).toLocaleString('en')} distractors (${distractorStyle()}); judged = (tune + held) / 2:`);
+  const names = Object.keys(variants);
+  console.log(['variant'.padEnd(28), 'judged', ...Object.keys(classes).map((name) => name.padStart(9))].join(' '));
+  for (const name of names) {
+    const judgedMrr =
+      totals.tune && totals.held
+        ? (totals.tune[name]! * judged.tune.length + totals.held[name]! * judged.held.length) / judgements.length
+        : Number.NaN;
+    console.log(
+      [
+        name.padEnd(28),
+        judgedMrr.toFixed(3).padStart(6),
+        ...Object.keys(classes).map((c) => (totals[c]![name] ?? Number.NaN).toFixed(3).padStart(9)),
+      ].join(' '),
+    );
+  }
+}
