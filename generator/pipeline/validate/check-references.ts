@@ -34,25 +34,29 @@ function checkField(records: AnyChecked[], field: string, known: Set<string>, wh
 function checkUnique(key: string, records: AnyChecked[], collections: CollectionTable, problems: Problem[]) {
   const owners = new Map<string, AnyChecked>();
   const isMarkdown = collections[key]!.kind === 'markdown';
-  for (const record of records) {
-    const names = new Set([record.value.id as string, ...(isMarkdown ? [record.value.slug as string] : [])]);
-    for (const name of names) {
-      const owner = owners.get(name);
-      if (owner && owner !== record) {
-        const field = record.raw.data && typeof record.raw.data === 'object' && 'id' in record.raw.data ? ['id'] : [];
-        const other = `${owner.raw.file}:${owner.raw.locate(['id'])}`;
-        const here = `${record.raw.file}:${record.raw.locate(field)}`;
-        const rule = isMarkdown
-          ? `ids and slugs must be unique within ${collections[key]!.name}; change the id or rename the file`
-          : `ids must be unique in ${record.raw.file}; remove or rename one of them`;
-        problems.push(problemAt(record, field.length ? field : ['id'], `"${name}" is also used by ${other} (${rule})`));
-        if (owner.raw.file !== record.raw.file) {
-          problems.push(problemAt(owner, ['id'], `"${name}" is also used by ${here} (${rule})`));
-        }
-      } else {
-        owners.set(name, record);
+  // Each record's names without a set or a list of its own: 100,000 of each were made every build.
+  const claim = (record: AnyChecked, name: string) => {
+    const owner = owners.get(name);
+    if (owner && owner !== record) {
+      const field = record.raw.data && typeof record.raw.data === 'object' && 'id' in record.raw.data ? ['id'] : [];
+      const other = `${owner.raw.file}:${owner.raw.locate(['id'])}`;
+      const here = `${record.raw.file}:${record.raw.locate(field)}`;
+      const rule = isMarkdown
+        ? `ids and slugs must be unique within ${collections[key]!.name}; change the id or rename the file`
+        : `ids must be unique in ${record.raw.file}; remove or rename one of them`;
+      problems.push(problemAt(record, field.length ? field : ['id'], `"${name}" is also used by ${other} (${rule})`));
+      if (owner.raw.file !== record.raw.file) {
+        problems.push(problemAt(owner, ['id'], `"${name}" is also used by ${here} (${rule})`));
       }
+    } else {
+      owners.set(name, record);
     }
+  };
+  for (const record of records) {
+    const id = record.value.id as string;
+    claim(record, id);
+    const slug = record.value.slug as string;
+    if (isMarkdown && slug !== id) claim(record, slug);
   }
 }
 

@@ -45,18 +45,17 @@ const isObject = (data: unknown): data is Record<string, unknown> => data !== nu
 const fieldKey = (problem: Problem) => `${problem.file}\n${problem.field}`;
 
 function addEntryMeta(raw: RawRecord, value: Record<string, unknown>, collection: MarkdownCollection): Record<string, unknown> {
-  return {
-    ...value,
-    id: value.id ?? raw.slug,
-    slug: raw.slug,
-    // A collection with a publication date defaults `updated` to it; the other collections require it.
-    updated: value.updated ?? (collection.fields.date && value[collection.fields.date]),
-    // Read when asked for: a record the load store kept reads its file only if one of its outputs is made.
-    get body() {
-      return raw.body ?? '';
-    },
-    file: raw.file,
-  };
+  // Assigned field by field, in the order a spread would give them: 100,000 spreads with a getter among
+  // the properties cost about a second a build.
+  const entry: Record<string, unknown> = Object.assign({}, value);
+  entry.id = value.id ?? raw.slug;
+  entry.slug = raw.slug;
+  // A collection with a publication date defaults `updated` to it; the other collections require it.
+  entry.updated = value.updated ?? (collection.fields.date && value[collection.fields.date]);
+  // Read when asked for: a record the load store kept reads its file only if one of its outputs is made.
+  Object.defineProperty(entry, 'body', { get: () => raw.body ?? '', enumerable: true, configurable: true });
+  entry.file = raw.file;
+  return entry;
 }
 
 /**
@@ -90,11 +89,13 @@ function validationScope(): string {
  * load store) takes the value kept then, under the same scope; a value it makes is kept for the next build.
  */
 function checkRecord(record: RawRecord, collection: CollectionTable[string], problems: Problem[], ownTable: boolean): Checked | undefined {
-  if (collection.kind === 'markdown') problems.push(...slugProblems(record));
   const keeps = ownTable && collection.kind === 'markdown' && (record.checked || record.keepChecked);
   const scope = keeps ? validationScope() : undefined;
+  // A kept value was kept by a build that passed, its slug too: the slug is the file's name, which keys the
+  // store, and its rule is in the scope.
   if (scope && record.checked?.scope === scope && collection.kind === 'markdown')
     return { value: addEntryMeta(record, record.checked.value as Record<string, unknown>, collection), raw: record };
+  if (collection.kind === 'markdown') problems.push(...slugProblems(record));
   const result = collection.schema.safeParse(record.data ?? {});
   if (scope && result.success) record.keepChecked?.({ scope, value: result.data });
   if (!result.success) {

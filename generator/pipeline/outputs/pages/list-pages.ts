@@ -132,10 +132,15 @@ function filterValuesInUse(catalogue: Catalogue, key: string, filter: FilterSpec
   return { filter, values: values.filter(([, , records]) => records.length > 0) };
 }
 
-/** Records of `key` whose filter fields hold `id`, in the API's order. */
+/**
+ * Records of `key` whose filter fields hold `id`, in the API's order: the group's records put in order by
+ * their ranks, rather than the whole collection filtered once per value (a pass over 100,000 records for
+ * each of dozens of values, every build).
+ */
 function filteredRecords(catalogue: Catalogue, key: string, filter: FilterSpec, id: string): AnyEntry[] {
+  const rank = catalogue.rank(key);
   const matched = new Set(filter.fields.flatMap((field) => catalogue.groups(key, field).get(id) ?? []));
-  return catalogue.records[key]!.filter((record) => matched.has(record));
+  return [...matched].filter((record) => rank.has(record)).sort((a, b) => rank.get(a)! - rank.get(b)!);
 }
 
 /** Every list page of every collection with record pages, made one at a time as the emit step writes them. */
