@@ -86,10 +86,14 @@ async function compare(state: OutputState, files: AsyncIterable<OutputFile>): Pr
   const digests = new Map<string, string>();
   const changed: { path: string; bytes: Uint8Array }[] = [];
   let bytes = 0;
+  /** How many of this build's files the newest build had: all of them when nothing was removed. */
+  let known = 0;
   for await (const file of files) {
     if (digests.has(file.path)) throw new Error(`two outputs claim ${file.path}`);
+    const before = newest.get(file.path);
+    if (before !== undefined) known++;
     // Carried over unmade (output-tracker.ts): the server serves the copy it has.
-    if ('carried' in file && newest.get(file.path) === file.carried) {
+    if ('carried' in file && before === file.carried) {
       digests.set(file.path, file.carried);
       continue;
     }
@@ -101,12 +105,14 @@ async function compare(state: OutputState, files: AsyncIterable<OutputFile>): Pr
     const digest = copy?.digest ?? digestOf(data);
     digests.set(file.path, digest);
     bytes += data.byteLength;
-    if (newest.get(file.path) === digest) continue;
+    if (before === digest) continue;
     changed.push({ path: file.path, bytes: data });
     overlay.set(file.path, data);
     state.rebase?.since.add(file.path);
   }
-  const removed = [...newest.keys()].filter((file) => !digests.has(file));
+  // Looked for only when some file of the newest build was not made again: a walk of every path (233,000 at
+  // 100,000 articles) that almost every edit found empty.
+  const removed = known === newest.size ? [] : [...newest.keys()].filter((file) => !digests.has(file));
   for (const file of removed) {
     overlay.set(file, null);
     state.rebase?.since.add(file);
