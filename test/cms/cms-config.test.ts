@@ -14,6 +14,7 @@ import { toField, unwrap } from '../../generator/pipeline/outputs/cms/cms-fields
 import { collections, markdownCollections } from '../../generator/schemas/collections.ts';
 import { RESOURCE_TYPES, TECHNOLOGY_STATUSES } from '../../generator/schemas/vocabulary.ts';
 import { buildInto, removeBuildDirs } from '../helpers/build-output.ts';
+import { ADDRESS, outputPath } from '../helpers/addresses.ts';
 
 interface Field {
   name: string;
@@ -36,7 +37,7 @@ let dist: string;
 
 beforeAll(async () => {
   dist = await buildInto('content');
-  config = jsYaml.load(readFileSync(path.join(dist, 'admin', 'config.yml'), 'utf8')) as typeof config;
+  config = jsYaml.load(readFileSync(path.join(dist, outputPath(`${ADDRESS.admin}config.yml`)), 'utf8')) as typeof config;
 });
 afterAll(removeBuildDirs);
 

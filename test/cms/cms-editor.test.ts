@@ -46,11 +46,7 @@ beforeAll(async () => {
   });
   child.stdout!.on('data', (data) => (output += data));
   child.stderr!.on('data', (data) => (output += data));
-  base = await until(
-    'the dev server and the content manager',
-    () => output.match(/Content manager at (http:\/\/[^ ]+)admin\//)?.[1]?.slice(0, -1),
-    40_000,
-  );
+  base = await until('the dev server and the content manager', () => output.match(/Content manager at (http:\/\/[^/ ]+)\//)?.[1], 40_000);
   browser = await launchBrowser();
 }, 60_000);
 

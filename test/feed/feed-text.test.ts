@@ -9,6 +9,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildInto, removeBuildDirs } from '../helpers/build-output.ts';
 import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
+import { ADDRESS, outputPath } from '../helpers/addresses.ts';
 
 const TITLE = 'Using <details> & <b>bold</b> claims';
 const SUMMARY = 'Why <script>alert(1)</script> in a summary stays words & never runs.';
@@ -40,7 +41,7 @@ const unescapeHtml = (html: string) =>
 
 describe('feed text', () => {
   it('publishes an Atom title and summary as escaped HTML, so a reader shows the words as written', () => {
-    const entry = parse('atom.xml').feed.entry[0];
+    const entry = parse(outputPath(ADDRESS.atom)).feed.entry[0];
     expect(entry.title.type).toBe('html');
     expect(entry.title.text).not.toContain('<details>');
     expect(unescapeHtml(entry.title.text)).toBe(TITLE);
@@ -48,7 +49,7 @@ describe('feed text', () => {
   });
 
   it('gives every Atom category a term (the topic id) and a label (its name)', () => {
-    const categories = parse('atom.xml').feed.entry.flatMap(
+    const categories = parse(outputPath(ADDRESS.atom)).feed.entry.flatMap(
       (entry: { category?: { term?: string; label?: string }[] }) => entry.category ?? [],
     );
     expect(categories.length).toBeGreaterThan(0);
@@ -57,7 +58,7 @@ describe('feed text', () => {
   });
 
   it('keeps the RSS title as plain text and escapes its HTML description', () => {
-    const item = parse('feed.xml').rss.channel.item[0];
+    const item = parse(outputPath(ADDRESS.rss)).rss.channel.item[0];
     expect(item.title).toBe(TITLE);
     expect(item.description).not.toContain('<script>');
     expect(unescapeHtml(item.description)).toBe(SUMMARY);

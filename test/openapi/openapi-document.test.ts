@@ -17,6 +17,7 @@ import { readListPage } from '../helpers/build-output.ts';
 import { isObjectData, type Operation } from '../../generator/shared/operations.ts';
 import type { Content } from '../../generator/schemas/content.ts';
 import { createAjv, createResponseValidator, type ResponseValidate } from '../helpers/openapi-validator.ts';
+import { ADDRESS, outputPath } from '../helpers/addresses.ts';
 
 const ENV = { SOURCE_DATE_EPOCH: '1795000000' };
 const PAGINATED = ['search', 'services/list', 'expertise/list', 'technology/list', 'intelligence/list'];
@@ -315,7 +316,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('writes the same document for the reference page, and the same bytes on a second build', async () => {
-    expect(readText('docs/openapi.json')).toBe(readText(OPENAPI_PATH));
+    expect(readText(outputPath(`${ADDRESS.reference}openapi.json`))).toBe(readText(OPENAPI_PATH));
     const again = await buildInto();
     expect(readFileSync(path.join(again.dir, OPENAPI_PATH), 'utf8')).toBe(readText(OPENAPI_PATH));
   });

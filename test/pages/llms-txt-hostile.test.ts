@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { markdownText } from '../../generator/pipeline/outputs/pages/llms-txt.ts';
 import { buildInto, removeBuildDirs } from '../helpers/build-output.ts';
 import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
+import { ADDRESS, outputPath } from '../helpers/addresses.ts';
 
 afterAll(() => {
   removeBuildDirs();
@@ -22,7 +23,7 @@ describe('llms.txt and the text of site.yaml', () => {
     const content = fixtureDir('valid');
     const site = path.join(content, 'site.yaml');
     writeFileSync(site, readFileSync(site, 'utf8').replace(/ {2}description: Guides.*\n/, `  description: ${JSON.stringify(PLANTED)}\n`));
-    const text = readFileSync(path.join(await buildInto(content), 'llms.txt'), 'utf8');
+    const text = readFileSync(path.join(await buildInto(content), outputPath(ADDRESS.llmsTxt)), 'utf8');
     expect(text.split('\n').filter((line) => line.startsWith('## '))).toEqual(['## API', '## Collections', '## Resources', '## Optional']);
     expect(text).not.toMatch(/\]\(https:\/\/evil/);
     expect(text).not.toContain('https://evil');

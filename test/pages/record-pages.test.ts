@@ -20,6 +20,7 @@ import {
   V1,
 } from '../helpers/build-output.ts';
 import { writeSyntheticContent } from '../helpers/synthetic-content.ts';
+import { ADDRESS, outputPath } from '../helpers/addresses.ts';
 
 const PAGE_BUDGET_BYTES = 50 * 1024;
 let dist: string;
@@ -102,7 +103,7 @@ describe('record pages', () => {
   it('are not written for drafts or articles dated after the build', () => {
     expect(existsSync(path.join(dist, recordPage('intelligence', 'ai-crawler-access-policy')))).toBe(false);
     expect(existsSync(path.join(dist, recordPage('intelligence', 'measuring-agent-referred-revenue')))).toBe(false);
-    expect(readFileSync(path.join(dist, 'sitemap.xml'), 'utf8')).toContain(`${SITE_URL}/intelligence/`);
+    expect(readFileSync(path.join(dist, outputPath(ADDRESS.sitemap)), 'utf8')).toContain(`${SITE_URL}/intelligence/`);
   });
 });
 

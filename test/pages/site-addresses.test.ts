@@ -13,6 +13,7 @@ import { collections } from '../../generator/schemas/collections.ts';
 import type * as Addresses from '../../generator/shared/site-addresses.ts';
 import { buildInto, listFiles, removeBuildDirs, SITE_URL } from '../helpers/build-output.ts';
 import { VALID_FIXTURE } from '../helpers/fixture.ts';
+import { ADDRESS, outputPath } from '../helpers/addresses.ts';
 
 /** The renamed addresses this file's build uses in place of the real ones. */
 const RENAMED = vi.hoisted(() => ({
@@ -79,9 +80,9 @@ describe('a build with the site addresses renamed in the table', () => {
     const headers = read('_headers');
     for (const rule of ['/library/*', '/reference/*', '/editor/*', `/${RENAMED.stylesheet}`, '/rss.xml'])
       expect(headers).toContain(`\n${rule}\n`);
-    expect(read('robots.txt')).toContain('Disallow: /editor/\n');
-    expect(read('sitemap.xml')).toContain(`<loc>${SITE_URL}/library/</loc>`);
-    const feed = JSON.parse(read('api/resources.json')).result;
+    expect(read(outputPath(ADDRESS.robots))).toContain('Disallow: /editor/\n');
+    expect(read(outputPath(ADDRESS.sitemap))).toContain(`<loc>${SITE_URL}/library/</loc>`);
+    const feed = JSON.parse(read(outputPath(ADDRESS.resourceFeed))).result;
     expect(feed.resources_hub.url).toBe(`${SITE_URL}/library/`);
     for (const entry of feed.resources) expect(entry.url).toBe(`${SITE_URL}/library/${entry.id}/`);
     const config = jsYaml.load(read('editor/config.yml')) as { collections: { name: string; preview_path?: string }[] };
@@ -145,7 +146,7 @@ describe('the site addresses in the source', () => {
       ]),
       ...[...Object.values(named), ...Object.values(articleFeeds)].filter((address) => address.includes('.')),
     ];
-    expect(spellings).toContain('/docs/');
+    expect(spellings).toContain(`/${SITE_ADDRESSES.reference}/`);
     const found = [GENERATOR, NETLIFY].flatMap(sourceFiles).flatMap((file) => {
       const code = codeOf(file);
       const withoutImages = code.replace(new RegExp(`/${_images}/[^"\`\\s]*`, 'g'), '');

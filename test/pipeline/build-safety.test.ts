@@ -13,6 +13,7 @@ import { damagedFiles, readPreviousOutput, recordOutput } from '../../generator/
 import { lockFile, lockOutput } from '../../generator/pipeline/emit/output-lock.ts';
 import { BUILD_ENV, readTree, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
 import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
+import { ADDRESS, outputPath } from '../helpers/addresses.ts';
 
 afterAll(() => {
   removeBuildDirs();
@@ -118,11 +119,11 @@ describe('a damaged output', () => {
     expectRecordMatchesFolder(out);
     // An edit the record cannot see (its witness rewritten to match, as a same-size edit within the clock's
     // tick would leave it): a build trusts it, --force rewrites everything.
-    const sneaky = path.join(out, 'robots.txt');
+    const sneaky = path.join(out, outputPath(ADDRESS.robots));
     writeFileSync(sneaky, readFileSync(sneaky, 'utf8').replace('Allow', 'ALLOW'));
     const records = new Map(readPreviousOutput(path.resolve(out))!.records);
     const stats = statSync(sneaky);
-    records.set('robots.txt', [records.get('robots.txt')![0], stats.size, stats.mtimeMs, stats.ino]);
+    records.set(outputPath(ADDRESS.robots), [records.get(outputPath(ADDRESS.robots))![0], stats.size, stats.mtimeMs, stats.ino]);
     recordOutput(path.resolve(out), records);
     expect((await runBuild(content, out)).line).toMatch(/nothing changed/);
     const forced = await runBuild(content, out, {}, '--force');

@@ -11,6 +11,7 @@ import { fingerprintBuild } from '../../generator/pipeline/build-fingerprint.ts'
 import { type Environment, repositoryFromUrl, resolveBuildSettings } from '../../generator/pipeline/build-settings.ts';
 import { BUILD_ENV, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
 import { fixtureDir, removeFixtureDirs, VALID_FIXTURE } from '../helpers/fixture.ts';
+import { ADDRESS, outputPath } from '../helpers/addresses.ts';
 
 afterAll(() => {
   removeBuildDirs();
@@ -138,6 +139,6 @@ describe('npm run build after a change of setting', () => {
     expect(await run({ CMS_BRANCH: 'one' })).toMatch(/: \d+ files, \d+ written/);
     expect(await run({ CMS_BRANCH: 'one' })).toMatch(/nothing changed/);
     expect(await run({ CMS_BRANCH: 'two' })).toMatch(/: \d+ files, \d+ written/);
-    expect(readFileSync(path.join(out, 'admin/config.yml'), 'utf8')).toMatch(/branch: two/);
+    expect(readFileSync(path.join(out, outputPath(`${ADDRESS.admin}config.yml`)), 'utf8')).toMatch(/branch: two/);
   }, 60_000);
 });

@@ -28,6 +28,7 @@ import {
   recordPage,
   readListPage,
 } from '../helpers/build-output.ts';
+import { ADDRESS, outputPath } from '../helpers/addresses.ts';
 
 const LIST_ROUTES = ['services/list', 'expertise/list', 'technology/list', 'intelligence/list'];
 const GET_ROUTES = ['services/get', 'expertise/get', 'technology/get', 'intelligence/get'];
@@ -187,7 +188,7 @@ describe('buildSite site address', () => {
     ).data;
     const feed = readJson<{
       result: { resources_hub: { url: string; entry_schema: string; feeds: { json: string } }; resources: { url: string }[] };
-    }>(root, 'api/resources.json').result;
+    }>(root, outputPath(ADDRESS.resourceFeed)).result;
     return [
       ...items,
       article.image,

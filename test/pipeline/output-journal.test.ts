@@ -15,6 +15,7 @@ import { startDamageCheck } from '../../generator/pipeline/emit/damage-check.ts'
 import type { OutputFile } from '../../generator/pipeline/outputs/output-file.ts';
 import { BUILD_ENV, readTree, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
 import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
+import { ADDRESS, outputPath } from '../helpers/addresses.ts';
 
 afterAll(() => {
   removeBuildDirs();
@@ -44,7 +45,7 @@ describe('an output updated in place', () => {
     const out = path.join(tempDir('in-place'), 'dist');
     await build(content, out);
     const identity = identityOf(out);
-    const untouched = path.join(out, 'robots.txt');
+    const untouched = path.join(out, outputPath(ADDRESS.robots));
     const inode = statSync(untouched).ino;
     editArticle(content, ARTICLE);
     const result = await build(content, out);
@@ -65,7 +66,7 @@ describe('an output updated in place', () => {
     await build(content, out);
     await build(content, clean);
     const changed = path.join(out, 'services', 'index.html');
-    const removed = path.join(out, 'robots.txt');
+    const removed = path.join(out, outputPath(ADDRESS.robots));
     const spoil = () => {
       writeFileSync(changed, `${readFileSync(changed, 'utf8')}<!-- by hand -->`);
       rmSync(removed);
@@ -73,7 +74,7 @@ describe('an output updated in place', () => {
     spoil();
     const found = await startDamageCheck(out).answer;
     expect(found?.record).toBe(readPreviousOutput(out)?.recordDigest);
-    expect([...found!.damaged].sort()).toEqual(['robots.txt', 'services/index.html']);
+    expect([...found!.damaged].sort()).toEqual([outputPath(ADDRESS.robots), 'services/index.html'].sort());
     // The build starts the check itself and repairs both.
     expect((await build(content, out)).written).toBe(2);
     expectSameTree(out, clean);
@@ -85,12 +86,12 @@ describe('an output updated in place', () => {
     expectSameTree(out, clean);
     // An answer for this record is taken as it is: a file it names is written though it is intact.
     const named = {
-      answer: Promise.resolve({ record: readPreviousOutput(out)!.recordDigest!, damaged: new Set(['llms.txt']) }),
+      answer: Promise.resolve({ record: readPreviousOutput(out)!.recordDigest!, damaged: new Set([outputPath(ADDRESS.llmsTxt)]) }),
       stop: () => {},
     };
-    const inode = statSync(path.join(out, 'llms.txt')).ino;
+    const inode = statSync(path.join(out, outputPath(ADDRESS.llmsTxt))).ino;
     expect((await emitFiles(files(clean), out, { inPlace: true, damage: named })).written).toBe(1);
-    expect(statSync(path.join(out, 'llms.txt')).ino).not.toBe(inode);
+    expect(statSync(path.join(out, outputPath(ADDRESS.llmsTxt))).ino).not.toBe(inode);
     expectSameTree(out, clean);
   }, 60_000);
 
@@ -132,10 +133,10 @@ describe('an output updated in place', () => {
       answer: Promise.resolve({ record: about, damaged: new Set(damaged) }),
       stop: () => {},
     });
-    expect(await readUnchangedBuild(out, again(), answer(record, ['llms.txt']))).toBeUndefined();
-    expect(await readUnchangedBuild(out, again(), answer('another record', ['llms.txt']))).toBeDefined();
+    expect(await readUnchangedBuild(out, again(), answer(record, [outputPath(ADDRESS.llmsTxt)]))).toBeUndefined();
+    expect(await readUnchangedBuild(out, again(), answer('another record', [outputPath(ADDRESS.llmsTxt)]))).toBeDefined();
     expect(await readUnchangedBuild(out, again(), startDamageCheck(out))).toBeDefined();
-    writeFileSync(journalFile(out), JSON.stringify({ files: ['robots.txt'] }));
+    writeFileSync(journalFile(out), JSON.stringify({ files: [outputPath(ADDRESS.robots)] }));
     expect(await readUnchangedBuild(out, fingerprintBuild({ contentDir: content, outDir: out, settings }))).toBeUndefined();
   }, 60_000);
 });

@@ -15,6 +15,7 @@ import { chunkPath, recordPageFolder, recordPath } from '../../generator/shared/
 import { buildLivePage } from '../../generator/pipeline/outputs/cms/live-page.ts';
 import { buildInto, listFiles, removeBuildDirs, SITE_URL } from '../helpers/build-output.ts';
 import { writeSyntheticContent } from '../helpers/synthetic-content.ts';
+import { ADDRESS, outputPath } from '../helpers/addresses.ts';
 
 afterAll(removeBuildDirs);
 
@@ -163,7 +164,7 @@ describe('a build of 40 pages of articles', () => {
     // Every page: the collections' record and list pages, the resources', and the API reference (whose
     // example responses are loaded from docs/examples.json when opened).
     const pages = listFiles(out).filter((file) => file.endsWith('.html'));
-    expect(pages).toContain('docs/index.html');
+    expect(pages).toContain(outputPath(ADDRESS.reference));
     expect(pages.length).toBeGreaterThan(800);
     for (const page of pages) expect(statSync(path.join(out, page)).size, page).toBeLessThan(50 * 1024);
     for (let page = 2; page <= 40; page++) {
@@ -187,7 +188,7 @@ describe('the sitemap past its limit', () => {
       lastmod: `2026-01-${String(index + 1).padStart(2, '0')}`,
     }));
     const files = buildSitemap(catalogue, pages, 10);
-    const index = (files.find((file) => file.path === 'sitemap.xml') as { body: string }).body;
+    const index = (files.find((file) => file.path === outputPath(ADDRESS.sitemap)) as { body: string }).body;
     expect(index).toContain('<sitemapindex');
     expect([...index.matchAll(/<loc>([^<]+)<\/loc><lastmod>([^<]+)<\/lastmod>/g)].map((match) => [match[1], match[2]])).toEqual([
       [`${SITE_URL}/sitemaps/1.xml`, '2026-01-10'],

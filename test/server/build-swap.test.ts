@@ -14,6 +14,7 @@ import { createMemoryLimiter } from '../../generator/edge/limiter.ts';
 import { createServer } from '../../generator/server/create-server.ts';
 import { removeBuildDirs, tempDir } from '../helpers/build-output.ts';
 import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
+import { ADDRESS } from '../helpers/addresses.ts';
 
 type Json = Record<string, any>;
 const SITE = { SITE_URL: 'https://api.example.test' };
@@ -108,7 +109,7 @@ describe('a running server while builds are swapped', () => {
 
   it('keeps a build for a static file until its response is over, however many builds come after', async () => {
     // A large file read by a slow client: the response outlives the handler and the swap to the next build.
-    const file = '/admin/decap-cms.js';
+    const file = `${ADDRESS.admin}decap-cms.js`;
     const snapshots = () => readdirSync(path.dirname(dist)).filter((name) => name.includes('.serving-'));
     // A new build is served from its folder at once and from a snapshot of hard links once one is made, in the
     // background; the snapshot is what no later build can delete.

@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VALID_FIXTURE } from '../helpers/fixture.ts';
 import { buildInto, removeBuildDirs } from '../helpers/build-output.ts';
+import { ADDRESS } from '../helpers/addresses.ts';
 
 let dist: string;
 beforeAll(async () => {
@@ -56,14 +57,14 @@ describe('npm run serve', () => {
     const api = await fetch(`${server.base}/v1/health`);
     expect(api.status).toBe(200);
     const requestId = api.headers.get('X-Request-Id')!;
-    const page = await fetch(`${server.base}/resources/`);
+    const page = await fetch(`${server.base}${ADDRESS.hub}`);
     expect(page.status).toBe(200);
     expect(page.headers.get('Content-Type')).toMatch(/^text\/html/);
-    const feed = await fetch(`${server.base}/api/resources.json`);
+    const feed = await fetch(`${server.base}${ADDRESS.resourceFeed}`);
     expect(feed.headers.get('Content-Type')).toMatch(/^application\/json/);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(server.output()).toMatch(new RegExp(`GET /v1/health 200 \\d+\\.\\dms ${requestId}`));
-    expect(server.output()).toMatch(/GET \/resources\/ 200 /);
+    expect(server.output()).toMatch(new RegExp(`GET ${ADDRESS.hub} 200 `));
 
     server.child.kill('SIGTERM');
     const [code] = await once(server.child, 'exit');

@@ -10,6 +10,7 @@ import { negotiateEncoding } from '../../generator/server/accept-encoding.ts';
 import { buildInto, removeBuildDirs } from '../helpers/build-output.ts';
 import { VALID_FIXTURE } from '../helpers/fixture.ts';
 import { type SiteServer, startSiteServer } from '../helpers/site-server.ts';
+import { ADDRESS } from '../helpers/addresses.ts';
 
 let server: SiteServer;
 
@@ -72,7 +73,7 @@ describe('Accept-Encoding negotiation', () => {
 });
 
 describe('compressed responses', () => {
-  const paths = ['/v1/services/list', '/', '/resources/', '/v1/openapi.json', '/feed.xml'];
+  const paths = ['/v1/services/list', '/', ADDRESS.hub, '/v1/openapi.json', ADDRESS.rss];
 
   it.each(paths)('%s: Brotli, gzip or none as asked, the same text each way, Vary on all three', async (pathname) => {
     const plain = await request(pathname);
@@ -112,7 +113,7 @@ describe('compressed responses', () => {
   });
 
   it('HEAD has the headers GET has, and no body', async () => {
-    for (const pathname of ['/v1/services/list', '/', '/admin/decap-cms.js']) {
+    for (const pathname of ['/v1/services/list', '/', `${ADDRESS.admin}decap-cms.js`]) {
       const get = await request(pathname, { 'accept-encoding': 'br' });
       const head = await request(pathname, { 'accept-encoding': 'br' }, 'HEAD');
       expect(head.status).toBe(200);
@@ -126,7 +127,7 @@ describe('compressed responses', () => {
     const small = await request('/v1/health', { 'accept-encoding': 'br' });
     expect(small.headers['content-encoding']).toBeUndefined();
     expect(small.headers.vary).toMatch(/accept-encoding/i);
-    const robots = await request('/robots.txt', { 'accept-encoding': 'br' });
+    const robots = await request(ADDRESS.robots, { 'accept-encoding': 'br' });
     expect(robots.headers['content-encoding']).toBeUndefined();
     const range = await request('/', { 'accept-encoding': 'br', range: 'bytes=0-9' });
     expect(range.status).toBe(206);
@@ -135,18 +136,21 @@ describe('compressed responses', () => {
   });
 
   it('the largest static files are served from the copies the build compressed, with their own type', async () => {
-    const plain = await request('/admin/decap-cms.js');
+    const plain = await request(`${ADDRESS.admin}decap-cms.js`);
     for (const [accept, encoding] of [
       ['br', 'br'],
       ['gzip', 'gzip'],
     ]) {
-      const compressed = await request('/admin/decap-cms.js', { 'accept-encoding': accept! });
+      const compressed = await request(`${ADDRESS.admin}decap-cms.js`, { 'accept-encoding': accept! });
       expect(compressed.headers['content-encoding']).toBe(encoding);
       expect(compressed.headers['content-type']).toMatch(/^text\/javascript/);
       expect(Number(compressed.headers['content-length'])).toBe(compressed.body.length);
       expect(compressed.headers['content-security-policy']).toBe(plain.headers['content-security-policy']);
       expect(decode(compressed) === plain.body.toString('utf8')).toBe(true);
-      const again = await request('/admin/decap-cms.js', { 'accept-encoding': accept!, 'if-none-match': compressed.headers.etag! });
+      const again = await request(`${ADDRESS.admin}decap-cms.js`, {
+        'accept-encoding': accept!,
+        'if-none-match': compressed.headers.etag!,
+      });
       expect(again.status).toBe(304);
     }
     // The stored copies are not a page of their own kind: asked for by name, they are plain files.

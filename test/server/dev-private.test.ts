@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_LISTENERS } from '../../generator/server/dev/live-reload.ts';
 import { removeBuildDirs, tempDir } from '../helpers/build-output.ts';
 import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
+import { ADDRESS } from '../helpers/addresses.ts';
 
 interface Dev {
   child: ChildProcess;
@@ -118,7 +119,7 @@ describe('npm run dev is private by default', () => {
   it('answers requests addressed to localhost only (no DNS rebinding)', async () => {
     expect((await request(preview.port, '/v1/health', { host: `localhost:${preview.port}` })).status).toBe(200);
     expect((await request(preview.port, '/v1/health', { host: `127.0.0.1:${preview.port}` })).status).toBe(200);
-    const rebound = await request(preview.port, '/admin/config.yml', { host: `attacker.example:${preview.port}` });
+    const rebound = await request(preview.port, `${ADDRESS.admin}config.yml`, { host: `attacker.example:${preview.port}` });
     expect(rebound.status).toBe(403);
     expect(rebound.body).not.toContain('local_backend');
   });
@@ -131,7 +132,7 @@ describe('npm run dev is private by default', () => {
     expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
     const same = await request(preview.port, '/v1/intelligence/list', { host, origin: own });
     expect(same.headers['access-control-allow-origin']).toBe(own);
-    const feed = await request(preview.port, '/feed.json', { host, origin: 'https://any-site.example' });
+    const feed = await request(preview.port, ADDRESS.jsonFeed, { host, origin: 'https://any-site.example' });
     expect(feed.status).toBe(200);
     expect(feed.headers['access-control-allow-origin']).toBeUndefined();
     // A build without drafts is public data: any origin may read it, as from the deploy.
@@ -176,7 +177,7 @@ describe('npm run dev is private by default', () => {
 
 describe("the content manager's proxy", () => {
   const proxyOf = async (dev: Dev) => {
-    const config = (await request(dev.port, '/admin/config.yml', { host: 'localhost' })).body;
+    const config = (await request(dev.port, `${ADDRESS.admin}config.yml`, { host: 'localhost' })).body;
     return new URL(/local_backend:\s*\n\s*url: (\S+)/.exec(config)![1]!);
   };
   const info = (url: URL, headers: Record<string, string>, pathname = url.pathname) =>

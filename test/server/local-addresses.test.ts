@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { VALID_FIXTURE } from '../helpers/fixture.ts';
+import { ADDRESS } from '../helpers/addresses.ts';
 
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
@@ -75,11 +76,11 @@ async function addressesOf(base: string): Promise<string[]> {
   return [
     ...list.data.map((item) => item.url),
     openapi.servers[0]!.url,
-    ...[...(await text(`${base}/sitemap.xml`)).matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]!),
-    ...[...(await text(`${base}/feed.xml`)).matchAll(/<link>([^<]+)<\/link>/g)].map((match) => match[1]!),
-    ...[...(await text(`${base}/llms.txt`)).matchAll(/\]\((https?:[^)]+)\)/g)].map((match) => match[1]!),
+    ...[...(await text(`${base}${ADDRESS.sitemap}`)).matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]!),
+    ...[...(await text(`${base}${ADDRESS.rss}`)).matchAll(/<link>([^<]+)<\/link>/g)].map((match) => match[1]!),
+    ...[...(await text(`${base}${ADDRESS.llmsTxt}`)).matchAll(/\]\((https?:[^)]+)\)/g)].map((match) => match[1]!),
     ...[...page.matchAll(/<link rel="alternate"[^>]* href="([^"]+)"/g)].map((match) => match[1]!),
-    /^site_url: (\S+)$/m.exec(await text(`${base}/admin/config.yml`))![1]!,
+    /^site_url: (\S+)$/m.exec(await text(`${base}${ADDRESS.admin}config.yml`))![1]!,
   ];
 }
 

@@ -9,6 +9,7 @@ import { normalisePath } from '../../generator/server/static-files.ts';
 import { buildInto, removeBuildDirs } from '../helpers/build-output.ts';
 import { VALID_FIXTURE } from '../helpers/fixture.ts';
 import { type SiteServer, startSiteServer } from '../helpers/site-server.ts';
+import { ADDRESS } from '../helpers/addresses.ts';
 
 let server: SiteServer;
 
@@ -36,6 +37,10 @@ function get(target: string): Promise<{ status: number; headers: http.IncomingHt
 }
 
 const IMAGE = '/images/resources/rag-evaluation-guide.svg';
+/** `/admin/` -> `/%61dmin/`: a folder's address with its first letter percent-encoded. */
+const encodedFirst = (address: string) => `/%${address.charCodeAt(1).toString(16)}${address.slice(2)}`;
+/** `/docs/` -> `/docs`. */
+const withoutSlash = (address: string) => address.slice(0, -1);
 
 describe('paths are decoded and normalised once, before the rules and the file are chosen', () => {
   it.each([
@@ -53,21 +58,26 @@ describe('paths are decoded and normalised once, before the rules and the file a
   });
 
   it('gives the content manager its CSP however its address is spelt', async () => {
-    const plain = await get('/admin/');
-    const spelt = await get('/%61dmin/');
+    const plain = await get(ADDRESS.admin);
+    const spelt = await get(encodedFirst(ADDRESS.admin));
     expect(spelt.status).toBe(200);
     expect(spelt.headers['content-security-policy']).toBe(plain.headers['content-security-policy']);
     expect(spelt.headers['content-security-policy']).toContain("frame-ancestors 'none'");
   });
 
-  it.each(['/docs', '/resources', '/services', '/admin', '/%61dmin', '//docs', '/intelligence/..//docs'])(
-    'redirects the folder %s to its slash form, on this site',
-    async (target) => {
-      const response = await get(`${target}?x=1`);
-      expect(response.status).toBe(301);
-      expect(response.headers.location).toMatch(/^\/[a-z]+\/\?x=1$/);
-    },
-  );
+  it.each([
+    withoutSlash(ADDRESS.reference),
+    withoutSlash(ADDRESS.hub),
+    '/services',
+    withoutSlash(ADDRESS.admin),
+    withoutSlash(encodedFirst(ADDRESS.admin)),
+    `/${withoutSlash(ADDRESS.reference)}`,
+    `/intelligence/..//${withoutSlash(ADDRESS.reference)}`,
+  ])('redirects the folder %s to its slash form, on this site', async (target) => {
+    const response = await get(`${target}?x=1`);
+    expect(response.status).toBe(301);
+    expect(response.headers.location).toMatch(/^\/[\w-]+\/\?x=1$/);
+  });
 
   it.each(['/_headers', '/%5fheaders', '/%5F%68eaders', '/images/../_headers', '/images/%2e%2e/_headers', '/images/..%2f_headers'])(
     'never serves the rules file as %s',
@@ -86,7 +96,7 @@ describe('paths are decoded and normalised once, before the rules and the file a
   });
 
   it('frames nothing on any path, however it is spelt', async () => {
-    for (const target of ['/', '/%61dmin/', '/resources/', '/no-such-page']) {
+    for (const target of ['/', encodedFirst(ADDRESS.admin), ADDRESS.hub, '/no-such-page']) {
       expect((await get(target)).headers['x-frame-options'], target).toBe('DENY');
     }
   });
