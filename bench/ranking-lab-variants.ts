@@ -204,9 +204,14 @@ const ceiling: Variant = (words, hits, context, _document, expected) => {
   );
 };
 
+/** The same ceiling with the complete-match tier of longer questions dropped: what that rule costs at most. */
+const ceilingWithoutComplete: Variant = (words, hits, context, document, expected) =>
+  wordsRuleFor(words.length) ? ceiling(words, hits, context, document, expected) : expected ? 1 : 0;
+
 export const VARIANTS: Record<string, Variant> = {
   baseline: variant({}),
   ceiling,
+  ceilingWithoutComplete,
   ...grid('bTitle', [0, 0.3, 1], (value) => ({ field: perField(bs(value)) })),
   ...grid('titleK0.3B', [0.7, 1], (value) => ({ field: perField(bs(value), [0.3, k, k, k, k]) })),
   ...grid('bAll', [0.3, 1], (value) => ({ field: perField(bs(value, value)) })),
