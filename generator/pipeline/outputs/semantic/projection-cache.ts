@@ -3,11 +3,12 @@
  * vectors, which depend on the model only, so a build after an edit finds them here instead of spending
  * seconds on a covariance and its subspace iteration. Keyed by the digest of those vectors, the writer's
  * knobs and the form of the arithmetic (`PROJECTION_FORM`): other vectors, knobs or arithmetic find nothing
- * and compute the axes again. A file that does not read back whole is ignored; a write goes to a temporary
- * name first. Build side: Node only.
+ * and compute the axes again, and their save removes the other axes files (the model's words' vectors change
+ * only with the model or the way it is run, and the old axes would never be read again). A file that does
+ * not read back whole is ignored; a write goes to a temporary name first. Build side: Node only.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECTION_FORM, projectionFor, type Projection } from '../../../semantic/projection.ts';
 import { SEMANTIC, writerKnobs } from '../../../semantic/semantic-ranking.ts';
@@ -54,6 +55,9 @@ function saveAxes(file: string, { axes }: Projection) {
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(staging, new Uint8Array(axes.buffer, axes.byteOffset, axes.byteLength));
     renameSync(staging, file);
+    const dir = path.dirname(file);
+    for (const name of readdirSync(dir))
+      if (/^projection-[0-9a-f]+\.axes$/.test(name) && name !== path.basename(file)) rmSync(path.join(dir, name), { force: true });
   } catch {
     // A read-only cache folder: the next build finds the axes again.
     rmSync(staging, { force: true });
