@@ -20,6 +20,7 @@ import { readDistFiles } from '../helpers/api-runtimes.ts';
 import { buildInto, removeBuildDirs } from '../helpers/build-output.ts';
 import { refusedProblemsOf } from '../helpers/content-problems.ts';
 import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
+import { ADDRESS, outputPath } from '../helpers/addresses.ts';
 
 afterAll(() => {
   removeFixtureDirs();
@@ -152,7 +153,7 @@ describe('synonyms in the build and at the edge', () => {
     const outDir = await buildInto(withSynonyms(yaml));
     const files = readDistFiles(outDir);
     expect(JSON.parse(String(files.get(SEARCH_SYNONYMS_PATH))).expansions).toEqual({ ppc: ['paid search'], 'paid search': ['ppc'] });
-    const config = readFileSync(path.join(outDir, 'admin', 'config.yml'), 'utf8');
+    const config = readFileSync(path.join(outDir, outputPath(`${ADDRESS.admin}config.yml`)), 'utf8');
     expect(config).toMatch(/name: synonyms[\s\S]*file: (content\/)?synonyms\.yaml/);
     expect(config).toMatch(/name: words/);
 
