@@ -11,6 +11,7 @@ import { buildSite } from '../../generator/pipeline/build-site.ts';
 import { type BuildCache, createBuildCache } from '../../generator/pipeline/build-cache.ts';
 import { BUILD_ENV, readTree, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
 import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
+import { ADDRESS, outputPath } from '../helpers/addresses.ts';
 
 afterAll(() => {
   removeBuildDirs();
@@ -101,7 +102,7 @@ describe('an incremental build', () => {
     expect(first.written).toBe(first.files);
     const again = await buildSite({ contentDir: content, outDir: out, env: BUILD_ENV });
     expect(again.written).toBe(0);
-    const image = readTree(out).has('admin/decap-cms.js');
+    const image = readTree(out).has(outputPath(`${ADDRESS.admin}decap-cms.js`));
     expect(image).toBe(true);
   });
 
