@@ -266,7 +266,7 @@ describe('publishing a draft technology', () => {
   });
 
   it('names it in no record at all, so no client follows an id to a 404', () => {
-    // "No drafts anywhere" (routes/publish.ts): the raw `technologies` ids must not outlive the record.
+    // "No drafts anywhere" (pipeline/catalogue/publish.ts): the raw `technologies` ids must not outlive the record.
     const mentions = listFiles(root).filter(
       (file) => file.startsWith(`${V1}/`) && readFileSync(path.join(root, file), 'utf8').includes('llm-gateway'),
     );
