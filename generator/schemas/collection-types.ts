@@ -35,7 +35,10 @@ export interface ListCollection<S extends z.ZodType = z.ZodType> {
  */
 export type Reference = readonly string[] | 'images' | `site.${string}`;
 
-/** Records in contract order: `order` then title; newest `date` first; newest `updated` first. */
+/**
+ * Records in contract order: `order` then title; newest first by the date role (`fields.date`, which a
+ * collection ordered so must name); newest `updated` first.
+ */
 export type RecordOrder = 'order' | 'date' | 'updated';
 
 /** A list filter: the query parameter, the record fields it matches and the taxonomies its values come from. */
@@ -155,8 +158,11 @@ type FeedFlag = { feed?: undefined } | { feed: 'articles' } | { feed: 'resources
 /** What a site feed reads of its collection's records by name, beyond the roles: the resource feed's fields. */
 export type FeedFields<F extends Feed> = F extends 'resources' ? ResourceFeedFields : unknown;
 
+/** Newest first by the day a record was published: only a collection whose roles name that day. */
+type OrderFlag = { order: Exclude<RecordOrder, 'date'> } | { order: 'date'; fields: { date: string } };
+
 /** One Markdown file per record; the file name is the slug. */
-export type MarkdownCollection<S extends z.ZodObject = z.ZodObject> = MarkdownCollectionFields<S> & FeedFlag;
+export type MarkdownCollection<S extends z.ZodObject = z.ZodObject> = MarkdownCollectionFields<S> & FeedFlag & OrderFlag;
 
 export type Collection = DocumentCollection | ListCollection | MarkdownCollection;
 

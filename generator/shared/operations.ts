@@ -50,6 +50,8 @@ export interface CollectionRoutes {
   noun: string;
   /** How its records are ordered (see RecordOrder in the collections table's types). */
   order?: 'order' | 'date' | 'updated';
+  /** The field an order by date reads: the collection's date role. */
+  fields?: { date?: string };
   api: {
     path: string;
     label: string;
@@ -114,14 +116,15 @@ function routeDescription(label: string, route: ExtraRoute): string {
   return `Every entry, in the editors' order, with \`count\`: the published records (${joinWords(counted)}) that use it. Not paginated.`;
 }
 
-/** A collection's list and get routes, then its extra routes in the order the table gives them. */
-const ORDER_WORDS = {
-  order: 'by their `order` field, then title',
-  date: 'newest `date` first, then by id',
-  updated: 'newest `updated` first, then by id',
-} as const;
+/** How a list is ordered, in its description. */
+function orderWords({ order = 'order', fields }: CollectionRoutes): string {
+  if (order === 'order') return 'by their `order` field, then title';
+  return `newest \`${order === 'date' ? (fields?.date ?? order) : order}\` first, then by id`;
+}
 
-function createCollectionOperations({ noun, order, api }: CollectionRoutes): Operation[] {
+/** A collection's list and get routes, then its extra routes in the order the table gives them. */
+function createCollectionOperations(collection: CollectionRoutes): Operation[] {
+  const { noun, api } = collection;
   const common = { collection: api.path, tag: api.tag };
   const filters = api.filters.map(
     (filter): Param => ({ name: filter.param, kind: 'filter', source: filter.source, description: filter.description }),
@@ -131,7 +134,7 @@ function createCollectionOperations({ noun, order, api }: CollectionRoutes): Ope
     {
       path: `${api.path}/list`,
       ...api.list,
-      description: `The published ${api.label}, ${ORDER_WORDS[order ?? 'order']}.${filtered}`,
+      description: `The published ${api.label}, ${orderWords(collection)}.${filtered}`,
       kind: 'list',
       ...common,
       params: [...filters, limit, offset],

@@ -11,11 +11,14 @@ import {
   collections,
   type CollectionTable,
   feedSource,
+  type MarkdownCollection,
   markdownCollections,
 } from '../../generator/schemas/collections.ts';
 import type { Content } from '../../generator/schemas/content.ts';
 import { articleRecord, relatedSchema, serviceRecord } from '../../generator/schemas/api.ts';
 import { countPublication, selectPublished } from '../../generator/pipeline/catalogue/publish.ts';
+import { orderFields, sortRecords } from '../../generator/pipeline/catalogue/order.ts';
+import { createOperations } from '../../generator/shared/operations.ts';
 
 describe("the collections table's roles", () => {
   it.each(markdownCollections(collections))('%s: each role names a field of its schema', (_, collection) => {
@@ -80,6 +83,37 @@ describe('the date role decides what is scheduled', () => {
     const published = selectPublished(content, table, '2026-11-24') as unknown as Record<string, AnyEntry[]>;
     expect(published.events!.map((event) => event.id)).toEqual(['past', 'coming']);
     expect(countPublication(content, table, content, '2026-11-24')[0]).toMatchObject({ scheduled: 0 });
+  });
+});
+
+describe('the date role decides the newest-first order', () => {
+  const events = {
+    kind: 'markdown',
+    name: 'events',
+    noun: 'event',
+    pattern: 'events/*.md',
+    schema: z.strictObject({ title: z.string(), summary: z.string(), starts: z.string(), date: z.string() }),
+    fields: { title: 'title', summary: 'summary', date: 'starts' },
+    order: 'date',
+    page: { path: 'events', key: 'slug' },
+  } as const satisfies MarkdownCollection;
+  const record = (id: string, starts: string, date: string) =>
+    ({ id, slug: id, body: '', file: `events/${id}.md`, updated: '2026-01-01', title: id, summary: id, starts, date }) as AnyEntry;
+
+  it('sorts by the field the role names, whatever it is called, and says so in the list route', () => {
+    const records = [record('first', '2026-01-02', '2026-09-01'), record('latest', '2026-05-01', '2026-01-01')];
+    expect(sortRecords(records, events).map((event) => event.id)).toEqual(['latest', 'first']);
+    expect(orderFields(events)).toEqual(['starts']);
+    const api = { ...collections.intelligence.api, path: 'events', routes: [] };
+    const list = createOperations([{ ...events, api }]).find((operation) => operation.path === 'events/list');
+    expect(list?.description).toMatch(/^The published articles, newest `starts` first, then by id\./);
+  });
+
+  it('needs a date role: the table refuses a newest-first order by a date it does not name', () => {
+    const { date: _, ...undated } = events.fields;
+    // @ts-expect-error a collection without a date role cannot be ordered by its date
+    const wrong: MarkdownCollection = { ...events, fields: undated };
+    expect(wrong.order).toBe('date');
   });
 });
 

@@ -15,15 +15,18 @@ export const byOrderThen =
 const byNewest = (field: string) => (a: AnyEntry, b: AnyEntry) =>
   compareText(String(b[field]), String(a[field])) || compareText(a.id, b.id);
 
+/** The field a newest-first order reads: the collection's date role, or the day a record last changed. */
+const newestField = (collection: MarkdownCollection) => (collection.order === 'date' ? collection.fields.date : 'updated');
+
 /** A collection's records in its contract order (a new array). */
 export function sortRecords<T extends AnyEntry>(records: readonly T[], collection: MarkdownCollection): T[] {
   const compare =
     collection.order === 'order'
       ? byOrderThen<AnyEntry & { order: number }>((record) => String(record[collection.fields.title]))
-      : byNewest(collection.order);
+      : byNewest(newestField(collection));
   return [...records].sort(compare as (a: T, b: T) => number);
 }
 
 /** The fields of a record its collection's order reads (its id besides): two records' order is a function of these alone. */
 export const orderFields = (collection: MarkdownCollection): string[] =>
-  collection.order === 'order' ? ['order', collection.fields.title] : [collection.order];
+  collection.order === 'order' ? ['order', collection.fields.title] : [newestField(collection)];
