@@ -1,8 +1,12 @@
 /**
  * The collections table is the only place a collection is declared: registering a sixth one in a test
- * (case studies, in test/fixtures/sixth-collection) gives it list and get routes, filters, search and
- * OpenAPI paths without a line of code anywhere else.
+ * (case studies, in test/fixtures/sixth-collection) gives it list and get routes, filters, search, OpenAPI
+ * paths, record and list pages, sitemap entries, header rules, an editor collection, a line in llms.txt and a
+ * link on the front page, without a line of code anywhere else.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import jsYaml from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createMemoryAssets } from '../../generator/edge/assets.ts';
@@ -15,6 +19,7 @@ import { buildSite } from '../../generator/pipeline/build-site.ts';
 import { readDistFiles } from '../helpers/api-runtimes.ts';
 import { BUILD_ENV, readJson, removeBuildDirs, tempDir, recordPage } from '../helpers/build-output.ts';
 import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
+import { ADDRESS, outputPath } from '../helpers/addresses.ts';
 
 const caseStudyItem = z.object({
   id: z.string(),
@@ -53,7 +58,8 @@ const withCaseStudies: CollectionTable = {
     schema: caseStudySchema,
     fields: { title: 'title', summary: 'summary' },
     order: 'order',
-    page: { path: 'case-studies', key: 'slug' },
+    // A schema.org type its pages describe a record as: with one, the collection gets record and list pages.
+    page: { path: 'case-studies', key: 'slug', schema: 'Service' },
     references: { category: ['categories'], industries: ['industries'] },
     api: {
       path: 'case-studies',
@@ -161,6 +167,23 @@ describe('a collection registered in the collections table', () => {
     expect(type.schema.examples).toContain('case-studies');
     expect(document.components.schemas.SearchResult.properties.type.enum).toContain('case-studies');
     expect(document.components.schemas.CaseStudiesItem.properties.client).toEqual({ type: 'string' });
+  });
+
+  it('gets record and list pages, and every page-level output names it: sitemap, headers, editor, llms.txt, front page', () => {
+    const read = (file: string) => readFileSync(path.join(dist, file), 'utf8');
+    const page = recordPage('case-studies', 'claims-assistant-for-an-insurer');
+    const html = read(`${page.slice(1)}index.html`);
+    expect(html).toContain('<h1>Claims assistant for an insurer</h1>');
+    expect(html).toContain('"@type":"Service"');
+    expect(read('case-studies/index.html')).toContain(`href="${page}"`);
+    expect(read(outputPath(ADDRESS.sitemap))).toContain(`<loc>https://api.example.test${page}</loc>`);
+    expect(read('_headers')).toContain('\n/case-studies/*\n');
+    const editor = jsYaml.load(read(`${ADDRESS.admin.slice(1)}config.yml`)) as { collections: { name: string; folder: string }[] };
+    expect(editor.collections).toContainEqual(
+      expect.objectContaining({ name: 'caseStudies', folder: expect.stringMatching(/case-studies$/) }),
+    );
+    expect(read(outputPath(ADDRESS.llmsTxt))).toContain('/v1/case-studies/list');
+    expect(read('index.html')).toContain('href="/case-studies/"');
   });
 
   it('is validated by its schema and its references, like the others', async () => {
