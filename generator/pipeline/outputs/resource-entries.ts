@@ -17,11 +17,19 @@ export function feedResources(catalogue: Catalogue): Resource[] {
   return feedEntriesOf(catalogue.records, catalogue.collections, 'resources');
 }
 
+/** The taxonomies an entry's `category` draws from: what the feed's collection says the field references. */
+function categoryTaxonomies(catalogue: Catalogue): readonly string[] {
+  const reference = catalogue.collection(feedKey(catalogue)).references?.category;
+  return Array.isArray(reference) ? reference : [];
+}
+
 /** The practice categories an entry's `category` draws from, in display order. */
 export function feedCategories(catalogue: Catalogue) {
-  const reference = catalogue.collection(feedKey(catalogue)).references?.category;
-  return Array.isArray(reference) ? reference.flatMap((key) => catalogue.terms[key] ?? []) : [];
+  return categoryTaxonomies(catalogue).flatMap((key) => catalogue.terms[key] ?? []);
 }
+
+/** An entry's category as a reader sees it: its term's name (its id, should none name it). */
+export const categoryName = (catalogue: Catalogue, id: string) => catalogue.names(categoryTaxonomies(catalogue)).get(id) ?? id;
 
 /** One feed entry, fields in the order of the spec's table. */
 export function toFeedEntry(resource: Resource, catalogue: Catalogue): FeedEntry {

@@ -114,7 +114,9 @@ export function buildArticleFeeds(catalogue: Catalogue): OutputFile[] {
     copyright: site.license?.name ?? `© ${site.name}`,
     feedLinks: { rss: `${siteUrl}/${FEEDS.rss}`, atom: `${siteUrl}/${FEEDS.atom}` },
   };
-  const names = catalogue.names(['topics']);
+  // The terms the articles' `topics` field references, as the table says.
+  const topics = catalogue.collection(key).references?.topics;
+  const names = catalogue.names(Array.isArray(topics) ? topics : []);
   const topicName = (id: string) => names.get(id) ?? id;
   const rss = new Feed(options);
   addItems(rss, items, topicName, false);

@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Resource } from '../../../schemas/content.ts';
 import { folderAddress, SITE_ADDRESSES } from '../../../shared/site-addresses.ts';
-import { feedCategories, feedResources, toFeedEntry } from '../resource-entries.ts';
+import { categoryName, feedCategories, feedResources, toFeedEntry } from '../resource-entries.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { OutputFile } from '../output-file.ts';
 import { escapeHtml } from '../html.ts';
@@ -34,7 +34,7 @@ function renderByline(context: PageContext, resource: Resource, readingTime: str
 function renderCard(context: PageContext, resource: Resource): string {
   const { catalogue, base } = context;
   const entry = toFeedEntry(resource, catalogue);
-  const category = catalogue.names(['categories']).get(resource.category) ?? resource.category;
+  const category = categoryName(catalogue, resource.category);
   return `<li class="card" data-id="${escapeHtml(resource.id)}" data-category="${escapeHtml(resource.category)}">
 <img src="${escapeHtml(base + resource.image)}" alt="${escapeHtml(`Cover of ${resource.title}`)}" width="${IMAGE_SIZE.width}" height="${IMAGE_SIZE.height}" loading="lazy" decoding="async">
 <div class="card-body">
@@ -80,7 +80,7 @@ ${resources.map((resource) => renderCard(context, resource)).join('\n')}
 function renderEntry(context: PageContext, resource: Resource): string {
   const { catalogue, base } = context;
   const entry = toFeedEntry(resource, catalogue);
-  const category = catalogue.names(['categories']).get(resource.category) ?? resource.category;
+  const category = categoryName(catalogue, resource.category);
   const main = `<a class="back" href="${base}${HUB}">← All resources</a>
 <article class="entry">
 <header>
