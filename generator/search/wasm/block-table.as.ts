@@ -16,6 +16,18 @@ export function tableLastBlock(): f64 {
 }
 
 /**
+ * The body offset `body` moved on by the varint at `at` (an entry's docBytes or dataBytes), with `cursor`
+ * past it; -1 when the varint is malformed or the table's bytes end with it (the entry goes on after each).
+ */
+// @ts-ignore: decorator
+@inline
+function nextOffset(at: i32, end: i32, body: i64): i64 {
+  setCursor(at);
+  const value = readVarint(end, 5);
+  return value < 0 || cursor >= end ? -1 : body + value;
+}
+
+/**
  * Decodes `count` block-table entries (postings-codec.ts: blockGap, count, docBytes, dataBytes, level) from
  * memory `[at, end)` into six columns from `out`: block, count, docStart, dataStart, dataEnd (i32; positions
  * in the record's bytes, memory offset 0 being `origin` there) and bound (f64, at `bounds`). Returns where
@@ -27,7 +39,7 @@ export function decodeTable(at: i32, end: i32, count: i32, size: i32, top: f64, 
   for (let i = 0; i < count; i++) {
     if (at + 5 > end) return -1;
     setCursor(at);
-    let value = readVarint(end, 5);
+    const value = readVarint(end, 5);
     if (value < 0) return -1;
     at = cursor;
     current += value;
@@ -36,20 +48,14 @@ export function decodeTable(at: i32, end: i32, count: i32, size: i32, top: f64, 
     if (n == 0 || n > size) return -1;
     store<i32>(out + ((count + i) << 2), n);
     store<i32>(out + ((2 * count + i) << 2), <i32>body);
-    setCursor(at);
-    value = readVarint(end, 5);
-    if (value < 0) return -1;
+    body = nextOffset(at, end, body);
+    if (body < 0) return -1;
     at = cursor;
-    body += value;
     store<i32>(out + ((3 * count + i) << 2), <i32>body);
-    if (at >= end) return -1;
-    setCursor(at);
-    value = readVarint(end, 5);
-    if (value < 0) return -1;
+    body = nextOffset(at, end, body);
+    if (body < 0) return -1;
     at = cursor;
-    body += value;
     store<i32>(out + ((4 * count + i) << 2), <i32>body);
-    if (at >= end) return -1;
     const level = <i32>load<u8>(at++);
     if (level == 0 || level > 255) return -1;
     store<f64>(bounds + (i << 3), (top * <f64>level) / 255.0);
