@@ -1,6 +1,6 @@
 /**
  * `/docs/`, the API reference, in a real headless Chromium over the local server: it documents every
- * operation of the OpenAPI document, passes every axe rule (not only the serious ones), stays small, and
+ * operation of the OpenAPI document and of the route table, passes every axe rule (not only the serious ones), stays small, and
  * its "try it" forms call the API on the page's own origin under the page's real Content-Security-Policy,
  * even when the site was built for another address.
  */
@@ -12,6 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryLimiter } from '../../generator/edge/limiter.ts';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
+import { operations } from '../../generator/schemas/collections.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { type SiteServer, startSiteServer } from '../helpers/site-server.ts';
 import { ADDRESS, outputPath } from '../helpers/addresses.ts';
@@ -72,6 +73,33 @@ describe('the API reference page', () => {
         expect(own, `${operation.operationId} ${parameter.name}`).toContain(`name="${parameter.name}"`);
     }
     expect(html).toMatch(/<meta name="description" content="[^"]{50,}">/);
+  });
+
+  it('shows every operation of the route table with its path and summary, and reports no error when an example is opened', async () => {
+    const { endpoints, text, title, problems } = await withPage(async (page) => {
+      const problems: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+      });
+      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+      page.on('requestfailed', (request) => problems.push(`failed: ${request.url()}`));
+      page.on('response', (response) => {
+        if (response.status() >= 400) problems.push(`${response.status()}: ${response.url()}`);
+      });
+      await page.locator('details').first().click();
+      await page.waitForLoadState('networkidle');
+      return {
+        endpoints: await page.locator('main section[id] > .endpoint').allInnerTexts(),
+        text: await page.locator('body').innerText(),
+        title: await page.title(),
+        problems,
+      };
+    });
+    expect(endpoints.map((endpoint) => endpoint.trim()).sort()).toEqual(operations.map((op) => `GET /v1/${op.path}`).sort());
+    for (const summary of ['List services', 'Natural-language search over services, expertise and articles', 'Health check'])
+      expect(text).toContain(summary);
+    expect(title).toMatch(/API reference/);
+    expect(problems).toEqual([]);
   });
 
   it('passes every axe rule, every impact, at a phone width', async () => {

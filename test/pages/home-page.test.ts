@@ -1,6 +1,6 @@
 /**
- * The human API reference at `/docs/` and the front page, served from a real build over HTTP and opened in
- * headless Chromium: the reference lists every operation, and nothing is fetched from off the site.
+ * The front page (`/`), served from a real build over HTTP and opened in headless Chromium: it says what the
+ * API is, links every public address, each of which exists, and fetches nothing from off the site.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -8,7 +8,6 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
-import { operations } from '../../generator/schemas/collections.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { startSiteServer, type SiteServer } from '../helpers/site-server.ts';
 import { ADDRESS } from '../helpers/addresses.ts';
@@ -18,7 +17,7 @@ let server: SiteServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  dist = path.join(mkdtempSync(path.join(os.tmpdir(), 'docs-page-')), 'dist');
+  dist = path.join(mkdtempSync(path.join(os.tmpdir(), 'home-page-')), 'dist');
   await buildSite({ contentDir: 'content', outDir: dist, env: { SOURCE_DATE_EPOCH: '1795000000' } });
   server = await startSiteServer(dist);
   browser = await launchBrowser();
@@ -49,28 +48,6 @@ async function openPage(url: string): Promise<{ page: Page; requests: string[]; 
 }
 
 const offSite = (requests: string[]) => requests.filter((url) => !url.startsWith(`${server.url}/`) && !url.startsWith('data:'));
-
-describe('the API reference at /docs/', () => {
-  it('lists every operation of the API with its path and summary', async () => {
-    const { page } = await openPage(`${server.url}${ADDRESS.reference}`);
-    const endpoints = await page.locator('main section[id] > .endpoint').allInnerTexts();
-    expect(endpoints.map((text) => text.trim()).sort()).toEqual(operations.map((op) => `GET /v1/${op.path}`).sort());
-    const text = await page.locator('body').innerText();
-    for (const summary of ['List services', 'Natural-language search over services, expertise and articles', 'Health check'])
-      expect(text).toContain(summary);
-    await expect(page.title()).resolves.toMatch(/API reference/);
-    await page.close();
-  });
-
-  it('loads only from the local site, with no console errors', async () => {
-    const { page, requests, problems } = await openPage(`${server.url}${ADDRESS.reference}`);
-    await page.locator('details').first().click();
-    await page.waitForLoadState('networkidle');
-    expect(offSite(requests)).toEqual([]);
-    expect(problems).toEqual([]);
-    await page.close();
-  });
-});
 
 describe('the front page', () => {
   it("says what the API is and links every public address: the reference, the API, the feeds, each collection, MCP, the crawlers' files and the editor", async () => {
