@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { brotliDecompressSync } from 'node:zlib';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 
 /** Flags for a headless browser as root on a machine with no network but loopback. */
 const ARGS = [
@@ -272,4 +272,20 @@ function readPid(lock: string): string {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
     throw error;
   }
+}
+
+/**
+ * Collects into `problems` whatever a page reports going wrong: console errors, uncaught exceptions, failed
+ * requests and responses with an error status. A test expects it empty.
+ */
+export function recordProblems(page: Page, problems: string[]): string[] {
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('requestfailed', (request) => problems.push(`failed: ${request.url()}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`${response.status()}: ${response.url()}`);
+  });
+  return problems;
 }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
-import { launchBrowser } from '../helpers/browser.ts';
+import { launchBrowser, recordProblems } from '../helpers/browser.ts';
 import { startSiteServer, type SiteServer } from '../helpers/site-server.ts';
 import { ADDRESS } from '../helpers/addresses.ts';
 
@@ -33,16 +33,8 @@ afterAll(async () => {
 async function openPage(url: string): Promise<{ page: Page; requests: string[]; problems: string[] }> {
   const page = await browser.newPage();
   const requests: string[] = [];
-  const problems: string[] = [];
+  const problems = recordProblems(page, []);
   page.on('request', (request) => requests.push(request.url()));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('requestfailed', (request) => problems.push(`failed: ${request.url()}`));
-  page.on('response', (response) => {
-    if (response.status() >= 400) problems.push(`${response.status()}: ${response.url()}`);
-  });
   await page.goto(url, { waitUntil: 'load' });
   return { page, requests, problems };
 }

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryLimiter } from '../../generator/edge/limiter.ts';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
 import { operations } from '../../generator/schemas/collections.ts';
-import { launchBrowser } from '../helpers/browser.ts';
+import { launchBrowser, recordProblems } from '../helpers/browser.ts';
 import { type SiteServer, startSiteServer } from '../helpers/site-server.ts';
 import { ADDRESS, outputPath } from '../helpers/addresses.ts';
 
@@ -77,15 +77,7 @@ describe('the API reference page', () => {
 
   it('shows every operation of the route table with its path and summary, and reports no error when an example is opened', async () => {
     const { endpoints, text, title, problems } = await withPage(async (page) => {
-      const problems: string[] = [];
-      page.on('console', (message) => {
-        if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-      });
-      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-      page.on('requestfailed', (request) => problems.push(`failed: ${request.url()}`));
-      page.on('response', (response) => {
-        if (response.status() >= 400) problems.push(`${response.status()}: ${response.url()}`);
-      });
+      const problems = recordProblems(page, []);
       await page.locator('details').first().click();
       await page.waitForLoadState('networkidle');
       return {

@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
 import type { Feed, FeedEntry } from '../../generator/schemas/feed.ts';
-import { launchBrowser } from '../helpers/browser.ts';
+import { launchBrowser, recordProblems } from '../helpers/browser.ts';
 import { startSiteServer, type SiteServer } from '../helpers/site-server.ts';
 import { ADDRESS, outputPath } from '../helpers/addresses.ts';
 
@@ -45,14 +45,11 @@ afterAll(async () => {
   rmSync(path.dirname(dist), { recursive: true, force: true });
 });
 
-/** A fresh page that records every console error and uncaught exception, checked after each test. */
+/** A fresh page that records every console error, uncaught exception and failed request, checked after each test. */
 async function openPage(query = '', options: { javaScriptEnabled?: boolean } = {}): Promise<Page> {
   context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
   const page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  recordProblems(page, problems);
   await page.goto(`${server.url}${ADDRESS.hub}${query}`);
   return page;
 }
