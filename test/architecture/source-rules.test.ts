@@ -21,7 +21,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   schemas: ['schemas', 'shared', 'search/synonyms.ts'],
   search: ['search', 'semantic', 'shared'],
   semantic: ['semantic', 'search', 'shared'],
-  edge: ['edge', 'search', 'semantic', 'shared'],
+  edge: ['edge', 'search', 'shared'],
   mcp: ['mcp', 'edge', 'search', 'shared'],
   pipeline: ['pipeline', 'schemas', 'search', 'semantic', 'shared', 'launch.mjs'],
   server: ['server', 'pipeline', 'edge', 'mcp', 'schemas', 'search', 'semantic', 'shared', 'launch.mjs'],
