@@ -34,13 +34,18 @@ export interface FieldAnalysis {
 
 /** A field's text as MiniSearch's `add` reads it: the length is the number of distinct tokens, before processing. */
 export function analyseField(text: string, process: (token: string) => string | null = processTerm): FieldAnalysis {
-  const tokens = tokenize(text);
+  // Each distinct token counted once, in first-occurrence order, then processed once: a term's first
+  // token comes first among its tokens, so the terms keep their first-occurrence order and their counts.
+  const counts = new Map<string, number>();
+  for (const token of tokenize(text)) counts.set(token, (counts.get(token) ?? 0) + 1);
   const frequency = new Map<string, number>();
-  for (const token of tokens) {
+  for (const [token, count] of counts) {
     const term = process(token);
-    if (term) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+    if (term) frequency.set(term, (frequency.get(term) ?? 0) + count);
   }
-  return { length: new Set(tokens).size, terms: [...frequency].flat() };
+  const terms: (string | number)[] = [];
+  for (const [term, count] of frequency) terms.push(term, count);
+  return { length: counts.size, terms };
 }
 
 export interface SearchIndexFile {
