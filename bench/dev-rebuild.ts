@@ -111,5 +111,5 @@ if (!process.execArgv.includes(SEMI_SPACE)) {
 const args = process.argv.slice(2);
 const at = args.indexOf('--profile');
 const profile = at >= 0 ? args[at + 1] : undefined;
-const articles = Number(args.find((arg, index) => /^\d+$/.test(arg) && index !== at + 1) ?? 4000);
+const articles = Number(args.find((arg, index) => /^\d+$/.test(arg) && (at < 0 || index !== at + 1)) ?? 4000);
 await main(articles, profile);

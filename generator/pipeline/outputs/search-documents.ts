@@ -4,7 +4,7 @@
  * (search/search-file.ts) and the semantic one (semantic/semantic-output.ts) are made from them.
  */
 import { type AnyEntry, apiCollections, type ApiCollection } from '../../schemas/collections.ts';
-import type { SearchDocument } from '../../search/index-format.ts';
+import type { SearchDocument, StoredResult } from '../../search/index-format.ts';
 import type { Catalogue } from '../catalogue/catalogue.ts';
 
 /**
@@ -52,26 +52,54 @@ function createDocuments(key: string, collection: ApiCollection, catalogue: Cata
   return catalogue.records[key]!.map((record): SearchDocument => {
     const kept = known();
     if (kept) return kept;
-    // The body when asked for: an index updated by term reads only the edited documents' (a record's
-    // body may be read from its file only then; load-content.ts). Set once the text is let go.
-    let body: string | undefined;
-    return {
+    const shown = {
       id: `${type}:${record.id}`,
       title: String(record[fields.title]),
       tags: search.tags.flatMap((field) => (record[field] as string[] | undefined) ?? []).join(' '),
       terms: termsOf(record),
       summary: String(record[fields.summary]),
-      get body() {
-        body ??= bodyText(record.body);
-        return body;
-      },
-      set body(text: string) {
-        body = text;
-      },
-      // As the list items give them (shape-records.ts copies these fields and derives the url the same way).
-      stored: [record.slug, String(record[fields.title]), String(record[fields.summary]), catalogue.recordUrl(key, record)],
     };
+    // As the list items give them (shape-records.ts copies these fields and derives the url the same way).
+    const stored: StoredResult = [
+      record.slug,
+      String(record[fields.title]),
+      String(record[fields.summary]),
+      catalogue.recordUrl(key, record),
+    ];
+    return withLazyBody(shown, record, bodyText, stored);
   });
+}
+
+/**
+ * A document's body, made when asked for: an index updated by term reads only the edited documents' (a
+ * record's body may be read from its file only then; load-content.ts). Made here, apart from the build's
+ * scope: a document is kept from build to build (search-state.ts), and a getter made where the catalogue is
+ * in scope held that build's catalogue, and through it the one before, every edit (the builder's heap grew
+ * by a catalogue an edit). `bodyText` must hold nothing of a build either (`searchText`).
+ */
+function withLazyBody(
+  shown: Omit<SearchDocument, 'body' | 'stored'>,
+  record: AnyEntry,
+  bodyText: BodyText,
+  stored: StoredResult,
+): SearchDocument {
+  let body: string | undefined;
+  return {
+    ...shown,
+    get body() {
+      body ??= bodyText(record.body);
+      return body;
+    },
+    set body(text: string) {
+      body = text;
+    },
+    stored,
+  };
+}
+
+/** The search text of a body, by the build cache's memo: a function that holds the memo only, never a catalogue. */
+export function searchText(memo: Catalogue['memo']): BodyText {
+  return (body) => memo('search text', body, () => toSearchText(body));
 }
 
 /** What a document's body holds: its search text, or the Markdown itself for a thread that makes the text. */

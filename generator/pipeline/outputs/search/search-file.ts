@@ -8,7 +8,7 @@ import { checkSearchBytes, keptDocuments, keptSearchIndexFiles, type SearchHolde
 import { createSynonymTable, type SynonymTable } from '../../../search/synonyms.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { OutputFile } from '../output-file.ts';
-import { createSearchDocuments, toSearchText } from '../search-documents.ts';
+import { createSearchDocuments, searchText } from '../search-documents.ts';
 import type { BuildHelper } from '../../helper/build-helper.ts';
 import { DEFAULT_SEARCH_INDEX_BUDGET_MB } from '../../build-settings.ts';
 
@@ -38,7 +38,7 @@ export function buildSearchIndex(
 ): { files: OutputFile[]; documents: number } {
   const holder = catalogue.memo('search index', 'kept', (): SearchHolder => ({}));
   const kept = keys && keptDocuments(holder, catalogue.siteUrl, keys);
-  const documents = createSearchDocuments(catalogue, (body) => catalogue.memo('search text', body, () => toSearchText(body)), kept?.known);
+  const documents = createSearchDocuments(catalogue, searchText(catalogue.memo), kept?.known);
   kept?.keep(documents);
   // Analyses are kept between rebuilds (and within one build), so only changed text is analysed again.
   const analyse = (text: string) => catalogue.memo('search analysis', text, () => analyseField(text));
