@@ -159,8 +159,9 @@ async function buildLocked(contentDir: string, outDir: string, settings: BuildSe
     keepLoads: true,
     damage,
     scope: fingerprint.generator,
-    // The check above has just taken each content file's stats: the scan takes them rather than a second stat.
-    listContent: (root) => listEntries(root, fingerprint.stats),
+    // The check above has just listed the content and taken each file's stats: the scan takes both rather
+    // than list and stat it again.
+    listContent: (root) => listEntries(root, fingerprint.stats, fingerprint.listing),
   });
   const summary = { files: result.files, bytes: result.bytes, publication: result.publication };
   recordBuild<BuildSummary>(outDir, fingerprint, summary, result.identity);

@@ -1,6 +1,7 @@
 /**
  * `npm run build` stats each content file once: the nothing-changed check's stats are handed to the scan
- * (listEntries' `known`), which uses them for regular files only; a link is still seen as a link.
+ * (listEntries' `known`), which uses them for regular files only; a link is still seen as a link. The
+ * check lists the folder once, and the scan takes that listing (`listed`) rather than list it again.
  */
 import { lstatSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -34,5 +35,29 @@ describe('the content listing of npm run build', () => {
     expect(listEntries(content).map((entry) => [entry.path, entry.stats.size])).toEqual(
       entries.map((entry) => [entry.path, lstatSync(path.join(content, entry.path)).size]),
     );
+  });
+
+  it('takes the names the nothing-changed check listed, in the order the scan lists, and only for the folder they list', () => {
+    const content = path.join(root, 'listed');
+    mkdirSync(path.join(content, 'a'), { recursive: true });
+    for (const file of ['a-b.md', 'a/z.md', 'b.yaml']) writeFileSync(path.join(content, file), 'x: 1\n');
+    const fingerprint = fingerprintBuild({
+      contentDir: content,
+      outDir: path.join(root, 'dist-listed'),
+      settings: resolveBuildSettings({}),
+    });
+    // Each folder's names sorted, a folder before what it holds (not the order of whole paths: 'a-b.md' < 'a/z.md').
+    expect(fingerprint.listing.names.map((name) => name.path)).toEqual(['a', 'a/z.md', 'a-b.md', 'b.yaml']);
+    writeFileSync(path.join(content, 'c.md'), 'x: 1\n');
+    // The listing taken is the check's: a file made since is not listed again, where a fresh listing finds it.
+    expect(listEntries(content, fingerprint.stats, fingerprint.listing).map((entry) => entry.path)).toEqual([
+      'a',
+      'a/z.md',
+      'a-b.md',
+      'b.yaml',
+    ]);
+    expect(listEntries(content).map((entry) => entry.path)).toEqual(['a', 'a/z.md', 'a-b.md', 'b.yaml', 'c.md']);
+    // Another folder's listing is never taken.
+    expect(listEntries(path.join(root, 'content'), undefined, fingerprint.listing).map((entry) => entry.path)).toContain('site.yaml');
   });
 });

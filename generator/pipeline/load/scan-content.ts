@@ -4,10 +4,11 @@
  * so each is a problem and nothing behind it is read; a file over its size limit is a problem before it is
  * read; an SVG that could run script when opened is a problem before it is published.
  */
-import { lstatSync, readdirSync, type Stats } from 'node:fs';
+import { lstatSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { Problem } from '../problems.ts';
 import { decodeUtf8, type FileIdentity, FileChangedError, NotUtf8Error, readApproved } from './read-approved.ts';
+import { type ContentNames, listNames } from './list-names.ts';
 import { checkSvg } from './svg-check.ts';
 
 export interface ContentLimits {
@@ -70,22 +71,16 @@ export interface ContentEntry {
  * each folder's names sorted, a folder before what it holds. Synchronous: thousands of small stat calls cost
  * a fraction of what as many promises do. `known`: stats of regular files already taken by the caller (npm run
  * build's nothing-changed check stats every content file just before), by path; the listing's own types say
- * which names are regular files, so a link or a folder is never taken from them.
+ * which names are regular files, so a link or a folder is never taken from them. `listed`: the names as the
+ * caller listed them (listNames), taken only when they are of this very folder.
  */
-export function listEntries(root: string, known?: ReadonlyMap<string, Stats>): ContentEntry[] {
+export function listEntries(root: string, known?: ReadonlyMap<string, Stats>, listed?: ContentNames): ContentEntry[] {
+  const { names } = listed?.root === path.resolve(root) ? listed : listNames(root);
   const entries: ContentEntry[] = [];
-  const visit = (dir: string) => {
-    const names = readdirSync(path.join(root, dir), { withFileTypes: true }).sort((a, b) =>
-      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-    );
-    for (const name of names) {
-      const file = dir ? `${dir}/${name.name}` : name.name;
-      const stats = (name.isFile() && known?.get(file)) || lstatSync(path.join(root, file));
-      entries.push({ path: file, stats });
-      if (stats.isDirectory()) visit(file);
-    }
-  };
-  visit('');
+  for (const { path: file, dirent } of names) {
+    const stats = (dirent.isFile() && known?.get(file)) || lstatSync(path.join(root, file));
+    entries.push({ path: file, stats });
+  }
   return entries;
 }
 
