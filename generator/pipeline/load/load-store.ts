@@ -8,7 +8,7 @@
  * ever confirmed by its bytes: a coarse clock could hide a second edit in the same tick. Only files that
  * loaded without a problem are kept.
  *
- * Kept in 256 parts by a digest of the file's path, each written whole into a file of its own and renamed
+ * Kept in 256 parts by a hash of the file's path, each written whole into a file of its own and renamed
  * into place, so a build killed while it saves leaves each part old or new, never half written, and an
  * edit rewrites one part. A part that cannot be read, or an entry of another shape, is ignored. The text is
  * not kept: a steady edit makes few outputs, and reading every file's text from the store (a quarter of a
@@ -17,7 +17,7 @@
  * the content's own, drafts included, beside the output and never in it. Parts are tied to the parser that
  * wrote them (parserScope): another version's parts are ignored.
  */
-import { createHash, hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,7 +45,7 @@ interface Entry extends Omit<StoredFile, 'text'> {
 }
 
 /** Raise when what is kept changes shape, so no build reads another version's parts. */
-const VERSION = 2;
+const VERSION = 3;
 const PARTS = 256;
 
 export interface LoadStore {
@@ -101,7 +101,7 @@ export function openLoadStore(outDir: string, { trust = true } = {}): LoadStore 
   const dir = `${path.resolve(outDir)}.load`;
   const parts = new Map<number, { kept: Map<string, Entry>; used: Map<string, Entry>; changed: boolean }>();
   const partOf = (file: string) => {
-    const index = hash('sha1', file, 'buffer')[0]! % PARTS;
+    const index = partIndex(file);
     let part = parts.get(index);
     if (!part) {
       part = { kept: trust ? readPart(path.join(dir, partName(index)), scope) : new Map(), used: new Map(), changed: !trust };
@@ -152,6 +152,18 @@ export function openLoadStore(outDir: string, { trust = true } = {}): LoadStore 
       }
     },
   };
+}
+
+/**
+ * A file's part: FNV-1a of its path, which spreads paths as evenly as a cryptographic digest does for this
+ * use (nothing is trusted by it). Asked once per content file each build: a SHA-1 per path took a tenth of a
+ * second per 20,000 files on a loaded machine.
+ */
+function partIndex(file: string): number {
+  let value = 0x811c9dc5;
+  for (let at = 0; at < file.length; at++) value = Math.imul(value ^ file.charCodeAt(at), 0x01000193);
+  // The high bits folded into the low ones, which alone pick the part.
+  return ((value ^ (value >>> 16)) >>> 0) % PARTS;
 }
 
 const partName = (index: number) => `${index.toString(16).padStart(2, '0')}.bin`;
