@@ -24,7 +24,7 @@ import { buildHomeFiles } from './outputs/pages/home-page.ts';
 import { buildReferenceFiles } from './outputs/pages/reference-files.ts';
 import { buildLlmsTxt } from './outputs/pages/llms-txt.ts';
 import { buildHeadersFile } from './outputs/deploy/headers-file.ts';
-import type { OutputFile } from './outputs/output-file.ts';
+import type { CarriedRest, OutputFile } from './outputs/output-file.ts';
 import { copyImages } from './outputs/images/copy-images.ts';
 import { buildScheduleFile } from './outputs/schedule/schedule-file.ts';
 import { OPENAPI_PATH } from '../shared/data-paths.ts';
@@ -72,8 +72,9 @@ export interface BuildOptions {
   keepLoads?: boolean;
   /** Writes the build into this snapshot folder and updates the output folder in place (emit-snapshot.ts). */
   snapshot?: SnapshotEmit;
-  /** The caller's own emit step instead (npm run dev keeps the files that changed in memory); `outDir` is then unused. */
-  emit?: (files: AsyncIterable<OutputFile>) => Promise<Emitted>;
+  /** The caller's own emit step (npm run dev keeps what changed in memory; `outDir` unused); with `emitKeepsRest` it keeps the previous build's files it is not given (carried-rest.ts). */
+  emit?: (files: AsyncIterable<OutputFile>, rest: () => CarriedRest | undefined) => Promise<Emitted>;
+  emitKeepsRest?: boolean;
   /** The generator's and settings' digest: with it, outputs are tracked and carried over (build-tracking.ts). */
   scope?: string;
   tracked?: { outputs?: TrackedOutputs | undefined };
@@ -239,7 +240,7 @@ async function buildWith(options: BuildOptions, helper: BuildHelper | undefined)
     cache: options.cache,
   });
   const written = options.emit
-    ? await options.emit(files)
+    ? await options.emit(files, tracking.rest)
     : options.snapshot
       ? await emitSnapshot(files, options.outDir, options.snapshot)
       : await emitFiles(files, options.outDir, { trustPrevious: !options.force, inPlace: options.inPlace, damage });

@@ -29,6 +29,8 @@ export interface Tracking {
   inMemory?: boolean | undefined;
   /** The search index's state kept beside the output (npm run build; search-store.ts). */
   searchStore?: SearchStore | undefined;
+  /** The emit step keeps the previous build's files it is not given: a steady build names only what it reached (carried-rest.ts). */
+  sparse?: boolean | undefined;
 }
 
 /**
@@ -39,17 +41,17 @@ export interface Tracking {
 export function trackerOf(tracking: Tracking, siteUrl: string, collections: CollectionTable, made?: (tracker: OutputTracker) => void) {
   return (contentTime: string, catalogue: Catalogue) => {
     const scope = `${contentTime}\n${sharedScope(tracking, siteUrl, collections)}`;
-    const { previous, digests, verify, inMemory } = tracking;
+    const { previous, digests, verify, inMemory, sparse } = tracking;
     function* records(): Generator<ReachEntry> {
       for (const [key, list] of Object.entries(catalogue.records)) {
         const collection = catalogue.collection(key);
         // A title that orders its collection is a fact: its edit may reorder every list of it.
         const shown = orderFields(collection).includes(collection.fields.title) ? [] : [collection.fields.title];
-        for (const record of list) yield { record, shown };
+        for (const record of list) yield { record, shown, collection: key };
       }
     }
     const readers = (files: ReadonlySet<string>) => titleReaders(catalogue, files);
-    const tracker = createOutputTracker({ previous, scope, digests, verify, keepInputs: inMemory, records, readers });
+    const tracker = createOutputTracker({ previous, scope, digests, verify, keepInputs: inMemory, records, readers, sparse });
     made?.(tracker);
     return tracker;
   };
@@ -115,6 +117,8 @@ export function openTracking(options: {
   outDir: string;
   ownEmit: boolean;
   keepLoads?: boolean | undefined;
+  /** The caller's emit step keeps the previous build's files it is not given (carried-rest.ts). */
+  emitKeepsRest?: boolean | undefined;
 }) {
   const { scope, outDir } = options;
   const onDisk = scope !== undefined && !options.ownEmit && !options.tracked;
@@ -127,10 +131,20 @@ export function openTracking(options: {
     start: (digests: ReadonlyMap<string, string>): Tracking | undefined =>
       scope === undefined
         ? undefined
-        : { scope, digests, previous: tracked.outputs, verify: options.verifyCarried, searchStore, inMemory: !!options.tracked },
+        : {
+            scope,
+            digests,
+            previous: tracked.outputs,
+            verify: options.verifyCarried,
+            searchStore,
+            inMemory: !!options.tracked,
+            sparse: options.emitKeepsRest,
+          },
     made: (made: OutputTracker) => {
       tracker = made;
     },
+    /** Once every file was given: the previous build's files carried over unnamed, for the emit step to keep. */
+    rest: () => tracker?.rest(),
     /** After the emit step: what it put in place is what the next build may carry over, and only that. */
     settle(written: Emitted): number | undefined {
       tracked.outputs = tracker?.settle(written.digests);

@@ -36,6 +36,8 @@ export interface ReachRecord {
 export interface ReachEntry {
   record: ReachRecord;
   shown: readonly string[];
+  /** The record's collection. */
+  collection?: string;
 }
 
 export interface EditReach {
@@ -43,6 +45,8 @@ export interface EditReach {
   steady(): boolean;
   /** Whether the outputs of the record read from `file` may differ from the previous build's: every record unless steady. */
   touched(file: string): boolean;
+  /** The touched records themselves, when steady (the producers are asked for these only); undefined otherwise. */
+  touchedRecords(): readonly ReachEntry[] | undefined;
   /** The table for the next build. */
   record(): RecordFacts;
 }
@@ -72,11 +76,12 @@ export function findReach(
   digest: (file: string) => string,
   readers?: (files: ReadonlySet<string>) => ReadonlySet<string> | undefined,
 ): EditReach {
-  let found: { steady: boolean; touched: Set<string>; table: RecordFacts } | undefined;
+  let found: { steady: boolean; touched: Set<string>; entries: ReachEntry[]; table: RecordFacts } | undefined;
   const find = () => {
     if (found) return found;
     const byFile = new Map<string, [string, string, string]>();
     const touched = new Set<string>();
+    const entries: ReachEntry[] = [];
     const reshown = new Set<string>();
     let steady = previous !== undefined && previous.scoped === scoped;
     let count = 0;
@@ -96,6 +101,7 @@ export function findReach(
       const [facts, shown] = factsOf(entry);
       byFile.set(file, [now, facts, shown]);
       touched.add(file);
+      if (steady) entries.push(entry);
       if (before?.[1] !== facts) steady = false;
       else if (before[2] !== shown) reshown.add(file);
     }
@@ -103,13 +109,19 @@ export function findReach(
     if (count !== previous?.byFile.size) steady = false;
     const more = steady && reshown.size > 0 ? readers?.(reshown) : new Set<string>();
     if (!more) steady = false;
-    else for (const file of more) touched.add(file);
-    found = { steady, touched, table: { scoped, byFile } };
+    else if (more.size) {
+      // The readers of an edited title: a second pass over the records finds them (title edits only).
+      const edited = new Set(touched);
+      for (const file of more) touched.add(file);
+      for (const entry of records()) if (more.has(entry.record.file) && !edited.has(entry.record.file)) entries.push(entry);
+    }
+    found = { steady, touched, entries, table: { scoped, byFile } };
     return found;
   };
   return {
     steady: () => find().steady,
     touched: (file) => !find().steady || find().touched.has(file),
+    touchedRecords: () => (find().steady ? find().entries : undefined),
     record: () => find().table,
   };
 }

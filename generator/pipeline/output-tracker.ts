@@ -9,8 +9,10 @@
  * the output by `npm run build` (`<out>.inputs.json`, trusted only for the folder it describes).
  */
 import { hash } from 'node:crypto';
-import type { OutputFile } from './outputs/output-file.ts';
+import type { CarriedRest, OutputFile } from './outputs/output-file.ts';
 import { type EditReach, findReach, type ReachEntry, type RecordFacts } from './edit-reach.ts';
+import { restKeeper, settleTracked } from './carried-rest.ts';
+import { carrier, groupCarrier, madeFiles } from './carried-files.ts';
 
 /** What one build made: each tracked file's key and digest, and each group's key and files. */
 export interface TrackedOutputs {
@@ -44,6 +46,14 @@ export interface OutputTracker {
   /** True when the edit's reach is known: only the outputs that name a touched record can change. */
   steady(): boolean;
   /**
+   * In a steady build whose emit step keeps what it is not given (carried-rest.ts): the records the edit
+   * touched, the only ones a producer is asked for (their outputs, and the windows that hold them); every
+   * other tracked output is carried over unnamed. Undefined otherwise: every output is named.
+   */
+  reached(): readonly ReachEntry[] | undefined;
+  /** After every file was given: the previous build's files carried over unnamed (none unless `reached()`). */
+  rest(): CarriedRest | undefined;
+  /**
    * The files of a group made together (the search index), carried over whole when its inputs are the same as
    * before; undefined when the group must be made (then `madeGroup` says which files it made).
    */
@@ -72,70 +82,6 @@ export interface OutputTracker {
 }
 
 /**
- * How files are carried over from `previous`: `carry` gives the file carried when the previous build made it
- * under the same key (made anyway and checked with `verify`); `keptKey`, a file's previous key for a steady
- * build's untouched output (with its previous inputs, when inputs are kept in memory), if there is one.
- */
-function carrier(
-  previous: TrackedOutputs | undefined,
-  verify: boolean | undefined,
-  inputsBefore: ReadonlyMap<string, string> | undefined,
-  inputsNow: Map<string, string> | undefined,
-) {
-  let carried = 0;
-  const keptKey = (path: string): string | undefined => {
-    const key = previous?.files.get(path)?.[0];
-    if (key === undefined || !inputsNow) return key;
-    const inputs = inputsBefore?.get(path);
-    if (inputs === undefined) return undefined;
-    inputsNow.set(path, inputs);
-    return key;
-  };
-  const carry = (path: string, key: string, make: () => string | Uint8Array): OutputFile | undefined => {
-    const before = previous?.files.get(path);
-    if (before?.[0] !== key) return undefined;
-    if (verify) {
-      const body = make();
-      if (hash('sha1', body, 'base64') !== before[1]) throw new Error(`${path} would be carried over, but its inputs missed a change`);
-      return { path, body };
-    }
-    carried++;
-    return { path, carried: before[1], make };
-  };
-  return { carry, keptKey, carried: () => carried };
-}
-
-/** Notes the files of group `name`, made under `key`. */
-function madeFiles(
-  groups: Map<string, { key: string; files: string[] }>,
-  made: Map<string, string>,
-  name: string,
-  key: string,
-  files: readonly OutputFile[],
-): void {
-  groups.set(name, { key, files: files.map((file) => file.path) });
-  for (const file of files) made.set(file.path, key);
-}
-
-/** A group's files carried over under its previous key, each made (all at once, by `make`) only if asked. */
-function carriedFiles(
-  before: { key: string; files: string[] },
-  make: () => readonly OutputFile[],
-  made: Map<string, string>,
-  carry: ReturnType<typeof carrier>['carry'],
-): OutputFile[] {
-  let bodies: Map<string, string | Uint8Array> | undefined;
-  const bodyOf = (file: string) => {
-    bodies ??= new Map(make().map((one) => [one.path, 'body' in one ? one.body : '']));
-    return bodies.get(file) ?? '';
-  };
-  return before.files.map((file) => {
-    made.set(file, before.key);
-    return carry(file, before.key, () => bodyOf(file))!;
-  });
-}
-
-/**
  * `previous` is what the build before made (undefined for a cold build); `scope` is what every tracked output
  * depends on. With `verify`, every carried file is made anyway and must have the recorded digest (tests).
  */
@@ -150,6 +96,8 @@ export function createOutputTracker(options: {
   records?: () => Iterable<ReachEntry>;
   /** The files of the records that print a shown field of the records of `files` (edit-reach.ts). */
   readers?: (files: ReadonlySet<string>) => ReadonlySet<string> | undefined;
+  /** The emit step keeps the previous build's files it is not given: a steady build names only what it reached. */
+  sparse?: boolean;
 }): OutputTracker {
   const { previous, scope, digests, verify } = options;
   // The scope (settings, the site's address, taxonomies' digests) is long, and joined with every output's inputs.
@@ -163,7 +111,13 @@ export function createOutputTracker(options: {
   const groups = new Map<string, { key: string; files: string[] }>();
   const kept = new Map<string, () => unknown>();
   const { carry, keptKey, carried } = carrier(previous, verify, inputsBefore, inputsNow);
-  const setGroup = (name: string, key: string, files: readonly OutputFile[]) => madeFiles(groups, made, name, key, files);
+  // Asked before any output is named, so that every producer of the build sees the same answer.
+  const sparse = (): boolean => !!options.sparse && !!previous && !verify && (reach?.steady() ?? false) && (!inputsNow || !!inputsBefore);
+  const rest = restKeeper(previous, made, groups, sparse);
+  const setGroup = (name: string, key: string, files: readonly OutputFile[]) => {
+    rest.remade(name);
+    madeFiles(groups, made, name, key, files);
+  };
   return {
     carried,
     digest: (file) => digests.get(file) ?? '',
@@ -174,6 +128,8 @@ export function createOutputTracker(options: {
     keep: (name, value) => kept.set(name, value),
     touched: (file) => reach?.touched(file) ?? true,
     steady: () => reach?.steady() ?? false,
+    reached: () => (sparse() ? reach?.touchedRecords() : undefined),
+    rest: rest.carried,
     file(path, inputs, make, untouched) {
       const kept = untouched && reach?.steady() ? keptKey(path) : undefined;
       if (kept !== undefined) {
@@ -188,35 +144,14 @@ export function createOutputTracker(options: {
       made.set(path, key);
       return carry(path, key, make) ?? { path, body: make() };
     },
-    carriedGroup(name, inputs, make) {
-      const key = keyOf(inputs);
-      const before = previous?.groups.get(name);
-      if (before?.key !== key || before.files.some((file) => previous?.files.get(file)?.[0] !== key)) return undefined;
-      groups.set(name, { key, files: before.files });
-      return carriedFiles(before, make, made, carry);
-    },
-    steadyGroup(name, make) {
-      const before = previous?.groups.get(name);
-      if (reach?.steady() && before?.files.every((file) => previous?.files.get(file)?.[0] === before.key)) {
-        groups.set(name, before);
-        return carriedFiles(before, make, made, carry);
-      }
-      const files = make();
-      const bytes = files.map((file) => `${file.path}\n${'body' in file ? hash('sha1', file.body, 'base64') : ''}`);
-      setGroup(name, keyOf(`${name}\n${bytes.join('\n')}`), files);
-      return [...files];
-    },
+    ...groupCarrier({ previous, made, groups, carry, keyOf, setGroup, steady: () => reach?.steady() ?? false, sparse }),
     madeGroup: (name, inputs, files) => setGroup(name, keyOf(inputs), files),
     settle(emitted) {
       if (!emitted) return undefined;
-      const files = new Map<string, [string, string]>();
-      for (const [path, key] of made) {
-        const digest = emitted.get(path);
-        if (digest !== undefined) files.set(path, [key, digest]);
-      }
       // Values are kept in memory only (npm run dev): a build that keeps no inputs never makes them.
       const values = inputsNow && new Map([...kept].map(([name, value]) => [name, { scope, value: value() }]));
-      return { files, groups, kept: values, inputs: inputsNow && { scoped, byPath: inputsNow }, records: reach?.record() };
+      const inputs = inputsNow && { scoped, before: inputsBefore, now: inputsNow };
+      return settleTracked({ previous, made, groups, emitted, rest: rest.carried(), inputs, kept: values, records: reach?.record() });
     },
   };
 }
@@ -227,6 +162,8 @@ export const UNTRACKED: OutputTracker = {
   digest: () => '',
   touched: () => true,
   steady: () => false,
+  reached: () => undefined,
+  rest: () => undefined,
   previousKept: () => undefined,
   keep: () => {},
   file: (path, _inputs, make) => ({ path, body: make() }),

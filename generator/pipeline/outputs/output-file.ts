@@ -7,3 +7,14 @@ export type OutputFile =
   | { path: string; body: string | Uint8Array }
   | { path: string; copyFrom: string }
   | { path: string; carried: string; make: () => string | Uint8Array };
+
+/**
+ * The previous build's files that a steady build carries over without naming them (carried-rest.ts): the emit
+ * step keeps each as it was. Known once every named file has been given.
+ */
+export interface CarriedRest {
+  /** How many files. */
+  size(): number;
+  /** Whether the file at `path` is one of them. */
+  has(path: string): boolean;
+}

@@ -13,7 +13,7 @@ import { createBuildCache } from '../../pipeline/build-cache.ts';
 import type { TrackedOutputs } from '../../pipeline/output-tracker.ts';
 import type { Preview } from '../../pipeline/catalogue/publish.ts';
 import type { CmsBackend } from '../../pipeline/outputs/cms/cms-config.ts';
-import type { OutputFile } from '../../pipeline/outputs/output-file.ts';
+import type { CarriedRest, OutputFile } from '../../pipeline/outputs/output-file.ts';
 import { ContentError, formatReport } from '../../pipeline/problems.ts';
 import { formatPublication } from '../../pipeline/publication-report.ts';
 import { createContentListing } from './dev-content-listing.ts';
@@ -168,12 +168,12 @@ export function createDevBuilds(options: DevBuildOptions, events: DevBuildEvents
   let digests: ReadonlyMap<string, string> = new Map();
   const build = async (id: number, amend?: (raw: RawContent) => RawContent): Promise<BuildAnswer> => {
     let emitted: DevEmitted | undefined;
-    const emit = async (files: AsyncIterable<OutputFile>) => {
-      emitted = await output.emit(files);
-      return emitted;
-    };
+    const emit = async (files: AsyncIterable<OutputFile>, rest: () => CarriedRest | undefined) =>
+      (emitted = await output.emit(files, rest));
+    const options = { contentDir, outDir: snapshotRoot, settings, cache, emit, scope, tracked, listContent, amend };
     try {
-      const result = await buildSite({ contentDir, outDir: snapshotRoot, settings, cache, emit, scope, tracked, listContent, amend });
+      // Compared with the build before, a steady build gives only what its edit reached (carried-rest.ts).
+      const result = await buildSite({ ...options, emitKeepsRest: output.keepsRest() });
       const { changed, removed, rebased } = emitted!;
       digests = emitted!.digests ?? new Map();
       const lines = formatPublication(result.publication, preview);

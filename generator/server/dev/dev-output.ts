@@ -9,7 +9,7 @@ import { hash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { type Emitted, writeAll } from '../../pipeline/emit/emit-files.ts';
 import { removeSnapshot } from '../../pipeline/emit/emit-snapshot.ts';
-import type { OutputFile } from '../../pipeline/outputs/output-file.ts';
+import type { CarriedRest, OutputFile } from '../../pipeline/outputs/output-file.ts';
 import { type RebaseSource, writeRebase } from './dev-rebase.ts';
 import { snapshotName } from '../served-builds.ts';
 import { removeInBackground } from '../snapshot-linker.ts';
@@ -80,16 +80,21 @@ async function writeBase(state: OutputState, files: AsyncIterable<OutputFile>): 
   return { files: count, written: made, bytes, digests, changed: [], removed: [], rebased: true };
 }
 
-/** Compares each file with the newest build's and keeps the ones that changed. */
-async function compare(state: OutputState, files: AsyncIterable<OutputFile>): Promise<DevEmitted> {
+/**
+ * Compares each file with the newest build's and keeps the ones that changed. `rest` names the newest build's
+ * files this build carried over without giving them (carried-rest.ts): they are kept as they are, unwalked.
+ */
+async function compare(state: OutputState, files: AsyncIterable<OutputFile>, rest: () => CarriedRest | undefined): Promise<DevEmitted> {
   const { newest, overlay } = state;
+  const given = new Set<string>();
   const digests = new Map<string, string>();
   const changed: { path: string; bytes: Uint8Array }[] = [];
   let bytes = 0;
   /** How many of this build's files the newest build had: all of them when nothing was removed. */
   let known = 0;
   for await (const file of files) {
-    if (digests.has(file.path)) throw new Error(`two outputs claim ${file.path}`);
+    if (given.has(file.path)) throw new Error(`two outputs claim ${file.path}`);
+    given.add(file.path);
     const before = newest.get(file.path);
     if (before !== undefined) known++;
     // Carried over unmade (output-tracker.ts): the server serves the copy it has.
@@ -110,15 +115,23 @@ async function compare(state: OutputState, files: AsyncIterable<OutputFile>): Pr
     overlay.set(file.path, data);
     state.rebase?.since.add(file.path);
   }
+  const carried = rest();
   // Looked for only when some file of the newest build was not made again: a walk of every path (233,000 at
   // 100,000 articles) that almost every edit found empty.
-  const removed = known === newest.size ? [] : [...newest.keys()].filter((file) => !digests.has(file));
+  const removed =
+    known + (carried?.size() ?? 0) === newest.size ? [] : [...newest.keys()].filter((file) => !given.has(file) && !carried?.has(file));
   for (const file of removed) {
     overlay.set(file, null);
     state.rebase?.since.add(file);
   }
-  state.newest = digests;
-  return { files: digests.size, written: changed.length, bytes, changed, removed, rebased: false, digests };
+  // The carried files keep their digests: the newest build's table, copied (a background base may read it), with this build's.
+  const all = carried ? new Map(newest) : digests;
+  if (carried) {
+    for (const [file, digest] of digests) all.set(file, digest);
+    for (const file of removed) all.delete(file);
+  }
+  state.newest = all;
+  return { files: all.size, written: changed.length, bytes, changed, removed, rebased: false, digests: all };
 }
 
 function overlayTooLarge(state: OutputState): boolean {
@@ -172,7 +185,10 @@ function adoptRebase(state: OutputState): { base: string; since: string[] } | un
 
 export interface DevOutput {
   /** The emit step of one build. */
-  emit(files: AsyncIterable<OutputFile>): Promise<DevEmitted>;
+  /** The emit step of one build; `rest`, asked once every file was given, names the files carried over unnamed. */
+  emit(files: AsyncIterable<OutputFile>, rest?: () => CarriedRest | undefined): Promise<DevEmitted>;
+  /** Whether the next build's emit step keeps the files it is not given (a build compared, not a base written whole). */
+  keepsRest(): boolean;
   /** The folder the newest build's unchanged files are read from. */
   base(): string;
   /** Whether the newest build is its base, written whole: nothing in memory over it. */
@@ -186,11 +202,14 @@ export interface DevOutput {
   adopt(): { base: string; since: string[] } | undefined;
 }
 
+/** A new base on the build's path only for the first build, or when one failed to be written in the background. */
+const writesBase = (state: OutputState) => !state.base || (state.rebaseFailed && overlayTooLarge(state));
+
 export function createDevOutput(snapshotRoot: string, limit = OVERLAY_LIMIT): DevOutput {
   const state: OutputState = { snapshotRoot, newest: new Map(), overlay: new Map(), copies: new Map(), limit };
   return {
-    // A new base on the build's path only for the first build, or when one failed to be written in the background.
-    emit: (files) => (!state.base || (state.rebaseFailed && overlayTooLarge(state)) ? writeBase(state, files) : compare(state, files)),
+    emit: (files, rest = () => undefined) => (writesBase(state) ? writeBase(state, files) : compare(state, files, rest)),
+    keepsRest: () => !writesBase(state),
     base: () => state.base!.dir,
     fresh: () => state.base !== undefined && state.overlay.size === 0,
     rebase: (ended) => startRebase(state, ended),

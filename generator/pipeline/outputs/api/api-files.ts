@@ -12,6 +12,7 @@ import type { OutputFile } from '../output-file.ts';
 import { buildListFiles, type ListFilter } from './list-files.ts';
 import { buildRouteFiles, type ServedCollection } from './route-files.ts';
 import { createShaper, recordInputs } from '../records/shape-records.ts';
+import { reachedIndexes, reachedRecords } from '../reached-records.ts';
 
 export interface ApiFiles {
   /** Made as they are iterated (lists first), so the emit step writes them as they come. */
@@ -37,7 +38,11 @@ function allowedFilterValues(filter: ApiSpec['filters'][number], catalogue: Cata
 
 /** Every record's envelope, under its id and, when they differ, its slug; carried over when its inputs are unchanged. */
 function* recordFiles(served: ServedCollection, route: string, meta: MetaFields, catalogue: Catalogue): Generator<OutputFile> {
-  for (const record of served.records) {
+  // In a steady build that names only what its edit reached, the other envelopes are carried over unnamed, but
+  // the first record's: the OpenAPI examples print it.
+  const reached = reachedRecords(catalogue, served.key);
+  const first = served.records.slice(0, 1);
+  for (const record of reached ? [...new Set([...first, ...reached])] : served.records) {
     let body: string | undefined;
     const make = () => (body ??= serializeEnvelope(JSON.stringify(served.shaper.record(record, served.shaper.item(record))), meta));
     // A record the edit did not touch keeps its previous key in a steady build: its inputs are not made.
@@ -84,6 +89,7 @@ export function buildApiFiles(catalogue: Catalogue, searchDocuments = 0): ApiFil
       inputs: itemInputs,
       filters: listFilters,
       track: catalogue.track,
+      reached: reachedIndexes(catalogue, served.key),
     };
     const built = buildListFiles(source);
     totals[operation.path] = built.totals;

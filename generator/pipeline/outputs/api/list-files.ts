@@ -30,6 +30,11 @@ export interface ListSource {
   /** In documented order. */
   filters: readonly ListFilter[];
   track: OutputTracker;
+  /**
+   * The indexes of the records a steady build's edit reached, when only their windows are named
+   * (reached-records.ts): the other chunks are carried over unnamed. Undefined: every chunk is named.
+   */
+  reached?: readonly number[] | undefined;
 }
 
 /** Every combination of filters, each absent or set to one value, in documented filter order. */
@@ -76,7 +81,8 @@ function intersect(lists: readonly (readonly number[])[]): number[] {
 }
 
 /** The indexes of the records an edit touched (output-tracker.ts), when the build is steady; undefined: every record. */
-function touchedIndexes(source: ListSource): number[] | undefined {
+function touchedIndexes(source: ListSource): readonly number[] | undefined {
+  if (source.reached) return source.reached;
   if (!source.track.steady()) return undefined;
   const indexes: number[] = [];
   source.records.forEach((record, index) => {
@@ -128,6 +134,8 @@ export function buildListFiles(source: ListSource) {
       for (let chunk = 0; chunk * CHUNK_SIZE < total; chunk++) {
         const [from, to] = [chunk * CHUNK_SIZE, (chunk + 1) * CHUNK_SIZE];
         const untouched = touchedChunks !== undefined && !touchedChunks.has(chunk);
+        // Unnamed when carried with the rest, but for the list's first chunk: the OpenAPI examples print it.
+        if (untouched && source.reached && (chunk > 0 || filters.length > 0)) continue;
         yield source.track.file(
           chunkPath(route, filters, chunk),
           () => `chunk\n${windowInputs(indexes, from, to)}`,

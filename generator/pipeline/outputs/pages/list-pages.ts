@@ -11,6 +11,7 @@ import { createContext, type PageContext, renderDocument } from './page-document
 import { listPath, PAGE_SIZE, sitePath } from './page-links.ts';
 import { humanize } from '../labels.ts';
 import { pageFilters, pagedCollections } from '../paged-collections.ts';
+import { reachedRecords } from '../reached-records.ts';
 
 /** A filter of a collection and its values that some record has: id, name, records. */
 type AppliedFilters = { filter: FilterSpec; values: [id: string, name: string, records: AnyEntry[]][] };
@@ -143,6 +144,26 @@ function filteredRecords(catalogue: Catalogue, key: string, filter: FilterSpec, 
   return [...matched].filter((record) => rank.has(record)).sort((a, b) => rank.get(a)! - rank.get(b)!);
 }
 
+/**
+ * The pages of a list that hold one of `reached` (records of its collection, found in it by their ranks, the
+ * list being in rank order); every page when `reached` is undefined.
+ */
+function pagesHolding(spec: ListSpec, pages: number, rank: ReadonlyMap<AnyEntry, number>, reached: readonly AnyEntry[] | undefined) {
+  if (!reached) return Array.from({ length: pages }, (_, at) => at + 1);
+  const held = new Set<number>();
+  for (const record of reached) {
+    const wanted = rank.get(record)!;
+    let [low, high] = [0, spec.records.length];
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (rank.get(spec.records[middle]!)! < wanted) low = middle + 1;
+      else high = middle;
+    }
+    if (spec.records[low] === record) held.add(Math.floor(low / PAGE_SIZE) + 1);
+  }
+  return [...held].sort((a, b) => a - b);
+}
+
 /** Every list page of every collection with record pages, made one at a time as the emit step writes them. */
 export function* buildListPages(catalogue: Catalogue): Generator<OutputFile> {
   const context = createContext(catalogue);
@@ -172,7 +193,8 @@ export function* buildListPages(catalogue: Catalogue): Generator<OutputFile> {
       );
     const pages = Math.max(1, Math.ceil(spec.records.length / PAGE_SIZE));
     const collectionPath = catalogue.collection(spec.key).page.path;
-    for (let page = 1; page <= pages; page++) {
+    // In a steady build that names only what its edit reached, the other pages are carried over unnamed.
+    for (const page of pagesHolding(spec, pages, catalogue.rank(spec.key), reachedRecords(catalogue, spec.key))) {
       const path = `${listPath(collectionPath, spec.filter, page).slice(1)}index.html`;
       const shown = spec.records.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
       yield catalogue.track.file(

@@ -12,6 +12,7 @@ import { humanize } from '../labels.ts';
 import type { OutputFile } from '../output-file.ts';
 import { escapeHtml } from '../html.ts';
 import { pagedCollections } from '../paged-collections.ts';
+import { reachedRecords } from '../reached-records.ts';
 import { recordJsonLd } from './json-ld.ts';
 import { createContext, type PageContext, renderDocument } from './page-document.ts';
 import { listPath, sitePath, termLink } from './page-links.ts';
@@ -145,7 +146,8 @@ export function* buildRecordPages(catalogue: Catalogue): Generator<OutputFile> {
   const context = createContext(catalogue);
   for (const key of pagedCollections(catalogue)) {
     const shaper = createShaper(key, catalogue);
-    for (const record of catalogue.records[key]!) {
+    // In a steady build that names only what its edit reached, the other pages are carried over unnamed.
+    for (const record of reachedRecords(catalogue, key) ?? catalogue.records[key]!) {
       const path = `${sitePath(catalogue, catalogue.recordUrl(key, record)).slice(1)}index.html`;
       yield catalogue.track.file(
         path,
