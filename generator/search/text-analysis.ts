@@ -17,6 +17,10 @@ const STOP_WORDS: ReadonlySet<string> = new Set<string>([...(eng as string[]), .
 // Apostrophes join rather than split, so "merchant's" indexes as "merchant" and "don't" as "dont".
 const APOSTROPHE = /['\u2019](?:s\b)?/g;
 const SEPARATORS = /[^\p{L}\p{N}]+/u;
+// The same split for text of ASCII characters only (their letters and digits are exactly these): most
+// queries are, and a fresh isolate compiles the Unicode class above in about half a millisecond of its
+// first search, this one in a tenth of that.
+const ASCII_SEPARATORS = /[^A-Za-z0-9]+/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, control characters included
 const NON_ASCII = /[^\u0000-\u007f]/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, control characters included
@@ -40,8 +44,8 @@ function foldCharacter(char: string): string {
 /** Splits text into words on anything but letters and digits; accents are folded so "café" finds "cafe". */
 export function tokenize(text: string): string[] {
   const joined = text.replace(APOSTROPHE, '');
-  const folded = NON_ASCII.test(joined) ? joined.replace(NON_ASCII_CHARS, foldCharacter) : joined;
-  return folded.split(SEPARATORS);
+  if (!NON_ASCII.test(joined)) return joined.split(ASCII_SEPARATORS);
+  return joined.replace(NON_ASCII_CHARS, foldCharacter).split(SEPARATORS);
 }
 
 // British -ise/-isation and -yse forms meet their American -ize/-yze spellings ("optimisation" finds

@@ -288,6 +288,22 @@ describe('search under crafted queries', () => {
     expect(tokenize('café ﬁnance Brand™ ½').filter(Boolean)).toEqual(['cafe', 'finance', 'BrandTM', '12']);
   });
 
+  it('splits text of ASCII characters only as the Unicode letter and digit classes split it', () => {
+    // Every ASCII character, and strings of them at random: the ASCII path must give the same words.
+    const unicodeSplit = (text: string) => text.replace(/['\u2019](?:s\b)?/g, '').split(/[^\p{L}\p{N}]+/u);
+    const every = Array.from({ length: 128 }, (_, code) => String.fromCharCode(code)).join('');
+    expect(tokenize(every)).toEqual(unicodeSplit(every));
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 48_271) % 2_147_483_647;
+      return seed / 2_147_483_647;
+    };
+    for (let i = 0; i < 500; i++) {
+      const text = Array.from({ length: 1 + Math.floor(random() * 30) }, () => every[Math.floor(random() * 128)]).join('');
+      expect(tokenize(text)).toEqual(unicodeSplit(text));
+    }
+  });
+
   it.each(Object.entries(CRAFTED_QUERIES))('answers "%s" with at most the capped terms and a valid result', async (_name, q) => {
     expect([...q].length).toBeLessThanOrEqual(200);
     expect(processQuery(q).length).toBeLessThanOrEqual(MAX_QUERY_TERMS);
