@@ -24,6 +24,7 @@ import { resolveBuildSettings } from '../pipeline/build-settings.ts';
 import type { Preview } from '../pipeline/catalogue/publish.ts';
 import { type Listen, listen, localSite, readTrustedProxies, stopOnSignals } from './run-server.ts';
 import { removeStaleSnapshots } from './snapshot-linker.ts';
+import { SNAPSHOT_MARK } from './served-builds.ts';
 
 const USAGE = `Usage:
   npm run dev [-- --content DIR --out DIR]    build, serve, and rebuild on every change to the content
@@ -51,7 +52,6 @@ const OPTIONS = {
 
 /** The pages' hand-written scripts and styles, which a build copies: a change to them is a change to the site. */
 const PAGE_ASSETS = fileURLToPath(new URL('../pipeline/outputs/pages/assets/', import.meta.url));
-const SNAPSHOT_MARK = '.serving-';
 
 /** Decap's local proxy on CMS_PORT, for /admin/; null when it is not installed or did not start (said why), an exit code for a bad CMS_PORT. */
 async function startContentManager(content: string, where: Listen, devPort: number): Promise<CmsProxy | null | number> {
@@ -150,7 +150,7 @@ async function main(): Promise<number | undefined> {
     assets.close();
     liveReload.close();
     proxy?.stop();
-    started.stop();
+    return started.stop();
   });
   if (!(await started.start())) console.log('waiting for a good edit to make the first build');
   console.log(

@@ -49,7 +49,8 @@ interface Held<T> extends ServedBuild<T> {
   dispose(): void;
 }
 
-const SNAPSHOT_MARK = '.serving-';
+/** Snapshots and dev's bases are named `<root><mark><pid>-...` (leftovers.ts). */
+export const SNAPSHOT_MARK = '.serving-';
 /** Snapshots made by this thread, for unique folder names across every server and thread of the process. */
 let snapshotCount = 0;
 /** A new snapshot folder's name, beside the build folder `root`; a server removes those of processes that ended. */

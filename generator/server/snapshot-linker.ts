@@ -90,6 +90,27 @@ export function removeAfterExit(dirs: readonly string[]): void {
   }
 }
 
+/**
+ * Once this process has ended, removes every folder it made beside `root` (named `<root><mark><pid>-...`),
+ * in a detached process of its own: those it knows of and any being written when it was stopped, which a
+ * thread may still be writing until the process ends. A process that ends by a signal is covered too.
+ */
+export function removeOwnAfterExit(root: string, mark: string): void {
+  const script = [
+    "const fs=require('node:fs'),path=require('node:path');const [pid,dir,prefix]=process.argv.slice(1);",
+    "const alive=()=>{try{process.kill(Number(pid),0);return true}catch(e){return e.code==='EPERM'}};",
+    'const sweep=()=>{for(const n of fs.readdirSync(dir))if(n.startsWith(prefix))fs.rmSync(path.join(dir,n),{recursive:true,force:true})};',
+    // A minute at most: a process that does not end by then is not waited for.
+    'const until=Date.now()+60000;const wait=()=>alive()&&Date.now()<until?setTimeout(wait,20):sweep();wait();',
+  ].join('');
+  const prefix = `${path.basename(root)}${mark}${process.pid}-`;
+  try {
+    spawn(process.execPath, ['-e', script, String(process.pid), path.dirname(root), prefix], { detached: true, stdio: 'ignore' }).unref();
+  } catch {
+    // The next server of this folder removes them (leftovers of a process that ended).
+  }
+}
+
 /** Removes, in the background, the snapshots left beside `root` by servers that are no longer running. */
 export function removeStaleSnapshots(root: string, mark: string): void {
   try {

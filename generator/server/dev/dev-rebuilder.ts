@@ -10,8 +10,8 @@ import { startTypeScriptWorker } from '../../pipeline/typescript-worker.ts';
 import { applyChanges, type BuildFiles, keepOnly } from '../build-files.ts';
 import type { BuildAnswer, BuilderNews, BuildRequest } from './dev-builder.ts';
 import { createBuilderPriority } from './dev-priority.ts';
-import type { BuildFeed } from '../served-builds.ts';
-import { removeAfterExit } from '../snapshot-linker.ts';
+import { type BuildFeed, SNAPSHOT_MARK } from '../served-builds.ts';
+import { removeOwnAfterExit } from '../snapshot-linker.ts';
 
 export interface Rebuilder {
   /** Rebuilds for these changed files, after the rebuild under way, if any. */
@@ -20,8 +20,11 @@ export interface Rebuilder {
   start(): Promise<boolean>;
   /** The builds, for the server. */
   builds: BuildFeed;
-  /** Ends the builder; its folders are removed after the process ends. */
-  stop(): void;
+  /**
+   * Ends the builder; resolves once its thread has ended. Its folders, and one it was writing, are removed by
+   * a process of their own once this one has ended.
+   */
+  stop(): Promise<unknown>;
 }
 
 export interface RebuilderOptions {
@@ -111,8 +114,8 @@ function startBuilder(data: Omit<RebuilderOptions, 'built'>) {
     follow: () => priority.follow(),
     stop() {
       priority.stop();
-      void worker.terminate();
-      removeAfterExit([...bases]);
+      removeOwnAfterExit(data.snapshotRoot, SNAPSHOT_MARK);
+      return worker.terminate();
     },
   };
 }
