@@ -67,14 +67,19 @@ const halves = (list: Judgement[]): Record<Split, Judgement[]> => ({
   held: list.filter((_, i) => i % 2 === 1),
 });
 
-function topTen(lab: Lab, score: Variant, words: Word[], held: Map<number, Hit[][]>, expected: (number | undefined)[]) {
-  const context = {
+/** What a variant reads of the index besides a document's hits: field averages, sizes, titles and ids. */
+function scoringContext(lab: Lab) {
+  return {
     averages: lab.meta.averageFieldLength,
     documents: lab.meta.documents,
     titles: lab.tokens,
     ids: lab.ids,
     typeSizes: lab.meta.types.map(([, first, end]) => end - first),
   };
+}
+
+function topTen(lab: Lab, score: Variant, words: Word[], held: Map<number, Hit[][]>, expected: (number | undefined)[]) {
+  const context = scoringContext(lab);
   return [...held]
     .map(([document, hits]) => ({
       document,
@@ -116,13 +121,7 @@ function explain(
   held: Map<number, Hit[][]>,
   score: Variant,
 ) {
-  const context = {
-    averages: lab.meta.averageFieldLength,
-    documents: lab.meta.documents,
-    titles: lab.tokens,
-    ids: lab.ids,
-    typeSizes: lab.meta.types.map(([, first, end]) => end - first),
-  };
+  const context = scoringContext(lab);
   const fieldNames = ['ti', 'tg', 'te', 'su', 'bo'];
   const line = (document: number) => {
     const hits = held.get(document)!;
