@@ -1,6 +1,6 @@
 /** The one binary search the dictionary, its update and the semantic encoder share, against a linear scan. */
 import { describe, expect, it } from 'vitest';
-import { firstAtOrAfter, lastAtOrBefore } from '../../generator/shared/sorted-search.ts';
+import { firstAtOrAfter, firstAtOrAfterBy, lastAtOrBefore } from '../../generator/shared/sorted-search.ts';
 
 const linearLast = <T>(values: readonly T[], value: T) => values.findLastIndex((item) => item <= value);
 const linearFirst = <T>(values: readonly T[], value: T) => {
@@ -22,6 +22,14 @@ describe('sorted search', () => {
     for (let probe = -1; probe <= 101; probe++) {
       expect(lastAtOrBefore(starts, probe)).toBe(linearLast(starts, probe));
       expect(firstAtOrAfter(starts, probe)).toBe(linearFirst(starts, probe));
+    }
+  });
+
+  it('finds the first item at or after a number read from each item, as a scan of those numbers does', () => {
+    const items = [0, 3, 3, 7, 100].map((rank) => ({ rank }));
+    for (let probe = -1; probe <= 101; probe++) {
+      const ranks = items.map((item) => item.rank);
+      expect(firstAtOrAfterBy(items, (item) => item.rank, probe)).toBe(linearFirst(ranks, probe));
     }
   });
 });

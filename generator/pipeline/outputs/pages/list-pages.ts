@@ -12,6 +12,7 @@ import { listPath, PAGE_SIZE, sitePath } from './page-links.ts';
 import { humanize } from '../labels.ts';
 import { pageFilters, pagedCollections } from '../paged-collections.ts';
 import { reachedRecords } from '../reached-records.ts';
+import { firstAtOrAfterBy } from '../../../shared/sorted-search.ts';
 
 /** A filter of a collection and its values that some record has: id, name, records. */
 type AppliedFilters = { filter: FilterSpec; values: [id: string, name: string, records: AnyEntry[]][] };
@@ -152,14 +153,8 @@ function pagesHolding(spec: ListSpec, pages: number, rank: ReadonlyMap<AnyEntry,
   if (!reached) return Array.from({ length: pages }, (_, at) => at + 1);
   const held = new Set<number>();
   for (const record of reached) {
-    const wanted = rank.get(record)!;
-    let [low, high] = [0, spec.records.length];
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (rank.get(spec.records[middle]!)! < wanted) low = middle + 1;
-      else high = middle;
-    }
-    if (spec.records[low] === record) held.add(Math.floor(low / PAGE_SIZE) + 1);
+    const at = firstAtOrAfterBy(spec.records, (shown) => rank.get(shown)!, rank.get(record)!);
+    if (spec.records[at] === record) held.add(Math.floor(at / PAGE_SIZE) + 1);
   }
   return [...held].sort((a, b) => a - b);
 }
