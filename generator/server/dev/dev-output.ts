@@ -184,7 +184,6 @@ function adoptRebase(state: OutputState): { base: string; since: string[] } | un
 }
 
 export interface DevOutput {
-  /** The emit step of one build. */
   /** The emit step of one build; `rest`, asked once every file was given, names the files carried over unnamed. */
   emit(files: AsyncIterable<OutputFile>, rest?: () => CarriedRest | undefined): Promise<DevEmitted>;
   /** Whether the next build's emit step keeps the files it is not given (a build compared, not a base written whole). */
