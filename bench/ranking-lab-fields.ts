@@ -11,17 +11,15 @@
  * DISTRACTORS as for bench/ranking-lab.ts. DETAIL=variant prints, for each judged question that variant does
  * not put its record first, the records above it with each word's per-field BM25 parts and form.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { readBlock } from '../generator/search/record-reader.ts';
 import { planQuery } from '../generator/search/query-plan.ts';
 import type { DecodedPostings } from '../generator/search/postings-codec.ts';
 import { type Judgement, judgements, synonymJudgements } from '../test/helpers/relevance-judgements.ts';
 import { questionJudgements } from '../test/helpers/relevance-questions.ts';
-import { loadSearchDocuments } from '../test/helpers/search-documents.ts';
-import { createDocuments, distractorStyle } from '../test/helpers/synthetic-articles.ts';
-import { type Lab, openLab } from './ranking-lab-features.ts';
+import { distractorStyle } from '../test/helpers/synthetic-articles.ts';
+import type { Lab } from './ranking-lab-features.ts';
+import { chosenVariants, openLabOf, probeOf, reciprocalRanks } from './ranking-lab-runs.ts';
 import { VARIANTS, type Hit, type Variant, type Word } from './ranking-lab-variants.ts';
 
 /** Every document of `range` holding some form of `q`'s words: per word, its forms' hits. */
@@ -90,25 +88,14 @@ function topTen(lab: Lab, score: Variant, words: Word[], held: Map<number, Hit[]
     .map(({ document }) => document);
 }
 
-async function measure(lab: Lab, classes: Record<string, Judgement[]>, variants: Record<string, Variant>, detail?: string) {
-  const numbers = new Map(lab.sorted.map((document, i) => [document.id, i]));
-  const totals: Record<string, Record<string, number>> = {};
-  for (const [name, list] of Object.entries(classes)) {
-    totals[name] = {};
-    for (const judgement of list) {
-      const type = lab.meta.types.find(([typeName]) => typeName === (judgement.type ?? 'all'));
-      const range = type ? ([type[1], type[2]] as const) : ([0, lab.meta.documents] as const);
-      const { words, held } = await hitsOf(lab, judgement.q, range);
-      const expected = judgement.expect.map((id) => numbers.get(id));
-      for (const [variantName, score] of Object.entries(variants)) {
-        const top = topTen(lab, score, words, held, expected);
-        const rank = top.findIndex((document) => expected.includes(document));
-        totals[name]![variantName] = (totals[name]![variantName] ?? 0) + (rank < 0 ? 0 : 1 / (rank + 1)) / list.length;
-        if (variantName === detail && rank !== 0) explain(lab, judgement, rank, top, expected, words, held, score);
-      }
-    }
-  }
-  return totals;
+/** MRR@10 per class and variant; DETAIL's misses explained word by word. */
+function measure(lab: Lab, classes: Record<string, Judgement[]>, variants: Record<string, Variant>) {
+  const ask = (q: string, range: readonly [number, number]) => hitsOf(lab, q, range);
+  return reciprocalRanks(lab, classes, variants, ask, ({ words, held }, score, expected) => topTen(lab, score, words, held, expected), {
+    name: process.env.DETAIL,
+    missed: ({ variant, judgement, rank, top, question: { words, held }, expected }) =>
+      explain(lab, judgement, rank, top, expected, words, held, variant),
+  });
 }
 
 function explain(
@@ -150,20 +137,18 @@ function explain(
 
 if (import.meta.url.endsWith(path.basename(process.argv[1] ?? ''))) {
   const [dir, count, only] = process.argv.slice(2);
-  const content = fileURLToPath(new URL('../content', import.meta.url));
-  const lab = await openLab(dir!, [...(await loadSearchDocuments(content)), ...createDocuments(Number(count), distractorStyle())]);
+  const lab = await openLabOf(dir!, Number(count));
   const judged = halves(judgements);
   const all: Record<string, Judgement[]> = {
     tune: judged.tune,
     held: judged.held,
     questions: questionJudgements,
-    probe: JSON.parse(readFileSync(path.join(dir!, 'probe.json'), 'utf8')),
+    probe: probeOf(dir!),
     synonyms: synonymJudgements,
   };
   const classes = only ? { [only]: all[only]! } : all;
-  const chosen = process.env.VARIANTS?.split(',');
-  const variants = chosen ? Object.fromEntries(chosen.map((name) => [name, VARIANTS[name]!])) : VARIANTS;
-  const totals = await measure(lab, classes, variants, process.env.DETAIL);
+  const variants = chosenVariants(VARIANTS);
+  const totals = await measure(lab, classes, variants);
   console.log(`\nMRR@10 at ${Number(count).toLocaleString('en')} distractors (${distractorStyle()}); judged = (tune + held) / 2:`);
   const names = Object.keys(variants);
   console.log(['variant'.padEnd(28), 'judged', ...Object.keys(classes).map((name) => name.padStart(9))].join(' '));

@@ -11,15 +11,12 @@
  * written otherwise (docs/search.md compares them). VARIANTS=a,b picks variants by name; DETAIL=variant prints, for each query that variant does not put its
  * record first, its top three and the record asked about, with each word's BM25 part and fields.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { RANKING } from '../generator/search/ranking.ts';
 import { type Judgement, judgements, synonymJudgements } from '../test/helpers/relevance-judgements.ts';
 import { questionJudgements } from '../test/helpers/relevance-questions.ts';
-import { loadSearchDocuments } from '../test/helpers/search-documents.ts';
-import { createDocuments, distractorStyle } from '../test/helpers/synthetic-articles.ts';
-import { type Features, featuresOf, type Held, type Lab, openLab } from './ranking-lab-features.ts';
+import { type Features, featuresOf, type Held, type Lab } from './ranking-lab-features.ts';
+import { chosenVariants, openLabOf, probeOf, reciprocalRanks } from './ranking-lab-runs.ts';
 
 type Variant = (features: Features, words: number) => number;
 
@@ -110,47 +107,33 @@ function describe(lab: Lab, features: Features, words: string[], score: number):
   return `${id} ${score.toFixed(2).padStart(7)} adjacent ${features.adjacent} window ${features.window} title ${features.titleLength} | ${held}`;
 }
 
-async function measure(lab: Lab, classes: Record<string, Judgement[]>, variants: Record<string, Variant>, detail?: string) {
-  const numbers = new Map(lab.sorted.map((document, i) => [document.id, i]));
-  const totals: Record<string, Record<string, number>> = {};
-  for (const [name, list] of Object.entries(classes)) {
-    totals[name] = {};
-    for (const judgement of list) {
-      const type = lab.meta.types.find(([typeName]) => typeName === (judgement.type ?? 'all'));
-      const range = type ? ([type[1], type[2]] as const) : ([0, lab.meta.documents] as const);
-      const { words, list: features } = await featuresOf(lab, judgement.q, range, wordsOnlyOf, MARGIN);
-      const expected = judgement.expect.map((id) => numbers.get(id));
-      for (const [variantName, score] of Object.entries(variants)) {
-        const top = topTen(score, features, words.length);
-        const rank = top.findIndex((document) => expected.includes(document));
-        totals[name]![variantName] = (totals[name]![variantName] ?? 0) + (rank < 0 ? 0 : 1 / (rank + 1)) / list.length;
-        if (variantName !== detail || rank === 0) continue;
-        const byDocument = new Map(features.map((f) => [f.document, f]));
-        const line = (document: number) => describe(lab, byDocument.get(document)!, words, score(byDocument.get(document)!, words.length));
-        console.log(`\n[${name}] rank ${rank < 0 ? '>10' : rank + 1} "${judgement.q}"`);
-        for (const document of top.slice(0, 3)) console.log(`   ${line(document)}`);
-        const asked = expected.find((document) => document !== undefined && byDocument.has(document));
-        if (asked !== undefined && !top.slice(0, 3).includes(asked)) console.log(` * ${line(asked)}`);
-      }
-    }
-  }
-  return totals;
+/** MRR@10 per class and variant; DETAIL's misses printed with their top three and the record asked about. */
+function measure(lab: Lab, classes: Record<string, Judgement[]>, variants: Record<string, Variant>) {
+  const ask = (q: string, range: readonly [number, number]) => featuresOf(lab, q, range, wordsOnlyOf, MARGIN);
+  return reciprocalRanks(lab, classes, variants, ask, ({ words, list }, score) => topTen(score, list, words.length), {
+    name: process.env.DETAIL,
+    missed: ({ className, variant: score, judgement, rank, top, question: { words, list }, expected }) => {
+      const byDocument = new Map(list.map((f) => [f.document, f]));
+      const line = (document: number) => describe(lab, byDocument.get(document)!, words, score(byDocument.get(document)!, words.length));
+      console.log(`\n[${className}] rank ${rank < 0 ? '>10' : rank + 1} "${judgement.q}"`);
+      for (const document of top.slice(0, 3)) console.log(`   ${line(document)}`);
+      const asked = expected.find((document) => document !== undefined && byDocument.has(document));
+      if (asked !== undefined && !top.slice(0, 3).includes(asked)) console.log(` * ${line(asked)}`);
+    },
+  });
 }
 
 if (import.meta.url.endsWith(path.basename(process.argv[1] ?? ''))) {
   const [dir, count, only] = process.argv.slice(2);
-  const content = fileURLToPath(new URL('../content', import.meta.url));
-  const lab = await openLab(dir!, [...(await loadSearchDocuments(content)), ...createDocuments(Number(count), distractorStyle())]);
+  const lab = await openLabOf(dir!, Number(count));
   const all: Record<string, Judgement[]> = {
     judged: judgements,
     questions: questionJudgements,
-    probe: JSON.parse(readFileSync(path.join(dir!, 'probe.json'), 'utf8')),
+    probe: probeOf(dir!),
     synonyms: synonymJudgements,
   };
   const classes = only ? { [only]: all[only]! } : all;
-  const chosen = process.env.VARIANTS?.split(',');
-  const variants = chosen ? Object.fromEntries(chosen.map((name) => [name, VARIANTS[name]!])) : VARIANTS;
-  const totals = await measure(lab, classes, variants, process.env.DETAIL);
+  const totals = await measure(lab, classes, chosenVariants(VARIANTS));
   console.log(`\nMRR@10 at ${Number(count).toLocaleString('en')} distractors:`);
   for (const [name, byVariant] of Object.entries(totals)) {
     console.log(
