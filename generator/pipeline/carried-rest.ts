@@ -57,8 +57,10 @@ export function restKeeper(
 
 /**
  * What a build made, for the next build: the files it made with the digests the emit step took; with a rest
- * carried, the previous build's tables copied (a build that fails leaves them as they were), less the dropped
- * files, with the files this build made.
+ * carried, the previous build's tables taken over and brought up to date in place, less the dropped files, with
+ * the files this build made. Only a build whose files were put in place settles, so a build that fails leaves
+ * them as they were; one that settles is their only reader from then on. A copy of each (233,000 paths at
+ * 100,000 articles, twice) cost every edit more than the files it made.
  */
 export function settleTracked(build: {
   previous: TrackedOutputs | undefined;
@@ -72,8 +74,8 @@ export function settleTracked(build: {
 }): TrackedOutputs {
   const { previous, made, emitted, rest, inputs, kept, records } = build;
   const carried = rest && previous;
-  const files = new Map(carried ? previous.files : []);
-  const byPath = inputs && (carried ? new Map(inputs.before) : inputs.now);
+  const files = carried ? (previous.files as Map<string, [string, string]>) : new Map<string, [string, string]>();
+  const byPath = inputs && (carried && inputs.before ? (inputs.before as Map<string, string>) : inputs.now);
   for (const file of rest?.dropped ?? []) {
     files.delete(file);
     byPath?.delete(file);
@@ -83,7 +85,7 @@ export function settleTracked(build: {
     if (digest !== undefined) files.set(path, [key, digest]);
     else files.delete(path);
   }
-  if (carried && byPath) for (const [path, text] of inputs!.now) byPath.set(path, text);
+  if (byPath && byPath !== inputs!.now) for (const [path, text] of inputs!.now) byPath.set(path, text);
   const groups = carried ? new Map([...previous.groups, ...build.groups]) : build.groups;
   return { files, groups, kept, inputs: byPath && { scoped: inputs!.scoped, byPath }, records };
 }

@@ -190,7 +190,8 @@ export function createDevBuilds(options: DevBuildOptions, events: DevBuildEvents
   const warmUp = async (id: number): Promise<BuildAnswer> => {
     // Only over a base just written (its overlay empty), so the server can be given the two builds' net change.
     if (!output.fresh()) return build(id);
-    const before = digests;
+    // A copy: the output brings its table up to date in place (dev-output.ts).
+    const before = new Map(digests);
     const practice = await build(id, (raw) => practiceEdit(raw, siteCollections));
     listing.report('all');
     const answer = await build(id);
