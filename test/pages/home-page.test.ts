@@ -2,36 +2,17 @@
  * The front page (`/`), served from a real build over HTTP and opened in headless Chromium: it says what the
  * API is, links every public address, each of which exists, and fetches nothing from off the site.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite } from '../../generator/pipeline/build-site.ts';
-import { launchBrowser, recordProblems } from '../helpers/browser.ts';
-import { startSiteServer, type SiteServer } from '../helpers/site-server.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { recordProblems } from '../helpers/browser.ts';
+import { servedBuild } from '../helpers/served-build.ts';
 import { ADDRESS } from '../helpers/addresses.ts';
 
-let dist: string;
-let server: SiteServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  dist = path.join(mkdtempSync(path.join(os.tmpdir(), 'home-page-')), 'dist');
-  await buildSite({ contentDir: 'content', outDir: dist, env: { SOURCE_DATE_EPOCH: '1795000000' } });
-  server = await startSiteServer(dist);
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  rmSync(path.dirname(dist), { recursive: true, force: true });
-});
+const site = servedBuild({ env: { SOURCE_DATE_EPOCH: '1795000000' }, browser: true });
 
 /** Opens a page and records every request it makes and every error it reports. */
 async function openPage(url: string): Promise<{ page: Page; requests: string[]; problems: string[] }> {
-  const page = await browser.newPage();
+  const page = await site.browser.newPage();
   const requests: string[] = [];
   const problems = recordProblems(page, []);
   page.on('request', (request) => requests.push(request.url()));
@@ -39,11 +20,11 @@ async function openPage(url: string): Promise<{ page: Page; requests: string[]; 
   return { page, requests, problems };
 }
 
-const offSite = (requests: string[]) => requests.filter((url) => !url.startsWith(`${server.url}/`) && !url.startsWith('data:'));
+const offSite = (requests: string[]) => requests.filter((url) => !url.startsWith(`${site.server.url}/`) && !url.startsWith('data:'));
 
 describe('the front page', () => {
   it("says what the API is and links every public address: the reference, the API, the feeds, each collection, MCP, the crawlers' files and the editor", async () => {
-    const { page, requests, problems } = await openPage(`${server.url}/`);
+    const { page, requests, problems } = await openPage(`${site.server.url}/`);
     await expect(page.locator('html').getAttribute('lang')).resolves.toBe('en-US');
     await expect(page.locator('h1').innerText()).resolves.toBe('Brightwater Digital API');
     const links = await page.locator('main a').evaluateAll((anchors) => anchors.map((anchor) => anchor.getAttribute('href')));
@@ -75,7 +56,7 @@ describe('the front page', () => {
   });
 
   it('links to a reference page and a feed that exist in the build', async () => {
-    const { page } = await openPage(`${server.url}/`);
+    const { page } = await openPage(`${site.server.url}/`);
     for (const href of [
       ADDRESS.reference,
       `${ADDRESS.reference}openapi.json`,
@@ -85,7 +66,7 @@ describe('the front page', () => {
       ADDRESS.sitemap,
       ADDRESS.admin,
     ]) {
-      const response = await page.request.get(`${server.url}${href}`);
+      const response = await page.request.get(`${site.server.url}${href}`);
       expect(response.status(), href).toBe(200);
     }
     await page.close();

@@ -4,42 +4,30 @@
  * its "try it" forms call the API on the page's own origin under the page's real Content-Security-Policy,
  * even when the site was built for another address.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import axe from 'axe-core';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { createMemoryLimiter } from '../../generator/edge/limiter.ts';
-import { buildSite } from '../../generator/pipeline/build-site.ts';
 import { operations } from '../../generator/schemas/collections.ts';
-import { launchBrowser, recordProblems } from '../helpers/browser.ts';
-import { type SiteServer, startSiteServer } from '../helpers/site-server.ts';
+import { recordProblems } from '../helpers/browser.ts';
+import { servedBuild } from '../helpers/served-build.ts';
 import { ADDRESS, outputPath } from '../helpers/addresses.ts';
 
-let dist: string;
-let server: SiteServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  dist = path.join(mkdtempSync(path.join(os.tmpdir(), 'reference-page-')), 'dist');
-  // Built for a deploy's address, served locally: "try it" must still call this server.
-  await buildSite({ contentDir: 'content', outDir: dist, env: { SOURCE_DATE_EPOCH: '1795000000', SITE_URL: 'https://example.test' } });
-  server = await startSiteServer(dist, { handler: { limiter: createMemoryLimiter({ limit: 1_000_000 }) } });
-  browser = await launchBrowser();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (dist) rmSync(path.dirname(dist), { recursive: true, force: true });
+// Built for a deploy's address, served locally: "try it" must still call this server.
+const site = servedBuild({
+  env: { SOURCE_DATE_EPOCH: '1795000000', SITE_URL: 'https://example.test' },
+  server: { handler: { limiter: createMemoryLimiter({ limit: 1_000_000 }) } },
+  browser: true,
+  timeout: 120_000,
 });
 
 async function withPage<T>(run: (page: Page) => Promise<T>, options: { bypassCSP?: boolean } = {}): Promise<T> {
-  const context = await browser.newContext({ ...options, viewport: { width: 412, height: 823 } });
+  const context = await site.browser.newContext({ ...options, viewport: { width: 412, height: 823 } });
   try {
     const page = await context.newPage();
-    const response = await page.goto(`${server.url}${ADDRESS.reference}`);
+    const response = await page.goto(`${site.server.url}${ADDRESS.reference}`);
     expect(response?.status()).toBe(200);
     return await run(page);
   } finally {
@@ -58,10 +46,10 @@ async function tryOperation(page: Page, operationId: string, values: Record<stri
 
 describe('the API reference page', () => {
   it('has a section, a parameter table and a try-it form for every operation of the OpenAPI document', async () => {
-    const api = JSON.parse(readFileSync(path.join(dist, outputPath(`${ADDRESS.reference}openapi.json`)), 'utf8')) as {
+    const api = JSON.parse(readFileSync(path.join(site.dist, outputPath(`${ADDRESS.reference}openapi.json`)), 'utf8')) as {
       paths: Record<string, { get: { operationId: string; parameters: { name: string }[] } }>;
     };
-    const html = readFileSync(path.join(dist, outputPath(ADDRESS.reference)), 'utf8');
+    const html = readFileSync(path.join(site.dist, outputPath(ADDRESS.reference)), 'utf8');
     const operations = Object.values(api.paths).map((item) => item.get);
     expect(operations.length).toBeGreaterThanOrEqual(19);
     for (const operation of operations) {
@@ -119,25 +107,25 @@ describe('the API reference page', () => {
   });
 
   it('loads no more than its HTML, one stylesheet and one small script, all from its own site', async () => {
-    const context = await browser.newContext();
+    const context = await site.browser.newContext();
     try {
       const page = await context.newPage();
       const requested: string[] = [];
       page.on('request', (request) => requested.push(request.url()));
-      await page.goto(`${server.url}${ADDRESS.reference}`, { waitUntil: 'networkidle' });
+      await page.goto(`${site.server.url}${ADDRESS.reference}`, { waitUntil: 'networkidle' });
       expect(requested.sort()).toEqual([
-        `${server.url}${ADDRESS.reference}`,
-        `${server.url}${ADDRESS.reference}reference.css`,
-        `${server.url}${ADDRESS.reference}try-it.js`,
+        `${site.server.url}${ADDRESS.reference}`,
+        `${site.server.url}${ADDRESS.reference}reference.css`,
+        `${site.server.url}${ADDRESS.reference}try-it.js`,
       ]);
     } finally {
       await context.close();
     }
-    expect(readFileSync(path.join(dist, outputPath(`${ADDRESS.reference}try-it.js`))).length).toBeLessThan(4 * 1024);
+    expect(readFileSync(path.join(site.dist, outputPath(`${ADDRESS.reference}try-it.js`))).length).toBeLessThan(4 * 1024);
   });
 
   it('stays under 50 KB, and shows an example response from examples.json when it is opened', async () => {
-    expect(readFileSync(path.join(dist, outputPath(ADDRESS.reference))).length).toBeLessThan(50 * 1024);
+    expect(readFileSync(path.join(site.dist, outputPath(ADDRESS.reference))).length).toBeLessThan(50 * 1024);
     const example = await withPage(async (page) => {
       const details = page.locator('#listServices details.example');
       await details.locator('summary').click();
@@ -145,7 +133,7 @@ describe('the API reference page', () => {
       return details.locator('pre > code').innerText();
     });
     const shown = JSON.parse(example) as { success: boolean; data: { id: string }[]; meta: { pagination: { total: number } } };
-    const examples = JSON.parse(readFileSync(path.join(dist, outputPath(`${ADDRESS.reference}examples.json`)), 'utf8')) as Record<
+    const examples = JSON.parse(readFileSync(path.join(site.dist, outputPath(`${ADDRESS.reference}examples.json`)), 'utf8')) as Record<
       string,
       unknown
     >;

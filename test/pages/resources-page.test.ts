@@ -3,54 +3,36 @@
  * filtering by category and search, the URL kept in step, back/forward, hostile URLs, no JavaScript.
  * Set UPDATE_SCREENSHOTS=1 to rewrite docs/resources-page.png from this build.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite } from '../../generator/pipeline/build-site.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Feed, FeedEntry } from '../../generator/schemas/feed.ts';
-import { launchBrowser, recordProblems } from '../helpers/browser.ts';
-import { startSiteServer, type SiteServer } from '../helpers/site-server.ts';
+import { recordProblems } from '../helpers/browser.ts';
+import { servedBuild } from '../helpers/served-build.ts';
 import { ADDRESS, outputPath } from '../helpers/addresses.ts';
 
 const SCREENSHOT = fileURLToPath(new URL('../../docs/resources-page.png', import.meta.url));
 const PAGE_BUDGET_BYTES = 50 * 1024;
 
-let dist: string;
-let server: SiteServer;
-let browser: Browser;
+const site = servedBuild({ env: { SOURCE_DATE_EPOCH: '1795000000', SITE_URL: 'https://example.test' }, browser: true });
 let entries: FeedEntry[];
 let language: string;
 let context: BrowserContext | undefined;
 let problems: string[] = [];
 
-beforeAll(async () => {
-  dist = path.join(mkdtempSync(path.join(os.tmpdir(), 'hub-')), 'dist');
-  const { content } = await buildSite({
-    contentDir: 'content',
-    outDir: dist,
-    env: { SOURCE_DATE_EPOCH: '1795000000', SITE_URL: 'https://example.test' },
-  });
-  language = content.site.language;
-  entries = (JSON.parse(readFileSync(path.join(dist, outputPath(ADDRESS.resourceFeed)), 'utf8')) as Feed).result.resources;
-  server = await startSiteServer(dist);
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  rmSync(path.dirname(dist), { recursive: true, force: true });
+beforeAll(() => {
+  language = site.result.content.site.language;
+  entries = (JSON.parse(readFileSync(path.join(site.dist, outputPath(ADDRESS.resourceFeed)), 'utf8')) as Feed).result.resources;
 });
 
 /** A fresh page that records every console error, uncaught exception and failed request, checked after each test. */
 async function openPage(query = '', options: { javaScriptEnabled?: boolean } = {}): Promise<Page> {
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+  context = await site.browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
   const page = await context.newPage();
   recordProblems(page, problems);
-  await page.goto(`${server.url}${ADDRESS.hub}${query}`);
+  await page.goto(`${site.server.url}${ADDRESS.hub}${query}`);
   return page;
 }
 
@@ -227,16 +209,16 @@ describe('/resources/ in a browser', () => {
     const page = await openPage();
     const [entry] = entries;
     await page.getByRole('link', { name: entry!.title, exact: true }).click();
-    await page.waitForURL(`${server.url}${ADDRESS.hub}${entry!.id}/`);
+    await page.waitForURL(`${site.server.url}${ADDRESS.hub}${entry!.id}/`);
     expect(await page.textContent('h1')).toBe(entry!.title);
     await page.getByRole('link', { name: '← All resources' }).click();
-    await page.waitForURL(`${server.url}${ADDRESS.hub}`);
+    await page.waitForURL(`${site.server.url}${ADDRESS.hub}`);
   });
 
   it('weighs under 50 KB before images, HTML, script and stylesheet together', async () => {
     let bytes = 0;
     for (const file of [ADDRESS.hub, `${ADDRESS.hub}hub.js`, ADDRESS.stylesheet]) {
-      const response = await fetch(`${server.url}${file}`);
+      const response = await fetch(`${site.server.url}${file}`);
       expect(response.status).toBe(200);
       bytes += (await response.arrayBuffer()).byteLength;
     }

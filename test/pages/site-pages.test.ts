@@ -3,34 +3,19 @@
  * API, the feeds and the sitemap give (each internal link answers 200 with the right content type), and
  * axe-core in a real headless Chromium on one page of each kind (no serious or critical violation).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import axe from 'axe-core';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createMemoryLimiter } from '../../generator/edge/limiter.ts';
-import { buildSite } from '../../generator/pipeline/build-site.ts';
-import { launchBrowser } from '../helpers/browser.ts';
 import { recordPage } from '../helpers/build-output.ts';
-import { startSiteServer, type SiteServer } from '../helpers/site-server.ts';
+import { servedBuild } from '../helpers/served-build.ts';
 import { ADDRESS } from '../helpers/addresses.ts';
 
 const SITE = 'https://example.test';
-let dist: string;
-let server: SiteServer;
-let browser: Browser | undefined;
-
-beforeAll(async () => {
-  dist = path.join(mkdtempSync(path.join(os.tmpdir(), 'site-pages-')), 'dist');
-  await buildSite({ contentDir: 'content', outDir: dist, env: { SOURCE_DATE_EPOCH: '1795000000', SITE_URL: SITE } });
-  server = await startSiteServer(dist, { handler: { limiter: createMemoryLimiter({ limit: 1_000_000 }) } });
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  rmSync(path.dirname(dist), { recursive: true, force: true });
+const site = servedBuild({
+  env: { SOURCE_DATE_EPOCH: '1795000000', SITE_URL: SITE },
+  server: { handler: { limiter: createMemoryLimiter({ limit: 1_000_000 }) } },
+  browser: true,
+  timeout: 60_000,
 });
 
 /** The content type a path must be served with. */
@@ -59,8 +44,8 @@ function addressesIn(text: string, type: string): string[] {
 
 /** An address as a path on the local server, or null when it is another site's. */
 function localPath(address: string, from: string): string | null {
-  const url = new URL(address, new URL(from, server.url));
-  if (url.origin !== server.url && url.origin !== SITE) return null;
+  const url = new URL(address, new URL(from, site.server.url));
+  if (url.origin !== site.server.url && url.origin !== SITE) return null;
   return url.pathname + url.search;
 }
 
@@ -83,10 +68,10 @@ describe('the link check', () => {
     let pages = 0;
     while (queue.length) {
       const target = queue.shift()!;
-      const response = await fetch(server.url + target, { redirect: 'manual' });
+      const response = await fetch(site.server.url + target, { redirect: 'manual' });
       const type = response.headers.get('content-type') ?? '';
       const text = await response.text();
-      const { pathname } = new URL(target, server.url);
+      const { pathname } = new URL(target, site.server.url);
       // The MCP endpoint answers POST only; a GET, as a link gives it, is its 405.
       if (pathname === '/mcp') {
         if (response.status !== 405) broken.push(`${target}: ${response.status}`);
@@ -129,12 +114,11 @@ describe('accessibility', () => {
   it.each(PAGES)(
     '%s has no serious or critical axe violation',
     async (pagePath) => {
-      browser ??= await launchBrowser();
       // axe is injected by the test; the pages' own policy allows no script, which is the point of it.
-      const context = await browser.newContext({ bypassCSP: true });
+      const context = await site.browser.newContext({ bypassCSP: true });
       try {
         const page = await context.newPage();
-        const response = await page.goto(server.url + pagePath);
+        const response = await page.goto(site.server.url + pagePath);
         expect(response?.status()).toBe(200);
         await page.addScriptTag({ content: axe.source });
         const { passes, violations } = await page.evaluate(async () => {

@@ -5,23 +5,14 @@
  */
 import http from 'node:http';
 import zlib from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { negotiateEncoding } from '../../generator/server/accept-encoding.ts';
-import { buildInto, removeBuildDirs } from '../helpers/build-output.ts';
+import { BUILD_ENV } from '../helpers/build-output.ts';
 import { VALID_FIXTURE } from '../helpers/fixture.ts';
-import { type SiteServer, startSiteServer } from '../helpers/site-server.ts';
+import { servedBuild } from '../helpers/served-build.ts';
 import { ADDRESS } from '../helpers/addresses.ts';
 
-let server: SiteServer;
-
-beforeAll(async () => {
-  server = await startSiteServer(await buildInto(VALID_FIXTURE));
-});
-
-afterAll(async () => {
-  await server.close();
-  removeBuildDirs();
-});
+const site = servedBuild({ contentDir: VALID_FIXTURE, env: BUILD_ENV });
 
 interface Raw {
   status: number;
@@ -31,7 +22,7 @@ interface Raw {
 
 function request(pathname: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Raw> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${server.url}${pathname}`, { method, headers }, (res) => {
+    const req = http.request(`${site.server.url}${pathname}`, { method, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));

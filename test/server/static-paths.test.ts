@@ -4,26 +4,18 @@
  * Requests are sent as raw request targets (a URL parser would tidy them up first).
  */
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { normalisePath } from '../../generator/server/static-files.ts';
-import { buildInto, removeBuildDirs } from '../helpers/build-output.ts';
+import { BUILD_ENV } from '../helpers/build-output.ts';
 import { VALID_FIXTURE } from '../helpers/fixture.ts';
-import { type SiteServer, startSiteServer } from '../helpers/site-server.ts';
+import { servedBuild } from '../helpers/served-build.ts';
 import { ADDRESS } from '../helpers/addresses.ts';
 
-let server: SiteServer;
-
-beforeAll(async () => {
-  server = await startSiteServer(await buildInto(VALID_FIXTURE));
-});
-afterAll(async () => {
-  await server.close();
-  removeBuildDirs();
-});
+const site = servedBuild({ contentDir: VALID_FIXTURE, env: BUILD_ENV });
 
 /** GET with `target` sent exactly as written. */
 function get(target: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
-  const { port } = new URL(server.url);
+  const { port } = new URL(site.server.url);
   return new Promise((resolve, reject) => {
     http
       .get({ host: '127.0.0.1', port, path: target }, (res) => {
