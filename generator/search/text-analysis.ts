@@ -3,8 +3,7 @@
  * functions, so a word in a query meets the same word in a document. Runtime-neutral.
  */
 import { stemmer } from 'stemmer';
-// @ts-expect-error -- stopword ships no type declarations; `eng` is a plain array of lowercase words.
-import { eng } from 'stopword';
+import { ENGLISH_STOP_WORDS } from './stop-words.ts';
 
 /**
  * The list names how, what, where, which, who, do and did but not their siblings below, so a question's own
@@ -12,7 +11,7 @@ import { eng } from 'stopword';
  * or "does" to be a complete match of the question (docs/search.md, "Why").
  */
 const QUESTION_WORDS = ['does', 'doing', 'when', 'why', 'whom', 'whose'];
-const STOP_WORDS: ReadonlySet<string> = new Set<string>([...(eng as string[]), ...QUESTION_WORDS]);
+const STOP_WORDS: ReadonlySet<string> = new Set<string>([...ENGLISH_STOP_WORDS, ...QUESTION_WORDS]);
 
 // Apostrophes join rather than split, so "merchant's" indexes as "merchant" and "don't" as "dont".
 const APOSTROPHE = /['\u2019](?:s\b)?/g;
