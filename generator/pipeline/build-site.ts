@@ -30,9 +30,11 @@ import { buildScheduleFile } from './outputs/schedule/schedule-file.ts';
 import { OPENAPI_PATH } from '../shared/data-paths.ts';
 import { type BuildCache, createBuildCache, NO_CACHE } from './build-cache.ts';
 import { renderBody } from './outputs/render-markdown.ts';
-import { type Emitted, emitFiles } from './emit/emit-files.ts';
-import { emitSnapshot, type SnapshotEmit } from './emit/emit-snapshot.ts';
-import { type DamageCheck, startDamageCheck } from './emit/damage-check.ts';
+import type { Emitted } from './emit/emit-files.ts';
+import type { SnapshotEmit } from './emit/emit-snapshot.ts';
+import type { DamageCheck } from './emit/damage-check.ts';
+import { inPlaceBase } from './emit/in-place-base.ts';
+import { damageCheckFor, emitBuild, underLock } from './emit/build-emit.ts';
 import { type BuildSettings, buildTimeOf, isoSeconds, resolveBuildSettings, siteAddress } from './build-settings.ts';
 import type { OutputTracker, TrackedOutputs } from './output-tracker.ts';
 import { openTracking, type Tracking, trackedSearch, trackedSitemap, trackerOf } from './build-tracking.ts';
@@ -90,8 +92,10 @@ export interface BuildResult {
   files: number;
   /** Files written; the others were unchanged since the previous build and are linked from it. */
   written: number;
-  /** Of the unchanged files, those carried over without being made again (tracked builds only). */
+  /** Of the unchanged files, those carried over without being made again (tracked builds only), named or not. */
   carried?: number | undefined;
+  /** The files the build gave its emit step, with their digests: all of them, but for a steady edit's (carried-rest.ts). */
+  named?: ReadonlyMap<string, string> | undefined;
   bytes: number;
   /** The identity of the output folder this build put in place. */
   identity?: string;
@@ -194,22 +198,18 @@ export async function* generateOutput(published: Content, options: OutputOptions
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   // Started first, so that its modules load while the content is read.
   const helper = options.helperThread ? startBuildHelper({ endAfterSearch: true }) : undefined;
+  const damage = damageCheckFor(options);
   try {
-    return await buildWith(options, helper);
+    return await underLock(options, damage, () => buildWith(options, helper, damage));
   } finally {
     await helper?.close();
   }
 }
 
-async function buildWith(options: BuildOptions, helper: BuildHelper | undefined): Promise<BuildResult> {
+async function buildWith(options: BuildOptions, helper: BuildHelper | undefined, damage: DamageCheck | undefined): Promise<BuildResult> {
   const settings =
     options.settings ?? resolveBuildSettings(options.env ?? process.env, { preview: options.preview, cmsBackend: options.cmsBackend });
   const collections = options.collections ?? siteCollections;
-  // An output updated in place: its files are statted for damage in a second thread while this one loads.
-  const damage =
-    options.inPlace && !options.force && !options.emit && !options.snapshot
-      ? (options.damage ?? startDamageCheck(options.outDir))
-      : undefined;
   const store = options.keepLoads ? openLoadStore(options.outDir, { trust: !options.force }) : undefined;
   const tracking = openTracking({ ...options, ownEmit: !!(options.emit ?? options.snapshot) });
   const loaded = await loadContent(options.contentDir, collections, settings.limits, options.cache, store, options.listContent);
@@ -221,9 +221,11 @@ async function buildWith(options: BuildOptions, helper: BuildHelper | undefined)
   const buildDate = isoSeconds(builtAt).slice(0, 10);
   const published = selectPublished(content, collections, buildDate, settings.preview);
   const publication = countPublication(content, collections, published, buildDate);
+  // Decided before any output is named: whether this build may name only what its edit reached.
+  const base = damage && (await inPlaceBase(options.outDir, damage, tracking.previous));
   const files = generateOutput(published, {
     renders,
-    tracking: tracking.start(raw.digests),
+    tracking: tracking.start(raw.digests, base?.keepsRest),
     tracker: tracking.made,
     nextPublication: settings.preview.future ? undefined : publication.flatMap((count) => count.nextDate ?? []).sort()[0],
     collections,
@@ -239,15 +241,11 @@ async function buildWith(options: BuildOptions, helper: BuildHelper | undefined)
     cmsBackend: settings.cmsBackend,
     cache: options.cache,
   });
-  const written = options.emit
-    ? await options.emit(files, tracking.rest)
-    : options.snapshot
-      ? await emitSnapshot(files, options.outDir, options.snapshot)
-      : await emitFiles(files, options.outDir, { trustPrevious: !options.force, inPlace: options.inPlace, damage });
+  const written = await emitBuild(files, options, damage, base, tracking.rest);
   options.cache?.endBuild();
   // Only once the build is in place: a failed build leaves nothing new beside the output.
   store?.save();
   const carried = tracking.settle(written);
-  const { digests: _, ...counts } = written;
-  return { content, publication, ...counts, carried, loaded: store?.counts };
+  const { digests: named, ...counts } = written;
+  return { content, publication, ...counts, carried, named, loaded: store?.counts };
 }

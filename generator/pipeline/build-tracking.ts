@@ -128,7 +128,8 @@ export function openTracking(options: {
   return {
     /** What the previous build made, when there is a record of it (a cold build has none). */
     previous: scope === undefined ? undefined : tracked.outputs,
-    start: (digests: ReadonlyMap<string, string>): Tracking | undefined =>
+    /** `keepsRest`: the emit step keeps the previous build's files it is not given (in-place-base.ts decides it for an update in place). */
+    start: (digests: ReadonlyMap<string, string>, keepsRest = options.emitKeepsRest): Tracking | undefined =>
       scope === undefined
         ? undefined
         : {
@@ -138,7 +139,7 @@ export function openTracking(options: {
             verify: options.verifyCarried,
             searchStore,
             inMemory: !!options.tracked,
-            sparse: options.emitKeepsRest,
+            sparse: keepsRest,
           },
     made: (made: OutputTracker) => {
       tracker = made;
@@ -150,7 +151,8 @@ export function openTracking(options: {
       tracked.outputs = tracker?.settle(written.digests);
       if (onDisk) recordTrackedOutputs(outDir, tracked.outputs, written.identity);
       searchStore?.save(written.digests);
-      return tracker?.carried();
+      // The rest a steady edit kept unnamed was carried over too (carried-rest.ts).
+      return tracker && tracker.carried() + (tracker.rest()?.size() ?? 0);
     },
   };
 }

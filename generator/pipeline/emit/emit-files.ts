@@ -7,7 +7,7 @@
 import { copyFileSync, linkSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { OutputFile } from '../outputs/output-file.ts';
+import type { CarriedRest, OutputFile } from '../outputs/output-file.ts';
 import { recoverFromKilledBuilds, REPLACED_MARK, STAGING_MARK } from './leftovers.ts';
 import {
   type FileRecord,
@@ -131,6 +131,19 @@ export interface Emitted {
   digests?: ReadonlyMap<string, string>;
 }
 
+/** How an emit step treats the output in place (emitFiles). */
+export interface EmitOptions {
+  /** false (--force) writes every file, linking nothing from the previous output. */
+  trustPrevious?: boolean;
+  /** Updates a trusted output in place (update-in-place.ts) instead of swapping in a new folder. */
+  inPlace?: boolean;
+  damage?: DamageCheck | undefined;
+  /** The output's record as the caller read it under the lock (in-place-base.ts); read here otherwise. */
+  previous?: PreviousOutput | undefined;
+  /** The previous build's files an update in place keeps without being given them (carried-rest.ts). */
+  rest?: (() => CarriedRest | undefined) | undefined;
+}
+
 /**
  * `trustPrevious: false` (--force) writes every file, linking nothing from the previous output. `inPlace`
  * updates a trusted output in place (update-in-place.ts) instead of swapping in a new folder: only for an
@@ -139,11 +152,11 @@ export interface Emitted {
 export async function emitFiles(
   files: Iterable<OutputFile> | AsyncIterable<OutputFile>,
   outDir: string,
-  { trustPrevious = true, inPlace = false, damage }: { trustPrevious?: boolean; inPlace?: boolean; damage?: DamageCheck | undefined } = {},
+  options: EmitOptions = {},
 ): Promise<Emitted> {
   const release = await lockOutput(outDir);
   try {
-    return await emitInto(files, path.resolve(outDir), trustPrevious, inPlace, damage);
+    return await emitInto(files, path.resolve(outDir), options);
   } finally {
     release();
   }
@@ -156,27 +169,40 @@ export async function emitFiles(
 async function emitInto(
   files: Iterable<OutputFile> | AsyncIterable<OutputFile>,
   target: string,
-  trustPrevious: boolean,
-  inPlace: boolean,
-  damage: DamageCheck | undefined,
+  { trustPrevious = true, inPlace = false, damage, rest, ...given }: EmitOptions,
 ): Promise<Emitted> {
   await mkdir(path.dirname(target), { recursive: true });
   recoverFromKilledBuilds(target);
   const stamp = `${process.pid}-${Date.now()}`;
   const staging = `${target}${STAGING_MARK}${stamp}`;
   const journal = readJournal(target);
-  const previous = trustPrevious ? readPreviousOutput(target) : undefined;
-  if (!previous || journal || !inPlace) return swapIn(files, target, stamp, previous && withoutFiles(previous, journal));
+  const previous = trustPrevious ? (given.previous ?? readPreviousOutput(target)) : undefined;
+  if (!previous || journal || !inPlace)
+    return swapIn(rest ? allGiven(files, target, rest) : files, target, stamp, previous && withoutFiles(previous, journal));
   let staged: Staged;
   try {
     const found = await damage?.answer;
-    staged = await stageChanges(files, staging, previous, found?.record === previous.recordDigest ? found?.damaged : undefined);
+    const damaged = found?.record === previous.recordDigest ? found?.damaged : undefined;
+    staged = await stageChanges(files, staging, previous, damaged, rest);
     applyChanges(target, staging, staged, previous);
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
   const { files: count, written, bytes, digests } = staged;
   return { files: count, written, bytes, identity: identityOf(target) ?? '', digests };
+}
+
+/**
+ * The files given, failing before the swap when the build kept others unnamed: a new folder holds only the
+ * files given, so they would be lost (in-place-base.ts allows a rest only for an update in place).
+ */
+async function* allGiven(
+  files: Iterable<OutputFile> | AsyncIterable<OutputFile>,
+  target: string,
+  rest: () => CarriedRest | undefined,
+): AsyncGenerator<OutputFile> {
+  yield* files;
+  if (rest()?.size()) throw new Error(`${target}: a build that kept files unnamed cannot make a new folder`);
 }
 
 /** The record less the files an update cut short may have left half done. */

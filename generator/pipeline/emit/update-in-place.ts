@@ -12,7 +12,7 @@
  */
 import { renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { OutputFile } from '../outputs/output-file.ts';
+import type { CarriedRest, OutputFile } from '../outputs/output-file.ts';
 import { forgetBuild } from '../build-fingerprint.ts';
 import {
   type FileRecord,
@@ -51,13 +51,15 @@ export interface Staged {
 /**
  * Makes every file the output lacks or holds other bytes of, into `staging`; a file the output holds as
  * recorded, with the same digest, is left where it is unmade (carried) or unwritten. `damaged`: the files of
- * the record changed or removed since, when they were found for this very record.
+ * the record changed or removed since, when they were found for this very record. `rest`, asked once every
+ * file was given: the previous build's files kept without being given (carried-rest.ts).
  */
 export async function stageChanges(
   files: Iterable<OutputFile> | AsyncIterable<OutputFile>,
   staging: string,
   previous: PreviousOutput,
   damaged?: ReadonlySet<string>,
+  rest?: () => CarriedRest | undefined,
 ): Promise<Staged> {
   const digests = new Map<string, string>();
   const records = new Map<string, FileRecord>();
@@ -87,12 +89,31 @@ export async function stageChanges(
     records.set(file.path, witness(settled.digest, target));
     changed.push(file.path);
   }
-  return { files: digests.size, written: changed.length, bytes, digests, records, changed };
+  bytes += keepRest(previous, records, rest?.());
+  return { files: records.size, written: changed.length, bytes, digests, records, changed };
+}
+
+/**
+ * Takes the files of the rest (carried-rest.ts) into the new record as the previous one has them, left where
+ * they are unmade: every one was found intact before the outputs were made (in-place-base.ts). Returns their bytes.
+ */
+function keepRest(previous: PreviousOutput, records: Map<string, FileRecord>, rest: CarriedRest | undefined): number {
+  if (!rest) return 0;
+  let bytes = 0;
+  let kept = 0;
+  for (const [file, record] of previous.records ?? []) {
+    if (records.has(file) || !rest.has(file)) continue;
+    records.set(file, record);
+    bytes += record[1];
+    kept++;
+  }
+  if (kept !== rest.size()) throw new Error(`the output's record holds ${kept} of the ${rest.size()} files the build kept unnamed`);
+  return bytes;
 }
 
 /** Puts the staged files in place and removes the files no longer made, under the journal; records the output, then removes the journal. */
 export function applyChanges(target: string, staging: string, staged: Staged, previous: PreviousOutput): void {
-  const removed = [...(previous.records ?? previous.digests).keys()].filter((file) => !staged.digests.has(file));
+  const removed = [...(previous.records ?? previous.digests).keys()].filter((file) => !staged.records.has(file));
   forgetBuild(target);
   writeWhole(journalFile(target), { files: [...staged.changed, ...removed] });
   // Removed first: a path that was a file may now be a folder, or the other way round.
