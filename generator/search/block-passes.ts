@@ -112,6 +112,20 @@ export function blockPasses(): BlockPasses {
 }
 
 /**
+ * Bytes at the start of the memory that hold what is kept there between searches (query-memory.ts: common
+ * terms' records and their block tables). A search's scratch space starts after them, at `scratchStart()`.
+ */
+let keptEnd = 0;
+
+/** Where a search's scratch space starts: past the kept bytes, aligned to 8. */
+export const scratchStart = () => align8(keptEnd);
+
+/** The kept bytes end at `end` from now on (0: nothing kept). The memory must already hold them (reserve). */
+export function keepUpTo(end: number): void {
+  keptEnd = end;
+}
+
+/**
  * The module's memory, at least `bytes` long. Growing it replaces its buffer: views taken before a call to
  * this are invalid after it, so a pass reserves all it needs first.
  */

@@ -48,10 +48,13 @@ export function placeForms(units: PreparedForm[][], memory: QueryMemory, tiers: 
     const weighting = new Float64Array(buffer, weights + f * 64, 6);
     weighting[0] = weight;
     weighting.set(record.weights, 1);
-    const table = record.blocks;
-    const head = [u, kind === 'exact' ? 1 : 0, table ? 1 : 0, prepared.blocks.length, place(prepared.blocks)];
-    const rest = table
-      ? [place(table.docStart), place(table.dataStart), place(table.dataEnd), place(table.count), place(table.bound), prepared.base, fields]
+    const n = prepared.blocks.length;
+    // A common term's columns are kept beside its record (query-memory.ts): block, count, docStart, dataStart, dataEnd.
+    const kept = record.blocks ? prepared.kept! : undefined;
+    const column = (c: number) => kept!.columns + c * n * 4;
+    const head = [u, kind === 'exact' ? 1 : 0, kept ? 1 : 0, n, kept ? column(0) : place(prepared.blocks)];
+    const rest = kept
+      ? [column(2), column(3), column(4), column(1), kept.bounds, prepared.base, fields]
       : [place(prepared.whole!.starts), place(prepared.whole!.postings.docs), place(prepared.whole!.postings.scores), 0, 0, 0, 0];
     description.set([...head, ...rest], f * 12);
   });

@@ -41,12 +41,10 @@ function addForm(set: number, prepared: PreparedForm, [first, end]: readonly [nu
   }
   const { blocks } = prepared;
   if (record.blocks) {
-    // A common term: its blocks' documents decoded by the WebAssembly side, into the set.
-    const table = record.blocks;
-    const n = blocks.length;
-    const columns = [table.block, table.count, table.docStart, table.dataStart, table.dataEnd];
-    for (const [c, column] of columns.entries()) new Int32Array(buffer, memory.columns + c * n * 4, n).set(column);
-    if (blockPasses().formBits(prepared.base, memory.columns, n, size, fields, first, end, set) < 0) throw new Error(CORRUPT);
+    // A common term: its blocks' documents decoded by the WebAssembly side, into the set, from its table's
+    // columns kept beside its record (query-memory.ts).
+    if (blockPasses().formBits(prepared.base, prepared.kept!.columns, blocks.length, size, fields, first, end, set) < 0)
+      throw new Error(CORRUPT);
     return;
   }
   // A rare term, scored already: a posting outside the form's fields has score 0.

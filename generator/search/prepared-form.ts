@@ -4,10 +4,11 @@
  * postings in a block on demand, each with the form's weighted score. Runtime-neutral.
  */
 import { blockScore, type DecodedPostings, type ScoreContext } from './postings-codec.ts';
-import { align8, blockPasses, reserve } from './block-passes.ts';
+import { align8, blockPasses, reserve, scratchStart } from './block-passes.ts';
 import { RANKING } from './ranking.ts';
 import { readBlock } from './record-reader.ts';
 import type { TermRecord } from './record-reader.ts';
+import type { Kept } from './query-memory.ts';
 
 /** How a query word was found in a term: its own term, a longer one it prefixes, one edit away, or a synonym. */
 export type FormKind = 'exact' | 'prefix' | 'typo' | 'synonym';
@@ -53,11 +54,12 @@ function scorePostings(form: Form, context: ScoreContext, postings: DecodedPosti
 function prepareRare(form: Form, context: ScoreContext) {
   const { docs, masks, tf, lengths } = form.record.postings!;
   const count = docs.length;
+  const base = scratchStart();
   const at = {
-    docs: 0,
-    masks: align8(count * 4),
-    tf: align8(count * 4) + align8(count),
-    lengths: align8(count * 4) + align8(count) + count * 20,
+    docs: base,
+    masks: base + align8(count * 4),
+    tf: base + align8(count * 4) + align8(count),
+    lengths: base + align8(count * 4) + align8(count) + count * 20,
   };
   const weights = at.lengths + count * 20;
   const averages = weights + 48;
@@ -122,8 +124,10 @@ export class PreparedForm {
   readonly bounds: Float64Array;
   /** A rare term's postings, scored, and where each of its blocks starts in them. */
   readonly whole?: { postings: BlockPostings; starts: Int32Array };
-  /** Where the WebAssembly memory holds the record's shard position 0 (block-bounds.ts copies it there per query). */
+  /** Where the WebAssembly memory holds the record's shard position 0 (a common term's, kept there by query-memory.ts). */
   base = -1;
+  /** Where a common term's record and its table's columns are kept in that memory (query-memory.ts). */
+  kept?: Kept;
 
   constructor(
     readonly form: Form,

@@ -1,12 +1,64 @@
 /**
  * Where a search keeps its per-block columns in the WebAssembly module's memory (block-passes.ts): one
  * layout per query, reserved in one step before any view of it is taken (a growth would invalidate them),
- * with a copy of each common term's record the module reads. Runtime-neutral.
+ * after the common terms' records the module reads. Those are kept in the memory between searches, each
+ * with its block table's columns, so that a query of common words does not copy megabytes of them in again
+ * each time it is asked (KEPT_LIMIT bounds them). Runtime-neutral.
  */
-import { align8, reserve } from './block-passes.ts';
+import { align8, keepUpTo, reserve, scratchStart } from './block-passes.ts';
 import type { PreparedForm } from './prepared-form.ts';
 import { blockCount } from './postings-codec.ts';
 import { RANKING } from './ranking.ts';
+import type { TermRecord } from './record-reader.ts';
+
+/**
+ * Bytes of common terms' records (with their tables' columns) kept in the module's memory between searches.
+ * Past it, the next search that needs a record not kept starts the kept space again from its own records.
+ * At 100,000 documents a very common term takes about 0.6 MB there, so this holds some 50 of them; it is
+ * memory besides the part cache's (index-reader.ts), which holds the same records as the shards' bytes.
+ */
+export const KEPT_LIMIT = 32 * 1024 * 1024;
+
+/** The kept space's limit in force (tests lower it to make it start again often). */
+export const keptSpace = { limit: KEPT_LIMIT };
+
+/** Where a kept record is: its shard's position 0, and its table's columns (see keptBytes). */
+export interface Kept {
+  base: number;
+  /** Five i32 columns of the table's length: block, count, docStart, dataStart, dataEnd. */
+  columns: number;
+  /** The writer's bound per block (f64). */
+  bounds: number;
+}
+
+/** The kept records, by shard and position; a new map each time the kept space starts again. */
+let kept = new WeakMap<Uint8Array, Map<number, Kept>>();
+
+const keptOf = ({ bytes, start }: TermRecord) => kept.get(bytes)?.get(start);
+
+/** The bytes a common term's record takes kept: its own, then its table's five i32 columns and its bounds. */
+function keptBytes({ start, end, blocks }: TermRecord): number {
+  const n = blocks!.block.length;
+  return align8(end - start) + align8(n * 4 * 5) + n * 8;
+}
+
+/** Copies `record` (a common term's) to `at` of `memory`, with its table's columns, and remembers where. */
+function keepRecord(record: TermRecord, memory: ArrayBuffer, at: number): Kept {
+  const { bytes, start, end } = record;
+  const table = record.blocks!;
+  const n = table.block.length;
+  new Uint8Array(memory, at, end - start).set(bytes.subarray(start, end));
+  const columns = at + align8(end - start);
+  for (const [c, column] of [table.block, table.count, table.docStart, table.dataStart, table.dataEnd].entries())
+    new Int32Array(memory, columns + c * n * 4, n).set(column);
+  const bounds = columns + align8(n * 4 * 5);
+  new Float64Array(memory, bounds, n).set(table.bound);
+  const place: Kept = { base: at - start, columns, bounds };
+  const inShard = kept.get(bytes) ?? new Map<number, Kept>();
+  kept.set(bytes, inShard);
+  inShard.set(start, place);
+  return place;
+}
 
 /** Buckets of blocks' coarse bounds (block-bounds.ts blockOrder). */
 export const BUCKETS = 4096;
@@ -21,7 +73,7 @@ export const setBytesOf = (documents: number) => Math.ceil(documents / 32) * 4;
 function layout(words: number, documents: number, longest: number) {
   const blocks = blockCount(documents);
   const setBytes = setBytesOf(documents);
-  const all = 0;
+  const all = scratchStart();
   const coarse = all + words * blocks * 8;
   const bucketBest = coarse + blocks * 8;
   const exactWords = bucketBest + BUCKETS * 8;
@@ -32,14 +84,12 @@ function layout(words: number, documents: number, longest: number) {
   const zeroed = align8(exactSets + words * setBytes);
   const formBounds = zeroed;
   const formBlocks = formBounds + longest * 8;
-  // A form's table columns (block, count, docStart, dataStart, dataEnd) for match-count.ts.
-  const columns = formBlocks + align8(longest * 4);
-  const touched = columns + align8(longest * 4 * 5);
+  const touched = formBlocks + align8(longest * 4);
   const order = touched + align8(blocks * 4);
   const bucketOf = order + align8(blocks * 4);
   const next = bucketOf + align8(blocks * 4);
   const exact = next + BUCKETS * 4;
-  const records = align8(exact + blocks);
+  const free = align8(exact + blocks);
   return {
     blocks,
     all,
@@ -53,57 +103,73 @@ function layout(words: number, documents: number, longest: number) {
     zeroed,
     formBounds,
     formBlocks,
-    columns,
     touched,
     order,
     bucketOf,
     next,
     exact,
-    records,
+    free,
   };
 }
 
 /**
  * The memory for a query of `units` over `documents` (and a page of up to `heapSlots` results), reserved,
- * its first columns zeroed and the common terms' records placed (each form told where, prepared-form.ts `base`).
+ * its common terms' records kept (each form told where, prepared-form.ts `kept`) and its first columns zeroed.
  */
 export function placeQuery(units: PreparedForm[][], documents: number, heapSlots: number): QueryMemory {
   let longest = 0;
-  let records = 0;
-  for (const forms of units) {
-    for (const { blocks, form } of forms) {
-      longest = Math.max(longest, blocks.length);
-      if (form.record.blocks) records += align8(form.record.end - form.record.start);
-    }
-  }
+  for (const forms of units) for (const { blocks } of forms) longest = Math.max(longest, blocks.length);
+  keepRecords(units);
   const at = layout(units.length, documents, longest);
-  const impactSpace = at.records + records;
+  const impactSpace = at.free;
   const buffer = reserve(impactSpace + impactSpaceBytes(units, at.blocks, heapSlots));
-  new Uint8Array(buffer, 0, at.zeroed).fill(0);
-  placeRecords(units, buffer, at.records);
+  new Uint8Array(buffer, at.all, at.zeroed - at.all).fill(0);
   return { ...at, buffer, impactSpace };
 }
 
-/** Copies each common term's record of `units` into `memory` from `at`, once per record, and tells its forms where. */
-function placeRecords(units: PreparedForm[][], memory: ArrayBuffer, at: number): void {
-  const placed = new Map<Uint8Array, Map<number, number>>();
-  for (const forms of units) {
-    for (const prepared of forms) {
-      const { bytes, start, end, blocks } = prepared.form.record;
-      if (!blocks) continue;
-      // A neighbour's record is a copy with its own weights (query-plan.ts): the same bytes are placed once.
-      const inShard = placed.get(bytes) ?? new Map<number, number>();
-      placed.set(bytes, inShard);
-      let base = inShard.get(start);
-      if (base === undefined) {
-        new Uint8Array(memory, at, end - start).set(bytes.subarray(start, end));
-        base = at - start;
-        inShard.set(start, base);
-        at = align8(at + end - start);
-      }
-      prepared.base = base;
+/** Lets every kept record go: the kept space starts again from the next query's. */
+export function letKeptGo(): void {
+  kept = new WeakMap();
+  keepUpTo(0);
+}
+
+/**
+ * Keeps each common term's record of `units` in the module's memory (once per record: a neighbour's record
+ * is a copy with its own weights, query-plan.ts, over the same bytes), and tells its forms where it is. When
+ * the records not kept yet would take the kept space past its limit, it starts again with this query's.
+ */
+function keepRecords(units: PreparedForm[][]): void {
+  const common = units.flat().filter(({ form }) => form.record.blocks);
+  const missing = (records: PreparedForm[]) => {
+    const seen = new Map<Uint8Array, Set<number>>();
+    let bytes = 0;
+    for (const { form } of records) {
+      const { bytes: shard, start } = form.record;
+      const inShard = seen.get(shard) ?? new Set<number>();
+      seen.set(shard, inShard);
+      if (keptOf(form.record) || inShard.has(start)) continue;
+      inShard.add(start);
+      bytes += keptBytes(form.record);
     }
+    return bytes;
+  };
+  let needed = missing(common);
+  if (needed > 0 && scratchStart() + needed > keptSpace.limit) {
+    letKeptGo();
+    needed = missing(common);
   }
+  let at = scratchStart();
+  const memory = reserve(at + needed);
+  for (const prepared of common) {
+    let place = keptOf(prepared.form.record);
+    if (!place) {
+      place = keepRecord(prepared.form.record, memory, at);
+      at = align8(at + keptBytes(prepared.form.record));
+    }
+    prepared.kept = place;
+    prepared.base = place.base;
+  }
+  keepUpTo(at);
 }
 
 /**

@@ -3,7 +3,7 @@
  * the header, field weights and either every posting (a rare term) or the block table (a common one), whose
  * bodies are decoded only for the blocks a query scores or counts. Runtime-neutral.
  */
-import { align8, blockPasses, reserve } from './block-passes.ts';
+import { align8, blockPasses, reserve, scratchStart } from './block-passes.ts';
 import { blockCount, ByteReader, type DecodedPostings, decodePostings, fieldWeights, type ScoreContext } from './postings-codec.ts';
 import { RANKING, SEARCH_FIELDS } from './ranking.ts';
 
@@ -110,16 +110,17 @@ function readRare(reader: ByteReader, count: number): DecodedPostings {
   const { bytes, end, position: at } = reader;
   const fields = SEARCH_FIELDS.length;
   const span = end - at;
-  const docs = align8(span);
+  const base = scratchStart();
+  const docs = base + align8(span);
   const masks = docs + align8(count * 4);
   const tf = masks + align8(count);
   const lengths = tf + count * fields * 4;
   const memory = reserve(lengths + count * fields * 4);
-  new Uint8Array(memory, 0, span).set(bytes.subarray(at, end));
+  new Uint8Array(memory, base, span).set(bytes.subarray(at, end));
   new Uint8Array(memory, tf, count * fields * 8).fill(0);
-  const stop = blockPasses().decodeRare(0, span, count, fields, docs, masks, tf, lengths);
+  const stop = blockPasses().decodeRare(base, base + span, count, fields, docs, masks, tf, lengths);
   if (stop < 0) throw new Error(CORRUPT);
-  reader.position = at + stop;
+  reader.position = at + stop - base;
   return {
     docs: new Int32Array(memory, docs, count).slice(),
     masks: new Uint8Array(memory, masks, count).slice(),
@@ -142,14 +143,16 @@ function readTable(reader: ByteReader, documents: number): BlockTable {
   const top = reader.float32();
   const { bytes, end, position: at } = reader;
   const span = Math.min(end - at, count * LONGEST_ENTRY);
-  const out = align8(span);
+  const base = scratchStart();
+  const out = base + align8(span);
   const bounds = out + align8(count * 5 * 4);
   const memory = reserve(bounds + count * 8);
-  new Uint8Array(memory, 0, span).set(bytes.subarray(at, at + span));
+  new Uint8Array(memory, base, span).set(bytes.subarray(at, at + span));
   const passes = blockPasses();
-  const tableEnd = passes.decodeTable(0, span, count, RANKING.blockSize, top, out, bounds, at);
-  if (tableEnd < 0 || passes.tableLastBlock() >= blockCount(documents) || at + tableEnd + passes.tableBody() > end)
-    throw new Error(CORRUPT);
+  // Memory offset `base` is the record's position `at`: body positions come back in the record's bytes.
+  const stop = passes.decodeTable(base, base + span, count, RANKING.blockSize, top, out, bounds, at - base);
+  const tableEnd = stop - base;
+  if (stop < 0 || passes.tableLastBlock() >= blockCount(documents) || at + tableEnd + passes.tableBody() > end) throw new Error(CORRUPT);
   reader.position = at + tableEnd + passes.tableBody();
   const column = (n: number) => new Int32Array(memory, out + n * count * 4, count).slice();
   return {

@@ -21,7 +21,7 @@
  *   file   = headCount, tailCount, headBytes, entry* (the head's, then the tail's)     varints
  *   entry  = units, unit* (two bytes each, little-endian), postings, shard, offset, length
  */
-import { align8, blockPasses, reserve } from './block-passes.ts';
+import { align8, blockPasses, reserve, scratchStart } from './block-passes.ts';
 import type { PostingsLocation, TermEntry } from './index-format.ts';
 import { ByteReader, ByteWriter } from './postings-codec.ts';
 import { RANKING } from './ranking.ts';
@@ -190,16 +190,17 @@ function scanPart(file: TypoFile, part: 'head' | 'tail', word: string, mode: num
   const [start, end, count] = file[part];
   if (count === 0) return [];
   const span = end - start;
-  const wordAt = align8(span);
+  const base = scratchStart();
+  const wordAt = base + align8(span);
   const out = wordAt + align8(word.length * 2);
   const memory = reserve(out + count * 4);
-  new Uint8Array(memory, 0, span).set(file.bytes.subarray(start, end));
+  new Uint8Array(memory, base, span).set(file.bytes.subarray(start, end));
   const units = new Uint16Array(memory, wordAt, word.length);
   for (let i = 0; i < word.length; i++) units[i] = word.charCodeAt(i);
-  const matched = blockPasses().typoScan(0, span, count, wordAt, word.length, mode, out);
+  const matched = blockPasses().typoScan(base, base + span, count, wordAt, word.length, mode, out);
   if (matched < 0) throw new Error(CORRUPT);
   return Array.from(new Int32Array(memory, out, matched), (at) => {
-    const { term, postings, location } = entryFrom(file.bytes, start + at);
+    const { term, postings, location } = entryFrom(file.bytes, start + at - base);
     return { term, postings, location };
   });
 }

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryAssets } from '../../generator/edge/assets.ts';
 import { blockBounds, blockOrder } from '../../generator/search/block-bounds.ts';
 import { prepareWalk } from '../../generator/search/block-walk.ts';
-import { placeQuery } from '../../generator/search/query-memory.ts';
+import { KEPT_LIMIT, keptSpace, letKeptGo, placeQuery } from '../../generator/search/query-memory.ts';
 import type { SearchDocument, SearchMeta } from '../../generator/search/index-format.ts';
 import { createIndexParts, type IndexParts } from '../../generator/search/index-reader.ts';
 import { wordBits } from '../../generator/search/match-count.ts';
@@ -119,6 +119,25 @@ describe('skipping blocks against scoring every document', () => {
     // The queries reach deep: thousands of scored results, answered and empty, and long ones.
     expect(compared).toBeGreaterThan(4000);
     expect(multiword).toBeGreaterThan(20);
+  }, 120_000);
+
+  it('gives the brute force answers when the common terms kept in the module memory are let go between queries', async () => {
+    // A limit a few records fill: the kept space starts again every few queries, and the scratch after it moves.
+    letKeptGo();
+    keptSpace.limit = 64 * 1024;
+    try {
+      for (const query of createQueries().filter((_, i) => i % 6 === 1)) {
+        const expected = reference(query);
+        const actual = await sharded.rank(query);
+        expect({ query, total: actual.total, items: describeAnswer(actual.items) }).toEqual({
+          query,
+          total: expected.total,
+          items: describeAnswer(expected.items),
+        });
+      }
+    } finally {
+      keptSpace.limit = KEPT_LIMIT;
+    }
   }, 120_000);
 
   it('agrees with a brute force over the documents themselves', async () => {
