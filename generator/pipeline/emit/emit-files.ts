@@ -22,7 +22,7 @@ import {
 } from './previous-output.ts';
 import type { DamageCheck } from './damage-check.ts';
 import { lockOutput } from './output-lock.ts';
-import { makeDirOnce, type Settled, settleFile } from './settle-file.ts';
+import { makeDirOnce, settleFile } from './settle-file.ts';
 import { type FileWriter, startFileWriter } from './file-writer.ts';
 import { applyChanges, type Staged, stageChanges } from './update-in-place.ts';
 
@@ -61,13 +61,11 @@ export async function writeAll(
       const target = path.join(root, file.path);
       if (threaded && !previous && !writer && seen.size > WRITER_AFTER) writer = startFileWriter();
       if (writer) {
-        // Nothing to keep: the file is made, and its bytes (a copy's are read for the digest) go to the writer.
-        const settled = settleFile(file, () => undefined) as Settled & { body: string | Uint8Array };
-        digests.set(file.path, settled.digest);
-        bytes += settled.size;
-        const copyFrom = 'copyFrom' in file ? file.copyFrom : null;
-        writer.write(target, copyFrom === null ? settled.body : null, copyFrom, settled.digest);
+        // Nothing to keep: the file is made here, and hashed and written by the writer.
+        writer.write(target, file);
         queued.push(file.path);
+        // Both filled in, in this order, once the writer answers.
+        digests.set(file.path, '');
         records.set(file.path, PENDING);
         written++;
         continue;
@@ -92,7 +90,12 @@ export async function writeAll(
     throw error;
   }
   // The records take the places their files were queued in, as when written here.
-  if (writer) for (const [n, record] of (await writer.finish()).entries()) records.set(queued[n]!, record);
+  if (writer)
+    for (const [n, record] of (await writer.finish()).entries()) {
+      records.set(queued[n]!, record);
+      digests.set(queued[n]!, record[0]);
+      bytes += record[1];
+    }
   return { files: seen.size, written, bytes, digests, records };
 }
 

@@ -4,7 +4,8 @@
  * file's size, time and inode as written, or the first error. The bytes written are counted in the shared
  * memory the build's thread waits on.
  */
-import { copyFileSync, statSync, writeFileSync } from 'node:fs';
+import { hash } from 'node:crypto';
+import { copyFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { makeDirOnce } from './settle-file.ts';
@@ -12,6 +13,7 @@ import { FAILED, type WriteJob, type WriterAnswer, WRITTEN_KIB } from './file-wr
 
 const { shared } = workerData as { shared: Int32Array };
 const made = new Set<string>();
+const digests: string[] = [];
 const sizes: number[] = [];
 const times: number[] = [];
 const inodes: number[] = [];
@@ -21,13 +23,16 @@ function writeBatch(batch: WriteJob[]): void {
   let bytes = 0;
   for (const [target, body, copyFrom] of batch) {
     makeDirOnce(made, path.dirname(target));
+    // Hashed here rather than in the build's thread, which makes the next files meanwhile (settle-file.ts
+    // hashes the same bytes the same way where there is no writer).
+    digests.push(hash('sha1', body ?? readFileSync(copyFrom!), 'base64'));
     if (copyFrom !== null) copyFileSync(copyFrom, target);
     else writeFileSync(target, body!);
     const stats = statSync(target);
     sizes.push(stats.size);
     times.push(stats.mtimeMs);
     inodes.push(stats.ino);
-    bytes += body === null ? 0 : typeof body === 'string' ? body.length : body.byteLength;
+    bytes += body === null ? 0 : body.byteLength;
   }
   Atomics.add(shared, WRITTEN_KIB, Math.ceil(bytes / 1024));
   Atomics.notify(shared, WRITTEN_KIB);
@@ -35,7 +40,7 @@ function writeBatch(batch: WriteJob[]): void {
 
 parentPort?.on('message', (batch: WriteJob[] | null) => {
   if (batch === null) {
-    const answer: WriterAnswer = failure === undefined ? { sizes, times, inodes } : { error: failure };
+    const answer: WriterAnswer = failure === undefined ? { digests, sizes, times, inodes } : { error: failure };
     parentPort?.postMessage(answer);
     return;
   }
