@@ -6,8 +6,10 @@
  * another record, the emit step stats each file itself. A file damaged after the check but before the build
  * ends keeps its old witness in the new record, so the next build notices it.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { startTypeScriptWorker } from '../typescript-worker.ts';
+import { digestsFile } from './previous-output.ts';
 
 export interface DamageCheck {
   /** The record's digest and the damaged files, or undefined when the check could not answer. */
@@ -19,6 +21,8 @@ export interface DamageCheck {
 /** Starts the check of the output folder `outDir`. */
 export function startDamageCheck(outDir: string): DamageCheck {
   const target = path.resolve(outDir);
+  // No record, nothing to check (a cold build): the thread would cost its start, about 0.15 s of CPU.
+  if (!existsSync(digestsFile(target))) return { answer: Promise.resolve(undefined), stop: () => {} };
   let worker: ReturnType<typeof startTypeScriptWorker> | undefined;
   const answer = new Promise<{ record: string; damaged: ReadonlySet<string> } | undefined>((resolve) => {
     try {
