@@ -1,4 +1,4 @@
-/** Run with `--max-semi-space-size=64`: prints this thread's young generation and a worker thread's, in MB. */
+/** Run with `--max-semi-space-size=64` (and `--min-semi-space-size=64`, as `npm run build` does): prints this thread's young generation and a worker thread's, in MB. */
 import { startTypeScriptWorker } from '../../generator/pipeline/typescript-worker.ts';
 import { churn } from './young-generation-worker.ts';
 
