@@ -76,10 +76,14 @@ export function findReach(
   digest: (file: string) => string,
   readers?: (files: ReadonlySet<string>) => ReadonlySet<string> | undefined,
 ): EditReach {
-  let found: { steady: boolean; touched: Set<string>; entries: ReachEntry[]; table: RecordFacts } | undefined;
+  let found: { steady: boolean; touched: Set<string>; entries: ReachEntry[]; table: () => RecordFacts } | undefined;
   const find = () => {
     if (found) return found;
+    // Only the rows of the records whose files changed: in a steady build, the previous table is those rows
+    // over it (see `table`), where each build made a table of every record.
     const byFile = new Map<string, [string, string, string]>();
+    /** Records read from a file that the previous table has: all of them when the same records are published. */
+    let known = 0;
     const touched = new Set<string>();
     const entries: ReachEntry[] = [];
     const reshown = new Set<string>();
@@ -94,10 +98,8 @@ export function findReach(
         steady = false;
         continue;
       }
-      if (before?.[0] === now) {
-        byFile.set(file, before);
-        continue;
-      }
+      if (before) known++;
+      if (before?.[0] === now) continue;
       const [facts, shown] = factsOf(entry);
       byFile.set(file, [now, facts, shown]);
       touched.add(file);
@@ -115,13 +117,51 @@ export function findReach(
       for (const file of more) touched.add(file);
       for (const entry of records()) if (more.has(entry.record.file) && !edited.has(entry.record.file)) entries.push(entry);
     }
-    found = { steady, touched, entries, table: { scoped, byFile } };
+    found = {
+      steady,
+      touched,
+      entries,
+      table: tableOf({ previous, scoped, changed: byFile, same: known === count && count === previous?.byFile.size }, records, digest),
+    };
     return found;
   };
   return {
     steady: () => find().steady,
     touched: (file) => !find().steady || find().touched.has(file),
     touchedRecords: () => (find().steady ? find().entries : undefined),
-    record: () => find().table,
+    record: () => find().table(),
+  };
+}
+
+/**
+ * The table for the next build, made when asked (once the build is settled): when the same records are
+ * published (every edit of a record's text), the previous table with the changed rows set in place, since only
+ * a build whose files were put in place records its table; otherwise a table of the records now, the unchanged
+ * rows taken from the previous one.
+ */
+function tableOf(
+  build: { previous: RecordFacts | undefined; scoped: string; changed: Map<string, [string, string, string]>; same: boolean },
+  records: () => Iterable<ReachEntry>,
+  digest: (file: string) => string,
+): () => RecordFacts {
+  const { previous, scoped, changed, same } = build;
+  let table: RecordFacts | undefined;
+  return () => {
+    if (table) return table;
+    if (same && previous) {
+      const byFile = previous.byFile as Map<string, [string, string, string]>;
+      for (const [file, row] of changed) byFile.set(file, row);
+      table = { scoped, byFile };
+      return table;
+    }
+    const byFile = new Map<string, [string, string, string]>();
+    for (const { record } of records()) {
+      // A record read from no file has no row; an unchanged one keeps its row.
+      if (!digest(record.file)) continue;
+      const row = changed.get(record.file) ?? previous?.byFile.get(record.file);
+      if (row) byFile.set(record.file, row);
+    }
+    table = { scoped, byFile };
+    return table;
   };
 }

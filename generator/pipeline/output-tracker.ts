@@ -75,6 +75,13 @@ export interface OutputTracker {
    * build's outputs are put in place; asked only when values are kept (in memory, npm run dev).
    */
   keep(name: string, value: () => unknown): void;
+  /**
+   * A value made from the facts of every published record (which records, in which order, with which groups:
+   * list selections by position, counts): in a steady build the previous build's, kept under `name`, since
+   * no fact changed; else `make()`'s. Kept for the next build either way (in memory only). It must hold no
+   * record itself (records are new objects each build), only positions, files and values.
+   */
+  steadyKept<T>(name: string, make: () => T): T;
   /** How many files were carried over unmade so far. */
   carried(): number;
   /** What this build made, given the digests the emit step took of every file; undefined when it has none. */
@@ -126,6 +133,12 @@ export function createOutputTracker(options: {
       return before?.scope === scope ? (before.value as T) : undefined;
     },
     keep: (name, value) => kept.set(name, value),
+    steadyKept<T>(name: string, make: () => T): T {
+      const before = previous?.kept?.get(name);
+      const value = before?.scope === scope && reach?.steady() ? (before.value as T) : make();
+      kept.set(name, () => value);
+      return value;
+    },
     touched: (file) => reach?.touched(file) ?? true,
     steady: () => reach?.steady() ?? false,
     reached: () => (sparse() ? reach?.touchedRecords() : undefined),
@@ -166,6 +179,7 @@ export const UNTRACKED: OutputTracker = {
   rest: () => undefined,
   previousKept: () => undefined,
   keep: () => {},
+  steadyKept: (_name, make) => make(),
   file: (path, _inputs, make) => ({ path, body: make() }),
   carriedGroup: () => undefined,
   madeGroup: () => {},

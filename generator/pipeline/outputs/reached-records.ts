@@ -5,17 +5,29 @@
 import type { AnyEntry } from '../../schemas/collections.ts';
 import type { Catalogue } from '../catalogue/catalogue.ts';
 
+/**
+ * Each record's position in the order of `key`, by its file. Kept between steady builds (no record's facts
+ * changed, so none moved): a table of every record, made every build, cost more than the edit's own outputs.
+ */
+export function ranksByFile(catalogue: Catalogue, key: string): ReadonlyMap<string, number> {
+  return catalogue.track.steadyKept(
+    `ranks\n${key}`,
+    () => new Map((catalogue.records[key] ?? []).map((record, index) => [record.file, index])),
+  );
+}
+
 /** The reached records of `key`, in the collection's order; undefined when every output is named (not such a build). */
 export function reachedRecords(catalogue: Catalogue, key: string): AnyEntry[] | undefined {
   const reached = catalogue.track.reached();
   if (!reached) return undefined;
-  const rank = catalogue.rank(key);
+  const rank = ranksByFile(catalogue, key);
   const records = reached.flatMap((entry) => (entry.collection === key ? [entry.record as AnyEntry] : []));
-  return records.sort((a, b) => rank.get(a)! - rank.get(b)!);
+  return records.sort((a, b) => rank.get(a.file)! - rank.get(b.file)!);
 }
 
 /** The positions of the reached records of `key` in its order, ascending; undefined as above. */
 export function reachedIndexes(catalogue: Catalogue, key: string): number[] | undefined {
-  const rank = catalogue.rank(key);
-  return reachedRecords(catalogue, key)?.map((record) => rank.get(record)!);
+  const records = reachedRecords(catalogue, key);
+  const rank = records && ranksByFile(catalogue, key);
+  return records?.map((record) => rank!.get(record.file)!);
 }

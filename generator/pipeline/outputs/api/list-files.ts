@@ -102,12 +102,8 @@ function chunksHolding(selection: readonly number[], touched: readonly number[] 
   return chunks;
 }
 
-/**
- * Selects each combination's items now (their totals go into the manifest) and writes the files only when
- * `files()` is iterated, so a large list never sits in memory as text all at once.
- */
-export function buildListFiles(source: ListSource) {
-  const route = source.operation.path;
+/** Each combination's items (record positions, ascending) and totals: a pass over every record per filter. */
+function selectAll(source: ListSource) {
   // Each item is read once per filter; a combination's items are the intersection of its values' holders.
   const held = new Map(source.filters.map((filter) => [filter.name, holders(source, filter)]));
   const every = source.records.map((_, index) => index);
@@ -118,6 +114,17 @@ export function buildListFiles(source: ListSource) {
     totals[filterKey(filters)] = indexes.length;
     selections.push({ filters, indexes });
   }
+  return { totals, selections };
+}
+
+/**
+ * Selects each combination's items now (their totals go into the manifest) and writes the files only when
+ * `files()` is iterated, so a large list never sits in memory as text all at once. The selections are by
+ * position, so a steady build (no record's facts changed) takes the previous build's (output-tracker.ts).
+ */
+export function buildListFiles(source: ListSource) {
+  const route = source.operation.path;
+  const { totals, selections } = source.track.steadyKept(`list selections\n${route}`, () => selectAll(source));
 
   // A chunk is made from its items alone (it prints no total): carried over while they are the same, in order.
   const windowInputs = (indexes: readonly number[], from: number, to: number) =>

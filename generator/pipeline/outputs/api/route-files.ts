@@ -33,8 +33,12 @@ function countValues(records: readonly AnyEntry[], field: string, counts: Map<st
 
 /** A taxonomy's terms in the shape of its `item` schema, each with the published records that use it. */
 function termItems(route: Extract<ExtraRoute, { kind: 'terms' }>, catalogue: Catalogue): Record<string, unknown>[] {
-  const counts = new Map<string, number>();
-  for (const { collection, field } of route.counts) countValues(catalogue.records[collection] ?? [], field, counts);
+  // Facts of every record: a steady build (output-tracker.ts) takes the previous build's counts.
+  const counts = catalogue.track.steadyKept(`term counts\n${route.taxonomy}\n${JSON.stringify(route.counts)}`, () => {
+    const made = new Map<string, number>();
+    for (const { collection, field } of route.counts) countValues(catalogue.records[collection] ?? [], field, made);
+    return made;
+  });
   const taxonomy = catalogue.collections[route.taxonomy];
   if (taxonomy?.kind !== 'list') throw new Error(`route ${route.path}: "${route.taxonomy}" is not a list collection`);
   const keys = Object.keys(taxonomy.item.shape);

@@ -11,15 +11,18 @@ import { createContext, type PageContext, renderDocument } from './page-document
 import { listPath, PAGE_SIZE, sitePath } from './page-links.ts';
 import { humanize } from '../labels.ts';
 import { pageFilters, pagedCollections } from '../paged-collections.ts';
-import { reachedRecords } from '../reached-records.ts';
-import { firstAtOrAfterBy } from '../../../shared/sorted-search.ts';
+import { ranksByFile, reachedRecords } from '../reached-records.ts';
+import { firstAtOrAfter } from '../../../shared/sorted-search.ts';
 
-/** A filter of a collection and its values that some record has: id, name, records. */
-type AppliedFilters = { filter: FilterSpec; values: [id: string, name: string, records: AnyEntry[]][] };
+/** A filter of a collection and its values that some record has: id, name, and the records' positions in the collection. */
+type AppliedFilters = { filter: FilterSpec; values: [id: string, name: string, indexes: number[]][] };
 
 interface ListSpec {
   key: string;
-  records: readonly AnyEntry[];
+  /** The collection's records, in order. */
+  all: readonly AnyEntry[];
+  /** The positions in `all` of the list's records, ascending; undefined: all of them. */
+  indexes?: readonly number[] | undefined;
   heading: string;
   filter?: { param: string; value: string };
   /** The collection's filters, for the links every list page shows. */
@@ -93,21 +96,30 @@ function renderPager(context: PageContext, spec: ListSpec, page: number, pages: 
  * shows (`nav`), and the records on it.
  */
 function listInputs(context: PageContext, spec: ListSpec, nav: string, page: number): string {
-  const shown = spec.records.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
-  const records = shown.map((record) => context.catalogue.track.digest(record.file));
-  return `list page\n${spec.key}\n${spec.heading}\n${spec.records.length}\n${nav}\n${records.join('\n')}`;
+  const records = shownOn(spec, page).map((record) => context.catalogue.track.digest(record.file));
+  return `list page\n${spec.key}\n${spec.heading}\n${sizeOf(spec)}\n${nav}\n${records.join('\n')}`;
+}
+
+/** How many records the list holds. */
+const sizeOf = (spec: ListSpec) => (spec.indexes ?? spec.all).length;
+
+/** The records on page `page` (from 1). */
+function shownOn(spec: ListSpec, page: number): AnyEntry[] {
+  const [from, to] = [(page - 1) * PAGE_SIZE, page * PAGE_SIZE];
+  return spec.indexes ? spec.indexes.slice(from, to).map((index) => spec.all[index]!) : spec.all.slice(from, to);
 }
 
 function renderListPage(context: PageContext, spec: ListSpec, page: number): string {
   const { catalogue } = context;
   const collection = catalogue.collection(spec.key);
-  const pages = Math.max(1, Math.ceil(spec.records.length / PAGE_SIZE));
-  const shown = spec.records.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+  const size = sizeOf(spec);
+  const pages = Math.max(1, Math.ceil(size / PAGE_SIZE));
+  const shown = shownOn(spec, page);
   const at = (n: number) => `${catalogue.siteUrl}${listPath(collection.page.path, spec.filter, n)}`;
   const title = page > 1 ? `${spec.heading} (page ${page} of ${pages})` : spec.heading;
   const main = `<h1>${escapeHtml(spec.heading)}</h1>
 <p class="lede">${escapeHtml(collection.api?.about ?? '')}</p>
-<p class="count">${spec.records.length} ${escapeHtml(spec.records.length === 1 ? collection.noun : (collection.api?.label ?? collection.name))}${pages > 1 ? `, page ${page} of ${pages}` : ''}</p>
+<p class="count">${size} ${escapeHtml(size === 1 ? collection.noun : (collection.api?.label ?? collection.name))}${pages > 1 ? `, page ${page} of ${pages}` : ''}</p>
 <ul class="cards">
 ${shown.map((record) => renderCard(context, spec.key, record)).join('\n')}
 </ul>
@@ -129,32 +141,42 @@ function filterValuesInUse(catalogue: Catalogue, key: string, filter: FilterSpec
   const values = [...catalogue.names(filter.taxonomies)].map(([id, name]): AppliedFilters['values'][number] => [
     id,
     name,
-    filteredRecords(catalogue, key, filter, id),
+    filteredIndexes(catalogue, key, filter, id),
   ]);
-  return { filter, values: values.filter(([, , records]) => records.length > 0) };
+  return { filter, values: values.filter(([, , indexes]) => indexes.length > 0) };
 }
 
 /**
- * Records of `key` whose filter fields hold `id`, in the API's order: the group's records put in order by
- * their ranks, rather than the whole collection filtered once per value (a pass over 100,000 records for
+ * The positions of the records of `key` whose filter fields hold `id`, ascending: the group's records' ranks
+ * put in order, rather than the whole collection filtered once per value (a pass over 100,000 records for
  * each of dozens of values, every build).
  */
-function filteredRecords(catalogue: Catalogue, key: string, filter: FilterSpec, id: string): AnyEntry[] {
+function filteredIndexes(catalogue: Catalogue, key: string, filter: FilterSpec, id: string): number[] {
   const rank = catalogue.rank(key);
   const matched = new Set(filter.fields.flatMap((field) => catalogue.groups(key, field).get(id) ?? []));
-  return [...matched].filter((record) => rank.has(record)).sort((a, b) => rank.get(a)! - rank.get(b)!);
+  return [...matched].flatMap((record) => rank.get(record) ?? []).sort((a, b) => a - b);
 }
 
 /**
- * The pages of a list that hold one of `reached` (records of its collection, found in it by their ranks, the
- * list being in rank order); every page when `reached` is undefined.
+ * The filters of `key` with their values' records, by position: facts of every record, so a steady build
+ * (output-tracker.ts) takes the previous build's, where each build grouped and ordered every record again.
  */
-function pagesHolding(spec: ListSpec, pages: number, rank: ReadonlyMap<AnyEntry, number>, reached: readonly AnyEntry[] | undefined) {
+const appliedFilters = (catalogue: Catalogue, key: string): AppliedFilters[] =>
+  catalogue.track.steadyKept(`list page filters\n${key}`, () =>
+    pageFilters(catalogue, key).map((filter) => filterValuesInUse(catalogue, key, filter)),
+  );
+
+/**
+ * The pages of a list that hold one of `reached` (records of its collection, found in it by their positions,
+ * the list being in order); every page when `reached` is undefined.
+ */
+function pagesHolding(spec: ListSpec, pages: number, rank: ReadonlyMap<string, number>, reached: readonly AnyEntry[] | undefined) {
   if (!reached) return Array.from({ length: pages }, (_, at) => at + 1);
   const held = new Set<number>();
   for (const record of reached) {
-    const at = firstAtOrAfterBy(spec.records, (shown) => rank.get(shown)!, rank.get(record)!);
-    if (spec.records[at] === record) held.add(Math.floor(at / PAGE_SIZE) + 1);
+    const index = rank.get(record.file)!;
+    const at = spec.indexes ? firstAtOrAfter(spec.indexes, index) : index;
+    if ((spec.indexes ? spec.indexes[at] : at) === index) held.add(Math.floor(at / PAGE_SIZE) + 1);
   }
   return [...held].sort((a, b) => a - b);
 }
@@ -164,13 +186,15 @@ export function* buildListPages(catalogue: Catalogue): Generator<OutputFile> {
   const context = createContext(catalogue);
   const specs = pagedCollections(catalogue).flatMap((key): ListSpec[] => {
     const label = humanize(catalogue.collection(key).api?.label ?? key);
-    const filters = pageFilters(catalogue, key).map((filter) => filterValuesInUse(catalogue, key, filter));
+    const filters = appliedFilters(catalogue, key);
+    const all = catalogue.records[key]!;
     return [
-      { key, records: catalogue.records[key]!, heading: label, filters },
+      { key, all, heading: label, filters },
       ...filters.flatMap(({ filter, values }) =>
-        values.map(([id, name, records]) => ({
+        values.map(([id, name, indexes]) => ({
           key,
-          records,
+          all,
+          indexes,
           heading: `${label}: ${name}`,
           filter: { param: filter.param, value: id },
           filters,
@@ -186,12 +210,13 @@ export function* buildListPages(catalogue: Catalogue): Generator<OutputFile> {
         spec.filters,
         JSON.stringify(spec.filters.map(({ filter, values }) => [filter.param, values.map(([id, name]) => [id, name])])),
       );
-    const pages = Math.max(1, Math.ceil(spec.records.length / PAGE_SIZE));
+    const pages = Math.max(1, Math.ceil(sizeOf(spec) / PAGE_SIZE));
     const collectionPath = catalogue.collection(spec.key).page.path;
     // In a steady build that names only what its edit reached, the other pages are carried over unnamed.
-    for (const page of pagesHolding(spec, pages, catalogue.rank(spec.key), reachedRecords(catalogue, spec.key))) {
+    const reached = reachedRecords(catalogue, spec.key);
+    for (const page of pagesHolding(spec, pages, reached ? ranksByFile(catalogue, spec.key) : new Map(), reached)) {
       const path = `${listPath(collectionPath, spec.filter, page).slice(1)}index.html`;
-      const shown = spec.records.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+      const shown = shownOn(spec, page);
       yield catalogue.track.file(
         path,
         () => listInputs(context, spec, navs.get(spec.filters)!, page),

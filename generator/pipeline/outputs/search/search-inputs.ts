@@ -7,16 +7,61 @@
  * it names; everything else it holds is in the tracker's scope. So its key is its file's digest and its terms,
  * and no document is made or serialized to know whether the index changed: a build reads each record's digest.
  */
-import { createHash } from 'node:crypto';
-import { apiCollections } from '../../../schemas/collections.ts';
+import { createHash, hash } from 'node:crypto';
+import { type AnyEntry, apiCollections } from '../../../schemas/collections.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import { createSearchDocuments, documentTerms, toSearchText } from '../search-documents.ts';
+import { ranksByFile } from '../reached-records.ts';
+
+type Inputs = { key: string; documents: number; keys?: string[] };
+
+/**
+ * The inputs of a steady build that names only what its edit reached (output-tracker.ts): the previous
+ * build's, with the reached records' own keys made again, found at their positions. No record's facts
+ * changed, so the documents are the same records in the same order, and a record the edit did not reach kept
+ * its file and term names. The key is the previous one, chained with what changed (or the same when
+ * nothing did): kept in memory only, never compared with a key made otherwise but through such a chain.
+ */
+function patchedInputs(catalogue: Catalogue, before: Inputs & { keys: string[] }): Inputs | undefined {
+  const reached = catalogue.track.reached();
+  if (!reached || !catalogue.track.steady()) return undefined;
+  const keys = before.keys.slice();
+  const offsets = new Map<string, { offset: number; termsOf: (record: AnyEntry) => string }>();
+  let offset = 0;
+  for (const [key, collection] of apiCollections(catalogue.collections)) {
+    if (!collection.api.search) continue;
+    offsets.set(key, { offset, termsOf: documentTerms(key, collection, catalogue) });
+    offset += catalogue.records[key]!.length;
+  }
+  if (offset !== keys.length) return undefined;
+  let patch = '';
+  for (const { record, collection = '' } of reached) {
+    const searched = offsets.get(collection);
+    if (!searched) continue;
+    const file = catalogue.track.digest(record.file);
+    if (!file) return undefined;
+    const at = searched.offset + ranksByFile(catalogue, collection).get(record.file)!;
+    const own = `${file}\t${searched.termsOf(record as AnyEntry)}`;
+    if (keys[at] === own) continue;
+    keys[at] = own;
+    patch += `${at}\t${own}\n`;
+  }
+  return { key: patch ? hash('sha1', `${before.key}\n${patch}`, 'base64') : before.key, documents: before.documents, keys };
+}
 
 /**
  * The index's key, its number of documents and, when every document has a file, each one's own key in
  * document order (what a build's store of the index compares to find the documents an edit changed).
  */
-export function searchInputs(catalogue: Catalogue, budgetMb: number | undefined): { key: string; documents: number; keys?: string[] } {
+export function searchInputs(catalogue: Catalogue, budgetMb: number | undefined): Inputs {
+  const before = catalogue.track.steady() ? catalogue.track.previousKept<Inputs>(`search inputs\n${budgetMb ?? ''}`) : undefined;
+  const inputs = (before?.keys && patchedInputs(catalogue, { ...before, keys: before.keys })) || allInputs(catalogue, budgetMb);
+  catalogue.track.keep(`search inputs\n${budgetMb ?? ''}`, () => inputs);
+  return inputs;
+}
+
+/** The inputs from every record's file digest and term names. */
+function allInputs(catalogue: Catalogue, budgetMb: number | undefined): Inputs {
   const digest = createHash('sha1').update(`${budgetMb ?? ''}\n${JSON.stringify(catalogue.synonyms)}\n`);
   let documents = 0;
   const each: string[] = [];
