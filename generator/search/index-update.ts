@@ -67,9 +67,12 @@ export function updateSearchIndex(
   if (reason) return writeWhole(state, documents, analyse, synonyms, reason);
   const analyser = documentAnalyser(analyse, synonyms);
   const previousAt = positions(state.documents);
-  const lengths = new Uint32Array(documents.length * FIELDS);
+  // As many documents as before (wholeReason): every length copied at once, and a document that is the very
+  // one at the same place before (all but the edited ones, when the caller keeps its documents) passed over.
+  const lengths = state.lengths.slice();
   const changed: { number: number; old: FieldAnalysis[]; now: FieldAnalysis[] }[] = [];
   documents.forEach((document, index) => {
+    if (state.documents[index] === document) return;
     const was = previousAt(document, index);
     const previous = state.documents[was]!;
     if (previous === document || (kept ? kept.same(was, document) : sameDocument(previous, document))) {

@@ -125,17 +125,15 @@ function createBuilds(content: string) {
     const kept: Record<string, string> = {};
     const fresh: Record<string, string> = {};
     let made = 0;
+    // The related objects the build before kept, as they were (a steady build brings its state up to date in place).
+    const before = new Set<unknown>();
+    for (const { value } of (previous?.kept?.values() ?? []) as Iterable<{ value: any }>)
+      for (const list of value?.related?.values() ?? []) for (const { related } of list.values()) before.add(related);
     for (const [key, collection] of apiCollections(collections)) {
       if (!collection.api.relations) continue;
       for (const record of catalogue.records[key]!) {
         const { related } = keptRelated(record, key, catalogue);
-        if (
-          !previous?.kept ||
-          ![...(previous.kept.values() as Iterable<{ value: any }>)].some(
-            ({ value }) => value.related.get(key)?.get(record.id)?.related === related,
-          )
-        )
-          made++;
+        if (!before.has(related)) made++;
         kept[`${key}/${record.id}`] = JSON.stringify(related);
         fresh[`${key}/${record.id}`] = JSON.stringify(createRelated(record, key, catalogue));
       }

@@ -16,13 +16,24 @@ export function ranksByFile(catalogue: Catalogue, key: string): ReadonlyMap<stri
   );
 }
 
+/** The reached records of each collection, once per build: asked for by every list page of a collection. */
+const byBuild = new WeakMap<Catalogue, Map<string, readonly AnyEntry[]>>();
+
 /** The reached records of `key`, in the collection's order; undefined when every output is named (not such a build). */
-export function reachedRecords(catalogue: Catalogue, key: string): AnyEntry[] | undefined {
+export function reachedRecords(catalogue: Catalogue, key: string): readonly AnyEntry[] | undefined {
   const reached = catalogue.track.reached();
   if (!reached) return undefined;
+  const made = byBuild.get(catalogue) ?? new Map<string, readonly AnyEntry[]>();
+  byBuild.set(catalogue, made);
+  const known = made.get(key);
+  if (known) return known;
   const rank = ranksByFile(catalogue, key);
   const records = reached.flatMap((entry) => (entry.collection === key ? [entry.record as AnyEntry] : []));
-  return records.sort((a, b) => rank.get(a.file)! - rank.get(b.file)!);
+  made.set(
+    key,
+    records.sort((a, b) => rank.get(a.file)! - rank.get(b.file)!),
+  );
+  return made.get(key);
 }
 
 /** The positions of the reached records of `key` in its order, ascending; undefined as above. */

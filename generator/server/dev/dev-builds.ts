@@ -181,6 +181,9 @@ export function createDevBuilds(options: DevBuildOptions, events: DevBuildEvents
     } catch (error) {
       // A file read as other than the listing said (a change not reported yet) is not trusted twice.
       listing.report('all');
+      // Past the content's checks, a build brings what it keeps up to date in place as it makes its outputs
+      // (kept-relations.ts): after a failure there, the next build keeps nothing and makes every output.
+      if (!(error instanceof ContentError)) tracked.outputs = undefined;
       return error instanceof ContentError
         ? { id, built: false, report: formatReport(error.problems, contentDir) }
         : { id, built: false, failure: error instanceof Error ? (error.stack ?? error.message) : String(error) };

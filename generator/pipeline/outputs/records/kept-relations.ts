@@ -121,20 +121,22 @@ function readsChange(relation: Relation, record: AnyEntry, key: string, changes:
 
 /**
  * The state of a steady build (output-tracker.ts: no record's facts changed, none added or removed): the one
- * before, with the edited records' digests. Every group reads as before, so no related object but the edited
- * records' own is made, and those of the records this build does not visit stay kept for the next.
+ * before, with the edited records' digests set in place. Every group reads as before, so no related object but
+ * the edited records' own is made, and those of the records this build does not visit stay kept for the next.
+ * Only the records the edit reached are visited when the build names them (a copy of every record's digest and
+ * related object, and a pass over every record, cost more than the edit's own relations); the state stays
+ * whole if the build fails after this, since each related object is set with the digest it was made from, and
+ * a build that fails once its outputs began is followed by one that keeps nothing (dev-builds.ts).
  */
 function carriedState(catalogue: Catalogue, previous: RelationState): RelationState {
-  const records = new Map<string, Map<string, string>>();
-  for (const [key, digests] of previous.records) {
-    const now = new Map(digests);
-    for (const record of catalogue.records[key] ?? []) {
-      if (catalogue.track.touched(record.file)) now.set(record.id, catalogue.track.digest(record.file));
-    }
-    records.set(key, now);
-  }
-  const related = new Map([...previous.related].map(([key, kept]) => [key, new Map(kept)]));
-  return { records, related, heads: previous.heads };
+  const reached = catalogue.track.reached();
+  const touched = reached
+    ? reached.map(({ record, collection = '' }) => ({ record: record as AnyEntry, key: collection }))
+    : Object.entries(catalogue.records).flatMap(([key, list]) =>
+        list.flatMap((record) => (catalogue.track.touched(record.file) ? [{ record, key }] : [])),
+      );
+  for (const { record, key } of touched) previous.records.get(key)?.set(record.id, catalogue.track.digest(record.file));
+  return previous;
 }
 
 const NO_CHANGES = { groups: new Set<string>(), collections: new Set<string>() };
