@@ -17,6 +17,7 @@ import { fromColumns, toColumns } from './emit/file-columns.ts';
 import type { BuildSettings } from './build-settings.ts';
 import type { DamageCheck } from './emit/damage-check.ts';
 import { type ContentNames, listNames } from './load/list-names.ts';
+import { digestInThread } from './content-digests.ts';
 
 const GENERATOR_DIR = fileURLToPath(new URL('../', import.meta.url));
 const LOCK_FILE = fileURLToPath(new URL('../../package-lock.json', import.meta.url));
@@ -123,7 +124,8 @@ function digestContent(known: ContentDigests | undefined) {
   return { digestOf, content, reread: () => reread, stats: taken };
 }
 
-export function fingerprintBuild({ contentDir, outDir, settings }: BuildInputs): Fingerprint {
+/** The hash of everything but the content, and its digest (the fingerprint's `generator`). */
+function hashGenerator({ outDir, settings }: BuildInputs) {
   const hash = createHash('sha256');
   // Without a fixed time, the build's day: scheduled records go live by the day.
   const day = settings.fixedTime === null ? new Date().toISOString().slice(0, 10) : null;
@@ -132,10 +134,57 @@ export function fingerprintBuild({ contentDir, outDir, settings }: BuildInputs):
   hashTree(hash, listNames(GENERATOR_DIR));
   const generator = hash.copy().digest('base64');
   hash.update('\ncontent\n');
-  const { digestOf, content, reread, stats } = digestContent(witnessesOf(readRecord(outDir)));
-  const listing = listNames(contentDir);
+  return { hash, generator };
+}
+
+export function fingerprintBuild(inputs: BuildInputs): Fingerprint {
+  const { hash, generator } = hashGenerator(inputs);
+  const { digestOf, content, reread, stats } = digestContent(witnessesOf(readRecord(inputs.outDir)));
+  const listing = listNames(inputs.contentDir);
   hashTree(hash, listing, digestOf);
   return { value: hash.digest('base64'), generator, content, reread: reread(), stats, listing };
+}
+
+/** A fingerprint whose content digests are still being taken (fingerprintCold): `settled` waits for them. */
+export type ColdFingerprint = Pick<Fingerprint, 'generator' | 'stats' | 'listing'> & {
+  settled(): Promise<Fingerprint>;
+  /** Ends the digests' thread (a build that failed). */
+  stop(): void;
+};
+
+/**
+ * The fingerprint of a build with no record beside its output (a cold build), or undefined where there is one.
+ * With nothing to compare it with, the content's digests serve only the record written when the build ends:
+ * they are taken in a thread beside the build (content-digests.ts), and `settled` gives the very fingerprint
+ * fingerprintBuild would have (each file's stats as taken here, before the build reads it).
+ */
+export function fingerprintCold(inputs: BuildInputs): ColdFingerprint | undefined {
+  if (readRecord(inputs.outDir)) return undefined;
+  const { hash, generator } = hashGenerator(inputs);
+  const content: ContentDigests = { at: Date.now(), files: new Map() };
+  const stats = new Map<string, Stats>();
+  const listing = listNames(inputs.contentDir);
+  const files: string[] = [];
+  // The same walk as the hash's below, here only to take each file's stats and name it to the thread.
+  hashTree(createHash('sha1'), listing, (file, name) => {
+    stats.set(name, statSync(file));
+    files.push(file);
+    return '';
+  });
+  const digests = digestInThread(files);
+  digests.catch(() => {});
+  const settled = async (): Promise<Fingerprint> => {
+    const answered = await digests;
+    let next = 0;
+    hashTree(hash, listing, (_file, name) => {
+      const { size, mtimeMs, ctimeMs, ino } = stats.get(name)!;
+      const digest = answered[next++]!;
+      content.files.set(name, [size, mtimeMs, ctimeMs, ino, digest]);
+      return digest;
+    });
+    return { value: hash.digest('base64'), generator, content, reread: true, stats, listing };
+  };
+  return { generator, stats, listing, settled, stop: digests.stop };
 }
 
 const recordFile = (outDir: string) => `${path.resolve(outDir)}.build.json`;

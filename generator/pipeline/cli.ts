@@ -4,7 +4,7 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { fingerprintBuild, readUnchangedBuild, recordBuild } from './build-fingerprint.ts';
+import { fingerprintBuild, fingerprintCold, readUnchangedBuild, recordBuild } from './build-fingerprint.ts';
 import { type BuildSettings, buildTimeOf, isoSeconds, resolveBuildSettings } from './build-settings.ts';
 import type { PublicationCount } from './catalogue/publish.ts';
 import { parseCommandLine, quietOnClosedOutput } from './command-line.ts';
@@ -134,12 +134,14 @@ async function buildLocked(contentDir: string, outDir: string, settings: BuildSe
   // "nothing changed" at once. An update in place takes the same answer for its own check (build-site.ts).
   const { startDamageCheck } = await import('./emit/damage-check.ts');
   const damage = force ? undefined : startDamageCheck(outDir);
-  const fingerprint = fingerprintBuild({ contentDir, outDir, settings });
-  const last = force ? undefined : await readUnchangedBuild<BuildSummary>(outDir, fingerprint, damage);
+  // With no record beside the output there is nothing to compare: the content is hashed beside the build.
+  const cold = fingerprintCold({ contentDir, outDir, settings });
+  const checked = cold ? undefined : fingerprintBuild({ contentDir, outDir, settings });
+  const last = force || !checked ? undefined : await readUnchangedBuild<BuildSummary>(outDir, checked, damage);
   if (!last && !inPlace) damage?.stop();
-  if (last) {
+  if (last && checked) {
     // Files touched but not changed are recorded anew, so the next check need not read them again.
-    if (fingerprint.reread) recordBuild(outDir, fingerprint, last.summary);
+    if (checked.reread) recordBuild(outDir, checked, last.summary);
     const ms = Math.round(performance.now() - started);
     console.log(
       `${contentDir} -> ${outDir}: nothing changed since the last build (${last.summary.files} files, ${formatSize(last.summary.bytes)}); checked in ${ms} ms, --force builds again`,
@@ -149,6 +151,7 @@ async function buildLocked(contentDir: string, outDir: string, settings: BuildSe
   }
   const { buildSite } = await import('./build-site.ts');
   const { listEntries } = await import('./load/scan-content.ts');
+  const fingerprint = (checked ?? cold)!;
   const result = await buildSite({
     contentDir,
     outDir,
@@ -162,9 +165,12 @@ async function buildLocked(contentDir: string, outDir: string, settings: BuildSe
     // The check above has just listed the content and taken each file's stats: the scan takes both rather
     // than list and stat it again.
     listContent: (root) => listEntries(root, fingerprint.stats, fingerprint.listing),
+  }).catch((error: unknown) => {
+    cold?.stop();
+    throw error;
   });
   const summary = { files: result.files, bytes: result.bytes, publication: result.publication };
-  recordBuild<BuildSummary>(outDir, fingerprint, summary, result.identity);
+  recordBuild<BuildSummary>(outDir, checked ?? (await cold!.settled()), summary, result.identity);
   const ms = Math.round(performance.now() - started);
   const loaded = result.loaded ? `; Markdown files: ${result.loaded.parsed} parsed, ${result.loaded.kept} kept from the last build` : '';
   console.log(

@@ -1,0 +1,38 @@
+/**
+ * A build with no record beside its output (a cold build) hashes the content in a thread beside the build
+ * (build-fingerprint.ts fingerprintCold, content-digests.ts): what it records must be the very fingerprint
+ * the nothing-changed check computes for the same files, or the next build would build again for nothing
+ * (or, worse, say nothing changed after an edit).
+ */
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fingerprintBuild, fingerprintCold, recordBuild } from '../../generator/pipeline/build-fingerprint.ts';
+import { resolveBuildSettings } from '../../generator/pipeline/build-settings.ts';
+
+const root = mkdtempSync(path.join(os.tmpdir(), 'cold-fingerprint-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('the fingerprint of a cold build', () => {
+  it('is the one the nothing-changed check computes, content digests taken in a thread; none once a record exists', async () => {
+    const content = path.join(root, 'content');
+    mkdirSync(path.join(content, 'intelligence', 'empty'), { recursive: true });
+    writeFileSync(path.join(content, 'site.yaml'), 'name: x\n');
+    for (let n = 0; n < 40; n++) writeFileSync(path.join(content, 'intelligence', `a-${n}.md`), `---\ntitle: a ${n}\n---\nbody ${n} é\n`);
+    symlinkSync(path.join(content, 'site.yaml'), path.join(content, 'intelligence', 'link.md'));
+    const inputs = { contentDir: content, outDir: path.join(root, 'dist'), settings: resolveBuildSettings({}) };
+    const cold = fingerprintCold(inputs)!;
+    const checked = fingerprintBuild(inputs);
+    expect(cold.generator).toBe(checked.generator);
+    expect([...cold.stats.keys()]).toEqual([...checked.stats.keys()]);
+    const settled = await cold.settled();
+    expect(settled.value).toBe(checked.value);
+    expect([...settled.content.files]).toEqual([...checked.content.files]);
+    // Once recorded, the build checks against the record as before; an edit changes the fingerprint.
+    recordBuild(inputs.outDir, settled, {});
+    expect(fingerprintCold(inputs)).toBeUndefined();
+    writeFileSync(path.join(content, 'intelligence', 'a-3.md'), '---\ntitle: changed\n---\n');
+    expect(fingerprintBuild(inputs).value).not.toBe(checked.value);
+  });
+});
