@@ -43,6 +43,12 @@ export interface ReachEntry {
 export interface EditReach {
   /** True when only the touched records' outputs, and the windows that hold them, can differ from the build before. */
   steady(): boolean;
+  /**
+   * True when the scope is the same and the same records are published with the same facts (every steady
+   * build, and one whose edited titles' readers cannot be said): what is made of facts alone (groups, order,
+   * selections) is as before. Known before the readers are asked, so they may ask it.
+   */
+  sameFacts(): boolean;
   /** Whether the outputs of the record read from `file` may differ from the previous build's: every record unless steady. */
   touched(file: string): boolean;
   /** The touched records themselves, when steady (the producers are asked for these only); undefined otherwise. */
@@ -77,6 +83,7 @@ export function findReach(
   readers?: (files: ReadonlySet<string>) => ReadonlySet<string> | undefined,
 ): EditReach {
   let found: { steady: boolean; touched: Set<string>; entries: ReachEntry[]; table: () => RecordFacts } | undefined;
+  let sameFacts: boolean | undefined;
   const find = () => {
     if (found) return found;
     // Only the rows of the records whose files changed: in a steady build, the previous table is those rows
@@ -109,6 +116,7 @@ export function findReach(
     }
     // Every record now was published before (checked above); as many as before, so none was removed.
     if (count !== previous?.byFile.size) steady = false;
+    sameFacts = steady;
     const more = steady && reshown.size > 0 ? readers?.(reshown) : new Set<string>();
     if (!more) steady = false;
     else if (more.size) {
@@ -127,6 +135,10 @@ export function findReach(
   };
   return {
     steady: () => find().steady,
+    sameFacts: () => {
+      if (sameFacts === undefined) find();
+      return sameFacts!;
+    },
     touched: (file) => !find().steady || find().touched.has(file),
     touchedRecords: () => (find().steady ? find().entries : undefined),
     record: () => find().table(),

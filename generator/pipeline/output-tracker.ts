@@ -19,7 +19,7 @@ export interface TrackedOutputs {
   files: ReadonlyMap<string, [key: string, digest: string]>;
   groups: ReadonlyMap<string, { key: string; files: string[] }>;
   /** Values outputs keep for the next build (in memory only), each with the scope it was made under. */
-  kept?: ReadonlyMap<string, { scope: string; value: unknown }>;
+  kept?: ReadonlyMap<string, { scope: string; value: unknown; facts?: boolean }>;
   /**
    * Each file's inputs, and the scope's digest they were keyed under (in memory only, npm run dev): a file whose
    * inputs are the same string as before takes its key without hashing them again.
@@ -45,6 +45,8 @@ export interface OutputTracker {
   touched(file: string): boolean;
   /** True when the edit's reach is known: only the outputs that name a touched record can change. */
   steady(): boolean;
+  /** True when the same records are published with the same facts as the build before (edit-reach.ts `sameFacts`). */
+  sameFacts(): boolean;
   /**
    * In a steady build whose emit step keeps what it is not given (carried-rest.ts): the records the edit
    * touched, the only ones a producer is asked for (their outputs, and the windows that hold them); every
@@ -77,8 +79,8 @@ export interface OutputTracker {
   keep(name: string, value: () => unknown): void;
   /**
    * A value made from the facts of every published record (which records, in which order, with which groups:
-   * list selections by position, counts): in a steady build the previous build's, kept under `name`, since
-   * no fact changed; else `make()`'s. Kept for the next build either way (in memory only). It must hold no
+   * list selections by position, counts): the previous build's, kept under `name`, when no fact changed
+   * (`sameFacts`); else `make()`'s. Kept for the next build either way (in memory only). It must hold no
    * record itself (records are new objects each build), only positions, files and values.
    */
   steadyKept<T>(name: string, make: () => T): T;
@@ -117,6 +119,8 @@ export function createOutputTracker(options: {
   const made = new Map<string, string>();
   const groups = new Map<string, { key: string; files: string[] }>();
   const kept = new Map<string, () => unknown>();
+  /** The kept values made of facts alone (`steadyKept`). */
+  const facts = new Set<string>();
   const { carry, keptKey, carried } = carrier(previous, verify, inputsBefore, inputsNow);
   // Asked before any output is named, so that every producer of the build sees the same answer.
   const sparse = (): boolean => !!options.sparse && !!previous && !verify && (reach?.steady() ?? false) && (!inputsNow || !!inputsBefore);
@@ -135,12 +139,14 @@ export function createOutputTracker(options: {
     keep: (name, value) => kept.set(name, value),
     steadyKept<T>(name: string, make: () => T): T {
       const before = previous?.kept?.get(name);
-      const value = before?.scope === scope && reach?.steady() ? (before.value as T) : make();
+      const value = before?.scope === scope && reach?.sameFacts() ? (before.value as T) : make();
       kept.set(name, () => value);
+      facts.add(name);
       return value;
     },
     touched: (file) => reach?.touched(file) ?? true,
     steady: () => reach?.steady() ?? false,
+    sameFacts: () => reach?.sameFacts() ?? false,
     reached: () => (sparse() ? reach?.touchedRecords() : undefined),
     rest: rest.carried,
     file(path, inputs, make, untouched) {
@@ -162,7 +168,15 @@ export function createOutputTracker(options: {
     settle(emitted) {
       if (!emitted) return undefined;
       // Values are kept in memory only (npm run dev): a build that keeps no inputs never makes them.
-      const values = inputsNow && new Map([...kept].map(([name, value]) => [name, { scope, value: value() }]));
+      const values =
+        inputsNow &&
+        new Map<string, { scope: string; value: unknown; facts?: boolean }>(
+          [...kept].map(([name, value]) => [name, { scope, value: value(), facts: facts.has(name) }]),
+        );
+      // A value of facts this build did not ask for (a group no edit read) is as true as it was: kept on.
+      if (values && reach?.sameFacts())
+        for (const [name, entry] of previous?.kept ?? [])
+          if (entry.facts && entry.scope === scope && !values.has(name)) values.set(name, entry);
       const inputs = inputsNow && { scoped, before: inputsBefore, now: inputsNow };
       return settleTracked({ previous, made, groups, emitted, rest: rest.carried(), inputs, kept: values, records: reach?.record() });
     },
@@ -175,6 +189,7 @@ export const UNTRACKED: OutputTracker = {
   digest: () => '',
   touched: () => true,
   steady: () => false,
+  sameFacts: () => false,
   reached: () => undefined,
   rest: () => undefined,
   previousKept: () => undefined,

@@ -3,7 +3,7 @@
  * (output-tracker.ts `steadyKept`, edit-reach.ts's table, search-inputs.ts): the lists' selections, the list
  * pages' filter groups, the taxonomy counts, the records' positions and the reach's table are the previous
  * build's own, and the search inputs the previous ones with the edited record's key alone made again; while
- * the output is byte for byte a clean build's. An edit of a fact (a date) makes them all again.
+ * the output is byte for byte a clean build's. The catalogue's groups and order, by position, likewise. An edit of a fact (a date) makes them all again.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -108,10 +108,11 @@ describe('a steady build of a site', () => {
     await dev.build();
     const before = kept(dev.tracked.outputs);
     const table = dev.tracked.outputs!.records!.byFile;
-    const names = [...before.keys()].filter((name) => /^(list selections|list page filters|term counts)\n/.test(name));
+    const names = [...before.keys()].filter((name) => /^(list selections|list page filters|term counts|groups|ranks)\n/.test(name));
     expect(names.filter((name) => name.startsWith('list selections')).length).toBeGreaterThan(1);
     expect(names.some((name) => name.startsWith('list page filters'))).toBe(true);
     expect(names.some((name) => name.startsWith('term counts'))).toBe(true);
+    expect(names.filter((name) => name.startsWith('groups')).length, 'the catalogue’s groups').toBeGreaterThan(2);
     const inputs = [...before].find(([name]) => name.startsWith('search inputs'))![1] as { keys: string[]; key: string };
 
     const file = path.join(content, 'intelligence', 'article-60.md');

@@ -11,6 +11,7 @@ import { recordPageFolder } from '../../shared/data-paths.ts';
 import type { BuildCache } from '../build-cache.ts';
 import { type OutputTracker, UNTRACKED } from '../output-tracker.ts';
 import { byOrderThen, sortRecords } from './order.ts';
+import { groupPositions, groupsOver, positionsByFile } from './kept-groups.ts';
 
 export interface Catalogue {
   collections: CollectionTable;
@@ -32,8 +33,8 @@ export interface Catalogue {
   names(keys: readonly string[]): ReadonlyMap<string, string>;
   /** Records of `collection` by each value of `field` (one entry per value of a list field), in contract order. */
   groups(collection: string, field: string): ReadonlyMap<string, AnyEntry[]>;
-  /** Each record's position in its collection's order. */
-  rank(collection: string): ReadonlyMap<AnyEntry, number>;
+  /** Each record's position in its collection's order, by its file. */
+  rank(collection: string): ReadonlyMap<string, number>;
   /** The Markdown collection of a key; throws for a key the table does not have. */
   collection(key: string): MarkdownCollection;
   /** A record's page, `{site_url}/<path>/<slug or id>/`: its `url` everywhere. */
@@ -50,19 +51,6 @@ export interface Catalogue {
   perRecord<T>(table: string, record: AnyEntry, make: () => T): T;
   /** Outputs made from what they name, carried over from the previous build when that is unchanged (output-tracker.ts). */
   track: OutputTracker;
-}
-
-function groupBy<T>(items: readonly T[], keys: (item: T) => readonly unknown[]): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    for (const key of keys(item)) {
-      if (typeof key !== 'string') continue;
-      const group = groups.get(key);
-      if (group) group.push(item);
-      else groups.set(key, [item]);
-    }
-  }
-  return groups;
 }
 
 /** The newest `updated` or publication date of any record, as `YYYY-MM-DDT00:00:00Z`. */
@@ -106,12 +94,18 @@ export function createCatalogue(
     const { fields } = collection(key);
     return records[key]!.map((record) => [record.id, String(record[fields.title])] as const);
   });
-  const asList = (value: unknown) => (Array.isArray(value) ? value : [value]);
+  // By position, kept between builds whose records have the same facts (kept-groups.ts); a title is no fact
+  // where it does not order its collection (edit-reach.ts), so groups by it are made each build.
   const groups = memoize((spec: string) => {
     const [key, field] = spec.split('\n') as [string, string];
-    return groupBy(records[key] ?? [], (record) => asList(record[field]));
+    const list = records[key] ?? [];
+    const kept = key in records && field !== collection(key).fields.title;
+    return groupsOver(
+      kept ? catalogue.track.steadyKept(`groups\n${spec}`, () => groupPositions(list, field)) : groupPositions(list, field),
+      list,
+    );
   });
-  const ranks = memoize((key: string) => new Map((records[key] ?? []).map((record, index) => [record, index])));
+  const ranks = memoize((key: string) => catalogue.track.steadyKept(`ranks\n${key}`, () => positionsByFile(records[key] ?? [])));
   const names = memoize((joined: string) => new Map(joined.split('\n').flatMap((key) => namesOf(key))));
 
   const perRecord = new Map<string, WeakMap<AnyEntry, unknown>>();

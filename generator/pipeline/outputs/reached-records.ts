@@ -5,16 +5,8 @@
 import type { AnyEntry } from '../../schemas/collections.ts';
 import type { Catalogue } from '../catalogue/catalogue.ts';
 
-/**
- * Each record's position in the order of `key`, by its file. Kept between steady builds (no record's facts
- * changed, so none moved): a table of every record, made every build, cost more than the edit's own outputs.
- */
-export function ranksByFile(catalogue: Catalogue, key: string): ReadonlyMap<string, number> {
-  return catalogue.track.steadyKept(
-    `ranks\n${key}`,
-    () => new Map((catalogue.records[key] ?? []).map((record, index) => [record.file, index])),
-  );
-}
+/** Each record's position in the order of `key`, by its file (kept between builds of the same facts: catalogue.ts). */
+export const ranksByFile = (catalogue: Catalogue, key: string): ReadonlyMap<string, number> => catalogue.rank(key);
 
 /** The reached records of each collection, once per build: asked for by every list page of a collection. */
 const byBuild = new WeakMap<Catalogue, Map<string, readonly AnyEntry[]>>();

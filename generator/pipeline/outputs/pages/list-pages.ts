@@ -154,7 +154,7 @@ function filterValuesInUse(catalogue: Catalogue, key: string, filter: FilterSpec
 function filteredIndexes(catalogue: Catalogue, key: string, filter: FilterSpec, id: string): number[] {
   const rank = catalogue.rank(key);
   const matched = new Set(filter.fields.flatMap((field) => catalogue.groups(key, field).get(id) ?? []));
-  return [...matched].flatMap((record) => rank.get(record) ?? []).sort((a, b) => a - b);
+  return [...matched].flatMap((record) => rank.get(record.file) ?? []).sort((a, b) => a - b);
 }
 
 /**

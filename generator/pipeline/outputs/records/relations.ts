@@ -44,7 +44,7 @@ function sharing(record: AnyEntry, key: string, field: string, max: number, cata
     }
   }
   const rank = catalogue.rank(key);
-  return [...candidates].sort((a, b) => rank.get(a)! - rank.get(b)!).slice(0, max);
+  return [...candidates].sort((a, b) => rank.get(a.file)! - rank.get(b.file)!).slice(0, max);
 }
 
 function relate(relation: Relation, record: AnyEntry, key: string, catalogue: Catalogue): unknown {
