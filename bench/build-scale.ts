@@ -27,7 +27,7 @@ const sizesFrom = (value: string | undefined, fallback: number[]) =>
     : fallback;
 
 /** Files, bytes, the folder with the most entries and the largest HTML page of a tree. */
-function surveyTree(root: string) {
+export function surveyTree(root: string) {
   let files = 0;
   let bytes = 0;
   let folder = { path: '', entries: 0 };
@@ -95,7 +95,7 @@ function childCpuSeconds(): number {
 }
 
 /** A whole command timed: wall milliseconds and the CPU seconds of the process tree it ran. */
-function timed<T>(run: () => T): { result: T; ms: number; cpu: number } {
+export function timed<T>(run: () => T): { result: T; ms: number; cpu: number } {
   const cpu = childCpuSeconds();
   const started = performance.now();
   const result = run();
@@ -103,7 +103,7 @@ function timed<T>(run: () => T): { result: T; ms: number; cpu: number } {
 }
 
 /** The machine's load average over the last minute, said beside every figure: the machine is shared. */
-const loadNow = () => `load ${os.loadavg()[0]!.toFixed(1)}`;
+export const loadNow = () => `load ${os.loadavg()[0]!.toFixed(1)}`;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 

@@ -15,7 +15,7 @@ import { MANIFEST_PATH } from '../generator/shared/data-paths.ts';
 const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
 
 /** One GET; its status, time and body. */
-function get(port: number, pathname: string): Promise<{ status: number; ms: number; body: string }> {
+export function get(port: number, pathname: string): Promise<{ status: number; ms: number; body: string }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     http
@@ -28,7 +28,7 @@ function get(port: number, pathname: string): Promise<{ status: number; ms: numb
   });
 }
 
-async function startServe(dist: string): Promise<{ child: ChildProcess; port: number; firstAnswerMs: number }> {
+export async function startServe(dist: string): Promise<{ child: ChildProcess; port: number; firstAnswerMs: number }> {
   const started = performance.now();
   const child = spawn(process.execPath, ['generator/launch.mjs', 'server/cli.ts', '--dist', dist], {
     env: { ...process.env, PORT: '0' },
