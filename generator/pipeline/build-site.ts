@@ -17,7 +17,7 @@ import { buildCmsFiles } from './outputs/cms/cms-files.ts';
 import type { CmsBackend } from './outputs/cms/cms-config.ts';
 import { buildSemanticIndex } from './outputs/semantic/semantic-output.ts';
 import { type BuildHelper, type FinishRendering, renderCold, renderEarly, startBuildHelper } from './helper/build-helper.ts';
-import { markdownBodies, rawBodies } from './render-bodies.ts';
+import { bodyRenderer, markdownBodies, rawBodies } from './render-bodies.ts';
 import { buildOpenApi, serializeOpenApi } from './outputs/openapi/openapi-document.ts';
 import { createExampleCollector } from './outputs/openapi/openapi-examples.ts';
 import { buildHomeFiles } from './outputs/pages/home-page.ts';
@@ -28,7 +28,7 @@ import type { CarriedRest, OutputFile } from './outputs/output-file.ts';
 import { copyImages } from './outputs/images/copy-images.ts';
 import { buildScheduleFile } from './outputs/schedule/schedule-file.ts';
 import { OPENAPI_PATH } from '../shared/data-paths.ts';
-import { type BuildCache, createBuildCache, NO_CACHE } from './build-cache.ts';
+import { type BuildCache, NO_CACHE } from './build-cache.ts';
 import { renderBody } from './outputs/render-markdown.ts';
 import type { Emitted } from './emit/emit-files.ts';
 import type { SnapshotEmit } from './emit/emit-snapshot.ts';
@@ -136,15 +136,13 @@ export async function* generateOutput(published: Content, options: OutputOptions
   const builtAt = isoSeconds(options.builtAt);
   const collections = options.collections ?? siteCollections;
   const cache = options.cache ?? NO_CACHE;
-  // Without a cache kept across builds, rendered bodies are still kept for this build: the API and the pages
-  // both use each one. Nothing else is: what else a cold build computes from text is used once.
-  const renders = options.cache ?? createBuildCache();
+  // Without a cache kept across builds, a rendered body is kept until its envelope and its page have it
+  // (renderLettingGo). Nothing else is: what else a cold build computes from text is used once.
   // Every body is rendered in the helper for a cold build only: after an edit, most pages are carried over. Every
   // published body's kept rendering stays kept, used or not: a page carried over now may be made after the next edit.
   const rendered = await renderCold(options, () => markdownBodies(published, collections));
   if (options.cache) for (const body of markdownBodies(published, collections)) options.cache.keep('html', body);
-  const render = (record: { body: string; file: string }) =>
-    renders.memo('html', record.body, () => rendered?.get(record.body) ?? renderBody(record));
+  const render = bodyRenderer(options.cache, rendered, renderBody);
   const catalogue = createCatalogue(published, collections, {
     siteUrl: options.siteUrl,
     builtAt,

@@ -138,6 +138,9 @@ export function startRendering(helper: BuildHelper, bodies: Iterable<string>, sh
     }
     for (const slice of theirs)
       for (const [index, result] of (await slice.html).entries()) if (result !== null) html.set(slice.bodies[index]!, result);
+    // The map is the caller's, who lets each body go once used (render-bodies.ts); nothing here holds them.
+    theirs.length = 0;
+    distinct.length = 0;
     return html;
   };
 }

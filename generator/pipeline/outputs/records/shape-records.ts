@@ -81,7 +81,13 @@ export function createShaper(key: string, catalogue: Catalogue) {
         return kept === undefined ? make() : catalogue.memo('api item json', kept, make);
       }),
     /** `item` is the list item when the caller has it already, so shared fields are shaped once. */
-    record: (record: AnyEntry, item: Json): Json =>
-      catalogue.perRecord(tables.record, record, () => fill(recordKeys, record, key, catalogue, { ...item })),
+    record: (record: AnyEntry, item: Json): Json => {
+      // Let go once its envelope and its page have it (a body's HTML is most of it): a later use shapes it again.
+      const kept = catalogue.perRecord(tables.record, record, () => ({ shaped: undefined as Json | undefined, uses: 0 }));
+      kept.shaped ??= fill(recordKeys, record, key, catalogue, { ...item });
+      const shaped = kept.shaped;
+      if (++kept.uses % 2 === 0) kept.shaped = undefined;
+      return shaped;
+    },
   };
 }
