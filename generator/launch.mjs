@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { runWithLargerHeap } from './heap-limit.mjs';
 
 const GENERATOR = fileURLToPath(new URL('./', import.meta.url));
 const CACHE = fileURLToPath(new URL('../node_modules/.cache/generator-bundle/', import.meta.url));
@@ -200,6 +201,11 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     console.error(`Usage: node generator/launch.mjs <${COMMANDS.join('|')}> [arguments...]`);
     process.exit(2);
   }
+  // A build too large for V8's default heap runs in a child process given more (heap-limit.mjs).
+  if (!runWithLargerHeap(process.argv[1], entry, process.argv.slice(3))) await launch(entry);
+}
+
+async function launch(entry) {
   // The command reads its own arguments from process.argv, as when started directly.
   process.argv.splice(1, 2, path.join(GENERATOR, entry));
   const dir = await ensureBundle();

@@ -25,7 +25,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   mcp: ['mcp', 'edge', 'search', 'shared'],
   pipeline: ['pipeline', 'schemas', 'search', 'semantic', 'shared', 'launch.mjs'],
   server: ['server', 'pipeline', 'edge', 'mcp', 'schemas', 'search', 'semantic', 'shared', 'launch.mjs'],
-  'launch.mjs': [],
+  'launch.mjs': ['heap-limit.mjs'],
+  'heap-limit.mjs': [],
 };
 
 /** Folders whose modules run at the edge or on either side: no Node module, whatever its spelling. */
