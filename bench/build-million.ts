@@ -86,13 +86,26 @@ export async function benchBuildMillion(articles = 1_000_000): Promise<void> {
   const out = path.join(root, 'dist');
   try {
     console.log(`\n## A build of ${articles.toLocaleString('en')} articles (no goal; figures reported)\n`);
-    const started = performance.now();
+    const generating = performance.now();
     if (!process.env.CONTENT_DIR) await writeSyntheticContent(content, { articles });
     const samples = sampleArticles(content, articles);
-    const made = process.env.CONTENT_DIR ? `generated before, in ${content}` : `${((performance.now() - started) / 1000).toFixed(0)} s`;
+    const made = process.env.CONTENT_DIR ? `generated before, in ${content}` : `${((performance.now() - generating) / 1000).toFixed(0)} s`;
     console.log(`- content generated and written as made: ${made} (${loadNow()})`);
     const load = loadNow();
-    const built = timed(() => runBuildCommand(content, out));
+    const started = performance.now();
+    const built = timed(() => {
+      try {
+        return runBuildCommand(content, out);
+      } catch (error) {
+        // A build that runs out of memory ends without a figure of its own: its time and last words.
+        const said = String((error as Error).message)
+          .trim()
+          .split('\n')
+          .slice(-6)
+          .join(' / ');
+        throw new Error(`npm run build failed after ${((performance.now() - started) / 1000).toFixed(0)} s (${loadNow()}): ${said}`);
+      }
+    });
     const cpu = built.cpu;
     console.log(
       `- cold npm run build: ${(built.ms / 1000).toFixed(1)} s, CPU ${cpu.toFixed(1)} s, peak ${(built.result.peakMb / 1024).toFixed(2)} GB (${load} at its start, ${loadNow()} at its end)`,
