@@ -139,10 +139,9 @@ function hashGenerator({ outDir, settings }: BuildInputs) {
   return { hash, generator };
 }
 
-export function fingerprintBuild(inputs: BuildInputs): Fingerprint {
+/** `recorded`: the last build's record (readBuildRecord), when the caller has read it already. */
+export function fingerprintBuild(inputs: BuildInputs, recorded = readBuildRecord(inputs.outDir)): Fingerprint {
   const { hash, generator } = hashGenerator(inputs);
-  // Read once: 12 MB of witnesses at 100,000 articles, parsed twice before.
-  const recorded = readRecord<unknown>(inputs.outDir);
   const { digestOf, content, reread, stats } = digestContent(witnessesOf(recorded));
   const listing = listNames(inputs.contentDir);
   hashTree(hash, listing, digestOf);
@@ -162,8 +161,8 @@ export type ColdFingerprint = Pick<Fingerprint, 'generator' | 'stats' | 'listing
  * they are taken in a thread beside the build (content-digests.ts), and `settled` gives the very fingerprint
  * fingerprintBuild would have (each file's stats as taken here, before the build reads it).
  */
-export function fingerprintCold(inputs: BuildInputs): ColdFingerprint | undefined {
-  if (readRecord(inputs.outDir)) return undefined;
+export function fingerprintCold(inputs: BuildInputs, recorded = readBuildRecord(inputs.outDir)): ColdFingerprint | undefined {
+  if (recorded) return undefined;
   const { hash, generator } = hashGenerator(inputs);
   const content: ContentDigests = { at: Date.now(), files: new Map() };
   const stats = new Map<string, Stats>();
@@ -193,7 +192,8 @@ export function fingerprintCold(inputs: BuildInputs): ColdFingerprint | undefine
 
 const recordFile = (outDir: string) => `${path.resolve(outDir)}.build.json`;
 
-function readRecord<S>(outDir: string): RecordedBuild<S> | undefined {
+/** The last build's record beside `outDir` (12 MB of witnesses at 100,000 articles: the command reads it once). */
+export function readBuildRecord<S>(outDir: string): RecordedBuild<S> | undefined {
   try {
     return JSON.parse(readFileSync(recordFile(outDir), 'utf8')) as RecordedBuild<S>;
   } catch {
@@ -246,7 +246,7 @@ export function forgetBuild(outDir: string): void {
  * restored folder's). The content files' witnesses no longer match a fresh checkout, so each is read once.
  */
 export function adoptRestoredBuild(outDir: string): boolean {
-  const recorded = readRecord<unknown>(outDir);
+  const recorded = readBuildRecord<unknown>(outDir);
   const identity = identityOf(path.resolve(outDir));
   if (!recorded || typeof recorded.fingerprint !== 'string' || !identity) return false;
   writeFileSync(recordFile(outDir), JSON.stringify({ ...recorded, identity }));
