@@ -168,19 +168,23 @@ export function createOutputTracker(options: {
     settle(emitted) {
       if (!emitted) return undefined;
       // Values are kept in memory only (npm run dev): a build that keeps no inputs never makes them.
-      const values =
-        inputsNow &&
-        new Map<string, { scope: string; value: unknown; facts?: boolean }>(
-          [...kept].map(([name, value]) => [name, { scope, value: value(), facts: facts.has(name) }]),
-        );
-      // A value of facts this build did not ask for (a group no edit read) is as true as it was: kept on.
-      if (values && reach?.sameFacts())
-        for (const [name, entry] of previous?.kept ?? [])
-          if (entry.facts && entry.scope === scope && !values.has(name)) values.set(name, entry);
+      const values = inputsNow && keptValues(kept, facts, scope, reach?.sameFacts() ? previous : undefined);
       const inputs = inputsNow && { scoped, before: inputsBefore, now: inputsNow };
       return settleTracked({ previous, made, groups, emitted, rest: rest.carried(), inputs, kept: values, records: reach?.record() });
     },
   };
+}
+
+/**
+ * The values a build keeps for the next, each with its scope; with `previous` (a build of the same facts), its
+ * values of facts this build did not ask for (a group no edit read), as true as they were.
+ */
+function keptValues(kept: ReadonlyMap<string, () => unknown>, facts: ReadonlySet<string>, scope: string, previous?: TrackedOutputs) {
+  const values = new Map<string, { scope: string; value: unknown; facts?: boolean }>(
+    [...kept].map(([name, value]) => [name, { scope, value: value(), facts: facts.has(name) }]),
+  );
+  for (const [name, entry] of previous?.kept ?? []) if (entry.facts && entry.scope === scope && !values.has(name)) values.set(name, entry);
+  return values;
 }
 
 /** A tracker that carries nothing over and records nothing: every file is made. */
