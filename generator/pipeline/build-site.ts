@@ -37,7 +37,7 @@ import { inPlaceBase } from './emit/in-place-base.ts';
 import { damageCheckFor, emitBuild, underLock } from './emit/build-emit.ts';
 import { type BuildSettings, buildTimeOf, isoSeconds, resolveBuildSettings, siteAddress } from './build-settings.ts';
 import type { OutputTracker, TrackedOutputs } from './output-tracker.ts';
-import { openTracking, type Tracking, trackedSearch, trackedSitemap, trackerOf } from './build-tracking.ts';
+import { openTracking, previousOrder, type Tracking, trackedSearch, trackedSitemap, trackerOf } from './build-tracking.ts';
 
 export interface BuildOptions {
   contentDir: string;
@@ -149,6 +149,7 @@ export async function* generateOutput(published: Content, options: OutputOptions
     render,
     cache,
     track: options.tracking && trackerOf(options.tracking, options.siteUrl, collections, options.tracker),
+    previousOrder: options.tracking && previousOrder(options.tracking),
   });
   const search =
     options.searchIndex === false ? undefined : trackedSearch(catalogue, options.helper, options.searchIndexBudgetMb, options.tracking);

@@ -57,6 +57,10 @@ export function trackerOf(tracking: Tracking, siteUrl: string, collections: Coll
   };
 }
 
+/** The order of each collection the previous build kept (catalogue.ts `rank`), whatever its scope: a hint to sort from. */
+export const previousOrder = (tracking: Tracking) => (key: string) =>
+  tracking.previous?.kept?.get(`ranks\n${key}`)?.value as ReadonlyMap<string, number> | undefined;
+
 /** The scope of every tracked output but the content's newest date: the generator and settings, the address, the other files. */
 export function sharedScope(tracking: Tracking, siteUrl: string, collections: CollectionTable): string {
   const files = Object.values(collections).flatMap((collection) => (collection.kind === 'markdown' ? [] : [collection.file]));

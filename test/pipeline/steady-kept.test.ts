@@ -3,7 +3,8 @@
  * (output-tracker.ts `steadyKept`, edit-reach.ts's table, search-inputs.ts): the lists' selections, the list
  * pages' filter groups, the taxonomy counts, the records' positions and the reach's table are the previous
  * build's own, and the search inputs the previous ones with the edited record's key alone made again; while
- * the output is byte for byte a clean build's. The catalogue's groups and order, by position, likewise. An edit of a fact (a date) makes them all again.
+ * the output is byte for byte a clean build's. The catalogue's groups and order, by position, likewise; and
+ * each collection is put in the previous build's order and checked, not sorted again. An edit of a fact (a date) makes them all again.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,6 +13,8 @@ import { hash } from 'node:crypto';
 import { type BuildOptions, buildSite } from '../../generator/pipeline/build-site.ts';
 import { createBuildCache } from '../../generator/pipeline/build-cache.ts';
 import { createOutputTracker, type TrackedOutputs } from '../../generator/pipeline/output-tracker.ts';
+import { sortRecords } from '../../generator/pipeline/catalogue/order.ts';
+import { type AnyEntry, collections, type MarkdownCollection } from '../../generator/schemas/collections.ts';
 import { BUILD_ENV, readTree, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
 import { writeSyntheticContent } from '../helpers/synthetic-content.ts';
 
@@ -137,4 +140,40 @@ describe('a steady build of a site', () => {
     const dated = kept(dev.tracked.outputs);
     for (const name of names) expect(dated.get(name), name).not.toBe(after.get(name));
   }, 120_000);
+});
+
+describe('the order of a collection sorted from an earlier build’s', () => {
+  const collection = {
+    ...collections.intelligence,
+    order: 'date',
+    fields: { ...collections.intelligence.fields, date: 'date' },
+  } as MarkdownCollection;
+  /** 200 records whose dates are read through a counter. */
+  function records(reads: { count: number }) {
+    return Array.from({ length: 200 }, (_, at) => {
+      const date = `2026-${String(1 + (at % 12)).padStart(2, '0')}-${String(1 + (at % 28)).padStart(2, '0')}`;
+      return Object.defineProperty({ id: `a-${at}`, file: `intelligence/a-${at}.md` }, 'date', {
+        enumerable: true,
+        get: () => {
+          reads.count++;
+          return date;
+        },
+      }) as unknown as AnyEntry;
+    });
+  }
+
+  it('takes the hinted order after one comparison a record when it is in order, and sorts whatever the hint', () => {
+    const reads = { count: 0 };
+    const list = records(reads);
+    const sorted = sortRecords(list, collection);
+    const sortReads = reads.count;
+    const hint = new Map(sorted.map((record, at) => [record.file, at]));
+    reads.count = 0;
+    expect(sortRecords([...list].reverse(), collection, hint)).toEqual(sorted);
+    expect(reads.count, 'two dates read a record, not a sort’s').toBeLessThanOrEqual(2 * list.length);
+    expect(sortReads).toBeGreaterThan(4 * list.length);
+    const shuffled = new Map(sorted.map((record, at) => [record.file, (at * 7) % sorted.length]));
+    expect(sortRecords(list, collection, shuffled), 'a hint out of order').toEqual(sorted);
+    expect(sortRecords(list, collection, new Map([...hint].slice(1))), 'a hint short of a record').toEqual(sorted);
+  });
 });

@@ -74,6 +74,8 @@ export function createCatalogue(
     builtAt: string;
     render: (record: { body: string; file: string }) => string;
     cache: BuildCache;
+    /** Each record's position by file in an earlier build's order of collection `key`, to sort from (order.ts). */
+    previousOrder?: ((key: string) => ReadonlyMap<string, number> | undefined) | undefined;
     /** The build's tracker, made once the content's newest date is known: every envelope prints it. */
     track?: (contentTime: string, catalogue: Catalogue) => OutputTracker;
   },
@@ -81,7 +83,7 @@ export function createCatalogue(
   const records: Record<string, AnyEntry[]> = {};
   const terms: Record<string, AnyTerm[]> = {};
   for (const [key, collection] of Object.entries(collections)) {
-    if (collection.kind === 'markdown') records[key] = sortRecords(entriesOf(content, key), collection);
+    if (collection.kind === 'markdown') records[key] = sortRecords(entriesOf(content, key), collection, options.previousOrder?.(key));
     if (collection.kind === 'list') terms[key] = [...termsOf(content, key)].sort(byOrderThen<AnyTerm>((term) => term.name));
   }
   const collection = (key: string): MarkdownCollection => {

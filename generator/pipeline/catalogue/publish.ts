@@ -79,12 +79,15 @@ export function selectPublished(content: Content, collections: CollectionTable, 
     for (const [field, reference] of Object.entries(collection.references ?? {})) {
       if (!Array.isArray(reference) || !reference.some((target) => target in published)) continue;
       const usable = ids(reference);
+      // Copied only when it names an unpublished record: a copy of every record, every build, was most of this.
       published[key] = published[key]!.map((record) =>
-        withField(
-          record,
-          field,
-          (record[field] as string[]).filter((id) => usable.has(id)),
-        ),
+        (record[field] as string[]).every((id) => usable.has(id))
+          ? record
+          : withField(
+              record,
+              field,
+              (record[field] as string[]).filter((id) => usable.has(id)),
+            ),
       );
     }
   }
