@@ -46,7 +46,12 @@ export function estimateFiles(dir) {
     for (const entry of entries) {
       if (!entry.isDirectory()) continue;
       const sub = path.join(folder, entry.name);
-      bytes += statSync(sub).size;
+      try {
+        bytes += statSync(sub).size;
+      } catch {
+        // A folder removed or unreadable since it was listed: the build says what is wrong with it.
+        continue;
+      }
       if (depth > 1) add(sub, depth - 1);
     }
   };
