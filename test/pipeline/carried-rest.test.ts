@@ -17,6 +17,7 @@ import { writeAll } from '../../generator/pipeline/emit/emit-files.ts';
 import { recordPageFolder, recordPath } from '../../generator/shared/data-paths.ts';
 import { BUILD_ENV, listFiles, readTree, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
 import { writeSyntheticContent } from '../helpers/synthetic-content.ts';
+import { cleanBuildTree as cleanTree, expectSameTree } from '../helpers/same-tree.ts';
 import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
 
 afterAll(() => {
@@ -25,20 +26,6 @@ afterAll(() => {
 });
 
 const ARTICLES = 300;
-
-/** A clean build's files. */
-async function cleanTree(content: string): Promise<Map<string, Buffer>> {
-  const root = tempDir('clean');
-  await buildSite({ contentDir: content, outDir: path.join(root, 'dist'), env: BUILD_ENV });
-  const tree = readTree(path.join(root, 'dist'));
-  rmSync(root, { recursive: true, force: true });
-  return tree;
-}
-
-function expectSameTree(left: Map<string, Buffer>, right: Map<string, Buffer>, after: string): void {
-  expect([...left.keys()], after).toEqual([...right.keys()]);
-  for (const [file, bytes] of left) expect(bytes.equals(right.get(file)!), `${file} after ${after}`).toBe(true);
-}
 
 /**
  * Builds as npm run dev does, with an emit step that keeps what it is not given: each build is written whole

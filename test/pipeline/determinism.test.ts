@@ -20,6 +20,7 @@ import {
   removeBuildDirs,
   tempDir,
 } from '../helpers/build-output.ts';
+import { expectSameTree } from '../helpers/same-tree.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -31,12 +32,6 @@ afterAll(() => {
 /** Expects two output folders to hold the same files with the same bytes. */
 function expectIdentical(a: string, b: string): void {
   expectSameTree(readTree(a), readTree(b));
-}
-
-/** Same files, same bytes (compared with Buffer.equals: a deep equality over megabytes of bytes is slow). */
-function expectSameTree(left: ReadonlyMap<string, Buffer>, right: ReadonlyMap<string, Buffer>): void {
-  expect([...right.keys()]).toEqual([...left.keys()]);
-  for (const [file, bytes] of left) expect(bytes.equals(right.get(file)!), `${file} differs`).toBe(true);
 }
 
 /** Paths (`a.b[2].c`) of every leaf where two parsed JSON values differ. */

@@ -11,24 +11,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type BuildResult, buildSite } from '../../generator/pipeline/build-site.ts';
 import { recordPageFolder, recordPath } from '../../generator/shared/data-paths.ts';
 import { BUILD_ENV, readTree, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
+import { cleanBuildTree as cleanTree, expectSameTree } from '../helpers/same-tree.ts';
 import { writeSyntheticContent } from '../helpers/synthetic-content.ts';
 
 afterAll(removeBuildDirs);
 
 const ARTICLES = 300;
-
-async function cleanTree(content: string): Promise<Map<string, Buffer>> {
-  const root = tempDir('clean');
-  await buildSite({ contentDir: content, outDir: path.join(root, 'dist'), env: BUILD_ENV });
-  const tree = readTree(path.join(root, 'dist'));
-  rmSync(root, { recursive: true, force: true });
-  return tree;
-}
-
-function expectSameTree(left: Map<string, Buffer>, right: Map<string, Buffer>, after: string): void {
-  expect([...left.keys()], after).toEqual([...right.keys()]);
-  for (const [file, bytes] of left) expect(bytes.equals(right.get(file)!), `${file} after ${after}`).toBe(true);
-}
 
 const append = (file: string, text: string) => writeFileSync(file, `${readFileSync(file, 'utf8')}\n${text}\n`);
 /** The record envelopes and pages of articles among `files`. */

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
 import { type BuildCache, createBuildCache } from '../../generator/pipeline/build-cache.ts';
 import { BUILD_ENV, readTree, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
+import { expectSameTree } from '../helpers/same-tree.ts';
 import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
 import { ADDRESS, outputPath } from '../helpers/addresses.ts';
 
@@ -70,12 +71,6 @@ function apply(content: string, change: Edit): void {
       // Keep two articles at least, so the lists stay worth comparing.
       if (articles.length > 2) rmSync(pick(change.index));
   }
-}
-
-/** Both trees hold the same files with the same bytes. */
-function expectSameTree(left: Map<string, Buffer>, right: Map<string, Buffer>, after: string): void {
-  expect([...left.keys()], after).toEqual([...right.keys()]);
-  for (const [file, bytes] of left) expect(bytes.equals(right.get(file)!), `${file} after ${after}`).toBe(true);
 }
 
 /** Builds as npm run dev does: each build into a snapshot folder of its own, the output updated in place. */

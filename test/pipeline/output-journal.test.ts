@@ -14,6 +14,7 @@ import { emitFiles } from '../../generator/pipeline/emit/emit-files.ts';
 import { startDamageCheck } from '../../generator/pipeline/emit/damage-check.ts';
 import type { OutputFile } from '../../generator/pipeline/outputs/output-file.ts';
 import { BUILD_ENV, readTree, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
+import { expectSameTree } from '../helpers/same-tree.ts';
 import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
 import { ADDRESS, outputPath } from '../helpers/addresses.ts';
 
@@ -24,11 +25,7 @@ afterAll(() => {
 
 const build = (contentDir: string, outDir: string) => buildSite({ contentDir, outDir, env: BUILD_ENV, scope: 'test', inPlace: true });
 
-function expectSameTree(left: string, right: string): void {
-  const [a, b] = [readTree(left), readTree(right)];
-  expect([...a.keys()]).toEqual([...b.keys()]);
-  for (const [file, bytes] of a) expect(bytes.equals(b.get(file)!), file).toBe(true);
-}
+const expectSameFolder = (left: string, right: string) => expectSameTree(readTree(left), readTree(right));
 
 /** Appends a sentence to one article, as an editor would. */
 function editArticle(content: string, name: string): void {
@@ -56,7 +53,7 @@ describe('an output updated in place', () => {
     expect(readdirSync(path.dirname(out)).sort()).toEqual(['dist', 'dist.digests.json', 'dist.inputs.json']);
     const clean = path.join(tempDir('in-place-clean'), 'dist');
     await build(content, clean);
-    expectSameTree(out, clean);
+    expectSameFolder(out, clean);
   }, 60_000);
 
   it('notices files changed or removed by hand, found by the second thread for this very record, and by a stat otherwise', async () => {
@@ -77,13 +74,13 @@ describe('an output updated in place', () => {
     expect([...found!.damaged].sort()).toEqual([outputPath(ADDRESS.robots), 'services/index.html'].sort());
     // The build starts the check itself and repairs both.
     expect((await build(content, out)).written).toBe(2);
-    expectSameTree(out, clean);
+    expectSameFolder(out, clean);
     // An answer for another record (says nothing is damaged) is not taken: each file is statted instead.
     spoil();
     const files = (dir: string): OutputFile[] => [...readTree(dir)].map(([file, body]) => ({ path: file, body }));
     const stale = { answer: Promise.resolve({ record: 'another record', damaged: new Set<string>() }), stop: () => {} };
     expect((await emitFiles(files(clean), out, { inPlace: true, damage: stale })).written).toBe(2);
-    expectSameTree(out, clean);
+    expectSameFolder(out, clean);
     // An answer for this record is taken as it is: a file it names is written though it is intact.
     const named = {
       answer: Promise.resolve({ record: readPreviousOutput(out)!.recordDigest!, damaged: new Set([outputPath(ADDRESS.llmsTxt)]) }),
@@ -92,7 +89,7 @@ describe('an output updated in place', () => {
     const inode = statSync(path.join(out, outputPath(ADDRESS.llmsTxt))).ino;
     expect((await emitFiles(files(clean), out, { inPlace: true, damage: named })).written).toBe(1);
     expect(statSync(path.join(out, outputPath(ADDRESS.llmsTxt))).ino).not.toBe(inode);
-    expectSameTree(out, clean);
+    expectSameFolder(out, clean);
   }, 60_000);
 
   it('cut short midway leaves a journal; the next build trusts none of it and equals a clean build', async () => {
@@ -114,7 +111,7 @@ describe('an output updated in place', () => {
     expect(() => readFileSync(journalFile(out))).toThrow();
     const clean = path.join(tempDir('cut-short-clean'), 'dist');
     await build(content, clean);
-    expectSameTree(out, clean);
+    expectSameFolder(out, clean);
   }, 60_000);
 
   it('with a journal beside it is not taken as unchanged, even with a matching build record', async () => {

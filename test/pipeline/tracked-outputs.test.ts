@@ -16,6 +16,7 @@ import type { OutputFile } from '../../generator/pipeline/outputs/output-file.ts
 import type { TrackedOutputs } from '../../generator/pipeline/output-tracker.ts';
 import { writeAll } from '../../generator/pipeline/emit/emit-files.ts';
 import { BUILD_ENV, readTree, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
+import { cleanBuildTree, expectSameTree } from '../helpers/same-tree.ts';
 import { recordPageFolder, recordPath } from '../../generator/shared/data-paths.ts';
 import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
 import { writeSyntheticContent } from '../helpers/synthetic-content.ts';
@@ -98,23 +99,11 @@ function apply(content: string, change: Edit): unknown {
   }
 }
 
-/** Both trees hold the same files with the same bytes. */
-function expectSameTree(left: Map<string, Buffer>, right: Map<string, Buffer>, after: string): void {
-  expect([...left.keys()], after).toEqual([...right.keys()]);
-  for (const [file, bytes] of left) expect(bytes.equals(right.get(file)!), `${file} after ${after}`).toBe(true);
-}
-
 /** The build environment of step `step`: the build time moves by a day every other step. */
 const envAt = (step: number) => ({ ...BUILD_ENV, SOURCE_DATE_EPOCH: String(1_795_000_000 + (step % 2) * 86_400) });
 
-/** A clean build's files; its folder is removed at once (the large suite would leave gigabytes till the end). */
-async function cleanTree(content: string, step: number): Promise<Map<string, Buffer>> {
-  const root = tempDir('clean');
-  await buildSite({ contentDir: content, outDir: path.join(root, 'dist'), env: envAt(step) });
-  const tree = readTree(path.join(root, 'dist'));
-  rmSync(root, { recursive: true, force: true });
-  return tree;
-}
+/** A clean build's files at step `step`. */
+const cleanTree = (content: string, step: number) => cleanBuildTree(content, { env: envAt(step) });
 
 /** Builds as npm run dev does (tracked outputs and values kept in memory), counting the files made rather than carried. */
 function createMemoryBuilds(out: string, verify: boolean) {

@@ -6,11 +6,11 @@
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite } from '../../generator/pipeline/build-site.ts';
 import { resolveBuildSettings } from '../../generator/pipeline/build-settings.ts';
 import { applyChanges, keepOnly, type Overlay } from '../../generator/server/build-files.ts';
 import { createDevBuilds, type DevBuildEvents, type DevBuildOptions } from '../../generator/server/dev/dev-builds.ts';
 import { BUILD_ENV, readTree, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
+import { cleanBuildTree, expectSameTree } from '../helpers/same-tree.ts';
 import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
 
 const SERVED_AT = 'http://127.0.0.1:4321';
@@ -44,22 +44,8 @@ function servedTree(base: string, overlay: Overlay | undefined): Map<string, Buf
   return new Map([...tree].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-async function cleanTree(content: string): Promise<Map<string, Buffer>> {
-  const out = path.join(tempDir('dev-clean'), 'dist');
-  await buildSite({
-    contentDir: content,
-    outDir: out,
-    settings: resolveBuildSettings(process.env, { preview: PREVIEW, servedAt: SERVED_AT }),
-  });
-  const tree = readTree(out);
-  rmSync(path.dirname(out), { recursive: true, force: true });
-  return tree;
-}
-
-function expectSameTree(served: Map<string, Buffer>, clean: Map<string, Buffer>, after: string): void {
-  expect([...served.keys()], after).toEqual([...clean.keys()]);
-  for (const [file, bytes] of served) expect(bytes.equals(clean.get(file)!), `${file} after ${after}`).toBe(true);
-}
+const cleanTree = (content: string) =>
+  cleanBuildTree(content, { settings: resolveBuildSettings(process.env, { preview: PREVIEW, servedAt: SERVED_AT }) });
 
 /** The dev builder over `content`, its first build made (snapshots under a temporary folder named `name`). */
 async function firstBuilt(content: string, name: string, options: Partial<DevBuildOptions> = {}, events: DevBuildEvents = {}) {
