@@ -10,7 +10,7 @@
  * (see docs/builds.md); run it with nothing else heavy on the machine.
  * Usage: tsx bench/build-million.ts [ARTICLES=1000000] [BENCH_DIR=<temporary folder>] [CONTENT_DIR=<folder>]
  * CONTENT_DIR: content this bench's generator wrote before for the same number of articles (generated outside
- * the heavy-run lock on a shared machine, as it takes minutes of disk time); it is deleted at the end too.
+ * the measured run on a shared machine, as it takes minutes of disk time); it is deleted at the end too.
  */
 import './without-vectors.ts';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
