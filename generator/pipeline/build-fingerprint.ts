@@ -17,7 +17,7 @@ import { fromColumns, toColumns } from './emit/file-columns.ts';
 import type { BuildSettings } from './build-settings.ts';
 import type { DamageCheck } from './emit/damage-check.ts';
 import { type ContentNames, listNames } from './load/list-names.ts';
-import { digestInThread } from './content-digests.ts';
+import { digestFile, digestInThread } from './content-digests.ts';
 
 const GENERATOR_DIR = fileURLToPath(new URL('../', import.meta.url));
 const LOCK_FILE = fileURLToPath(new URL('../../package-lock.json', import.meta.url));
@@ -119,7 +119,7 @@ function digestContent(known: ContentDigests | undefined) {
       seen[3] === stats.ino &&
       Math.max(stats.mtimeMs, stats.ctimeMs) < trustedBefore;
     reread ||= !same;
-    const digest = same ? seen[4] : createHash('sha256').update(readFileSync(file)).digest('base64');
+    const digest = same ? seen[4] : digestFile(file);
     content.files.set(name, [stats.size, stats.mtimeMs, stats.ctimeMs, stats.ino, digest]);
     return digest;
   };
