@@ -31,14 +31,8 @@ async function main(articles: number, profile: string | undefined): Promise<void
     });
     const first = await builds.build(0);
     if (!first.built) throw new Error(JSON.stringify(first));
-    // Dev's warm-up, then edits.
+    // Dev's warm-up, then edits; the profile holds the edits only (the warm-up is a whole build).
     const session = profile ? new Session() : undefined;
-    if (session) {
-      session.connect();
-      await session.post('Profiler.enable');
-      await session.post('Profiler.setSamplingInterval', { interval: Number(process.env.PROFILE_US ?? 200) });
-      await session.post('Profiler.start');
-    }
     // Garbage collection's pauses, per rebuild: the share of an edit that allocation costs.
     const gcEach: number[] = [];
     const wall: number[] = [];
@@ -51,6 +45,12 @@ async function main(articles: number, profile: string | undefined): Promise<void
         reported.push(`intelligence/article-${((edit * 37 + 11) % articles) + 1}.md`);
         const file = path.join(content, reported[0]!);
         writeFileSync(file, readFileSync(file, 'utf8').replace(/^title: .*$/m, `title: Edited title ${edit}`));
+      }
+      if (session && edit === 1) {
+        session.connect();
+        await session.post('Profiler.enable');
+        await session.post('Profiler.setSamplingInterval', { interval: Number(process.env.PROFILE_US ?? 200) });
+        await session.post('Profiler.start');
       }
       const gc = new GCProfiler();
       gc.start();
