@@ -4,20 +4,19 @@
  * version, every setting (build-settings.ts's resolved object, hashed whole, fixed time included) and, without
  * a fixed time, the build's day (scheduled records go live by the day). The fingerprint of the last build is kept beside its output (`<out>.build.json`, safe to delete) with
  * the identity of the folder it built, so an output replaced or removed since is built again.
- * Light on purpose: the command checks it before it loads the generator. A content file whose size, times and
- * inode are those recorded with its digest is not read again (as git's index does); one changed within
- * RACY_MS of the recording is, since a coarse clock could hide an edit made in the same tick.
+ * Light on purpose: the command checks it before it loads the generator. A content file is read again only
+ * when its witness says it may have changed (content-witnesses.ts).
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, type Stats, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { damagedFiles, identityOf, readJournal, readPreviousOutput } from './emit/previous-output.ts';
-import { fromColumns, toColumns } from './emit/file-columns.ts';
 import type { BuildSettings } from './build-settings.ts';
 import type { DamageCheck } from './emit/damage-check.ts';
 import { type ContentNames, listNames } from './load/list-names.ts';
-import { digestFile, digestInThread } from './content-digests.ts';
+import { digestInThread } from './content-digests.ts';
+import { addDigest, type ContentDigests, digestContent, noDigests, witnessColumns, witnessesOf } from './content-witnesses.ts';
 
 const GENERATOR_DIR = fileURLToPath(new URL('../', import.meta.url));
 const LOCK_FILE = fileURLToPath(new URL('../../package-lock.json', import.meta.url));
@@ -26,15 +25,6 @@ export interface BuildInputs {
   outDir: string;
   /** Every setting of the build, resolved (build-settings.ts): hashed whole. */
   settings: BuildSettings;
-}
-
-/** A content file as last hashed: its size, modification and change times, inode, and digest. */
-type FileWitness = [size: number, mtimeMs: number, ctimeMs: number, ino: number, digest: string];
-
-/** The content files' digests, and when they were taken. */
-interface ContentDigests {
-  at: number;
-  files: Map<string, FileWitness>;
 }
 
 export interface Fingerprint {
@@ -61,28 +51,8 @@ export interface RecordedBuild<S> {
   summary: S;
 }
 
-/** The witnesses of a record, as columns read back; undefined when they are of another shape (every file is then read). */
-function witnessesOf(recorded: RecordedBuild<unknown> | undefined): ContentDigests | undefined {
-  const table = fromColumns(recorded?.content?.files, ['digest'], ['size', 'mtime', 'ctime', 'ino']);
-  if (!table || typeof recorded?.content?.at !== 'number') return undefined;
-  const { paths, text, numbers } = table;
-  const files = new Map<string, FileWitness>();
-  for (let row = 0; row < paths.length; row++)
-    files.set(paths[row]!, [numbers.size![row]!, numbers.mtime![row]!, numbers.ctime![row]!, numbers.ino![row]!, text.digest![row]!]);
-  return { at: recorded.content.at, files };
-}
-
-const witnessColumns = (content: ContentDigests) => ({
-  at: content.at,
-  files: toColumns(
-    content.files,
-    { digest: (witness) => witness[4] },
-    { size: (witness) => witness[0], mtime: (witness) => witness[1], ctime: (witness) => witness[2], ino: (witness) => witness[3] },
-  ),
-});
-
-/** Changes this close to the recording are checked by their bytes, whatever their times say. */
-const RACY_MS = 2000;
+/** `root` (resolved) and a listed name under it: path.join's normalising took a tenth of the check at 100,000 files. */
+const under = (root: string, name: string) => (root.endsWith('/') ? root + name : `${root}/${name}`);
 
 /** Every file under a folder (its listing), with links and all, in a fixed order: the bytes of regular files, the kind of anything else. */
 function hashTree(
@@ -91,39 +61,16 @@ function hashTree(
   digestOf = (file: string, _name: string) => readFileSync(file) as Uint8Array | string,
 ): void {
   for (const { path: name, dirent } of names) {
-    const file = path.join(root, name);
+    const file = under(root, name);
     // The listing's own types, so only a link costs a stat here.
     const stats = dirent.isSymbolicLink() ? statSync(file, { throwIfNoEntry: false }) : dirent;
-    hash.update(`\n${name}\n`);
-    if (stats?.isFile()) hash.update(digestOf(file, name));
-    else hash.update(stats?.isDirectory() ? 'dir' : 'other');
+    if (stats?.isFile()) {
+      const digest = digestOf(file, name);
+      // One update per file where the digest is text: the same bytes as two.
+      if (typeof digest === 'string') hash.update(`\n${name}\n${digest}`);
+      else hash.update(`\n${name}\n`).update(digest);
+    } else hash.update(`\n${name}\n${stats?.isDirectory() ? 'dir' : 'other'}`);
   }
-}
-
-/** Each content file's digest, taken from `known` where the file is provably the one hashed then. */
-function digestContent(known: ContentDigests | undefined) {
-  const content: ContentDigests = { at: Date.now(), files: new Map() };
-  const taken = new Map<string, Stats>();
-  let reread = false;
-  const trustedBefore = (known?.at ?? 0) - RACY_MS;
-  const digestOf = (file: string, name: string) => {
-    const stats = statSync(file);
-    taken.set(name, stats);
-    // The record is a file anyone can edit: its columns were checked as they were read (witnessesOf).
-    const seen = known?.files.get(name);
-    const same =
-      seen !== undefined &&
-      seen[0] === stats.size &&
-      seen[1] === stats.mtimeMs &&
-      seen[2] === stats.ctimeMs &&
-      seen[3] === stats.ino &&
-      Math.max(stats.mtimeMs, stats.ctimeMs) < trustedBefore;
-    reread ||= !same;
-    const digest = same ? seen[4] : digestFile(file);
-    content.files.set(name, [stats.size, stats.mtimeMs, stats.ctimeMs, stats.ino, digest]);
-    return digest;
-  };
-  return { digestOf, content, reread: () => reread, stats: taken };
 }
 
 /** The hash of everything but the content, and its digest (the fingerprint's `generator`). */
@@ -164,7 +111,7 @@ export type ColdFingerprint = Pick<Fingerprint, 'generator' | 'stats' | 'listing
 export function fingerprintCold(inputs: BuildInputs, recorded = readBuildRecord(inputs.outDir)): ColdFingerprint | undefined {
   if (recorded) return undefined;
   const { hash, generator } = hashGenerator(inputs);
-  const content: ContentDigests = { at: Date.now(), files: new Map() };
+  const content = noDigests(Date.now());
   const stats = new Map<string, Stats>();
   const listing = listNames(inputs.contentDir);
   const files: string[] = [];
@@ -180,9 +127,8 @@ export function fingerprintCold(inputs: BuildInputs, recorded = readBuildRecord(
     const answered = await digests;
     let next = 0;
     hashTree(hash, listing, (_file, name) => {
-      const { size, mtimeMs, ctimeMs, ino } = stats.get(name)!;
       const digest = answered[next++]!;
-      content.files.set(name, [size, mtimeMs, ctimeMs, ino, digest]);
+      addDigest(content, name, stats.get(name)!, digest);
       return digest;
     });
     return { value: hash.digest('base64'), generator, content, reread: true, stats, listing, recorded: undefined };

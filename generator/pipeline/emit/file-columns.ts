@@ -37,6 +37,27 @@ export function toColumns<T>(
   };
 }
 
+/**
+ * The table of rows already held as columns (`paths` and each column in the same order), as toColumns makes
+ * it: a row whose path or text holds the separator is left out.
+ */
+export function columnsOf(paths: string[], text: Record<string, string[]>, numbers: Record<string, number[]> = {}): Columns {
+  const fits = (value: string) => !value.includes(SEPARATOR);
+  const columns = Object.values(text);
+  if (paths.every(fits) && columns.every((cells) => cells.every(fits)))
+    return { paths: paths.join(SEPARATOR), text: mapValues(text, (cells) => cells.join(SEPARATOR)), numbers };
+  const rows = paths.map((_, row) => row).filter((row) => fits(paths[row]!) && columns.every((cells) => fits(cells[row]!)));
+  const pick = <T>(cells: T[]) => rows.map((row) => cells[row]!);
+  return {
+    paths: pick(paths).join(SEPARATOR),
+    text: mapValues(text, (cells) => pick(cells).join(SEPARATOR)),
+    numbers: mapValues(numbers, pick),
+  };
+}
+
+const mapValues = <T, U>(record: Record<string, T>, of: (value: T) => U): Record<string, U> =>
+  Object.fromEntries(Object.entries(record).map(([name, value]) => [name, of(value)]));
+
 /** Each row of a table read back: its path, its text cells and its numbers, by column; undefined for a table of another shape. */
 export function fromColumns(
   value: unknown,

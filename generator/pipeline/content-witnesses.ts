@@ -1,0 +1,104 @@
+/**
+ * The content files' witnesses for the nothing-changed check (build-fingerprint.ts): each regular file's
+ * size, modification and change times, inode and digest as last hashed. A file whose stats are the recorded
+ * ones is not read again (as git's index does); one changed within RACY_MS of the recording is, since a
+ * coarse clock could hide an edit made in the same tick.
+ */
+import { type Stats, statSync } from 'node:fs';
+import { digestFile } from './content-digests.ts';
+import { columnsOf, fromColumns } from './emit/file-columns.ts';
+import type { RecordedBuild } from './build-fingerprint.ts';
+
+/**
+ * The content files' digests as columns, one row per regular file in the order of the walk (the listing's),
+ * and when they were taken. Rows rather than a map of small arrays: at 100,000 files the check built an
+ * array and a map entry per file twice (the record read, the record made) to compare one stat with one row.
+ */
+export interface ContentDigests {
+  at: number;
+  paths: string[];
+  digests: string[];
+  sizes: number[];
+  mtimes: number[];
+  ctimes: number[];
+  inodes: number[];
+}
+
+export const noDigests = (at: number): ContentDigests => ({ at, paths: [], digests: [], sizes: [], mtimes: [], ctimes: [], inodes: [] });
+
+export function addDigest(content: ContentDigests, name: string, stats: Stats, digest: string): void {
+  content.paths.push(name);
+  content.digests.push(digest);
+  content.sizes.push(stats.size);
+  content.mtimes.push(stats.mtimeMs);
+  content.ctimes.push(stats.ctimeMs);
+  content.inodes.push(stats.ino);
+}
+
+/** The witnesses of a record, as columns read back; undefined when they are of another shape (every file is then read). */
+export function witnessesOf(recorded: RecordedBuild<unknown> | undefined): ContentDigests | undefined {
+  const table = fromColumns(recorded?.content?.files, ['digest'], ['size', 'mtime', 'ctime', 'ino']);
+  if (!table || typeof recorded?.content?.at !== 'number') return undefined;
+  const { paths, text, numbers } = table;
+  return {
+    at: recorded.content.at,
+    paths,
+    digests: text.digest!,
+    sizes: numbers.size!,
+    mtimes: numbers.mtime!,
+    ctimes: numbers.ctime!,
+    inodes: numbers.ino!,
+  };
+}
+
+export const witnessColumns = (content: ContentDigests) => ({
+  at: content.at,
+  files: columnsOf(
+    content.paths,
+    { digest: content.digests },
+    { size: content.sizes, mtime: content.mtimes, ctime: content.ctimes, ino: content.inodes },
+  ),
+});
+
+/** Changes this close to the recording are checked by their bytes, whatever their times say. */
+const RACY_MS = 2000;
+
+/**
+ * Each content file's digest, taken from `known` where the file is provably the one hashed then. The walk
+ * and the record are in the same order unless files were added or removed, so each name is first looked for
+ * in the record's next row; a map of the record's rows is made only when that misses.
+ */
+export function digestContent(known: ContentDigests | undefined) {
+  const content = noDigests(Date.now());
+  const taken = new Map<string, Stats>();
+  let reread = false;
+  const trustedBefore = (known?.at ?? 0) - RACY_MS;
+  let next = 0;
+  let rows: Map<string, number> | undefined;
+  const rowOf = (name: string): number | undefined => {
+    if (!known) return undefined;
+    if (known.paths[next] === name) return next++;
+    rows ??= new Map(known.paths.map((file, row) => [file, row]));
+    const row = rows.get(name);
+    if (row !== undefined) next = row + 1;
+    return row;
+  };
+  const digestOf = (file: string, name: string) => {
+    const stats = statSync(file);
+    taken.set(name, stats);
+    // The record is a file anyone can edit: its columns were checked as they were read (witnessesOf).
+    const row = rowOf(name);
+    const same =
+      row !== undefined &&
+      known!.sizes[row] === stats.size &&
+      known!.mtimes[row] === stats.mtimeMs &&
+      known!.ctimes[row] === stats.ctimeMs &&
+      known!.inodes[row] === stats.ino &&
+      Math.max(stats.mtimeMs, stats.ctimeMs) < trustedBefore;
+    reread ||= !same;
+    const digest = same ? known!.digests[row]! : digestFile(file);
+    addDigest(content, name, stats, digest);
+    return digest;
+  };
+  return { digestOf, content, reread: () => reread, stats: taken };
+}

@@ -1,0 +1,45 @@
+/**
+ * The nothing-changed check takes an unchanged content file's digest from the last build's record (its
+ * witness: size, times, inode) rather than read the file (build-fingerprint.ts). The walk looks for each
+ * name in the record's next row first; when files were added or removed the rows no longer line up, and a
+ * file must still be found by its name, neither read again nor given another file's digest.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fingerprintBuild, recordBuild } from '../../generator/pipeline/build-fingerprint.ts';
+import { resolveBuildSettings } from '../../generator/pipeline/build-settings.ts';
+
+const root = mkdtempSync(path.join(os.tmpdir(), 'content-witnesses-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe("the nothing-changed check's content witnesses", () => {
+  it('give each unchanged file its recorded digest, found by name when files were added or removed', () => {
+    const content = path.join(root, 'content');
+    mkdirSync(path.join(content, 'intelligence'), { recursive: true });
+    const names = ['b', 'c', 'd', 'e'].map((name) => `intelligence/${name}.md`);
+    for (const name of names) writeFileSync(path.join(content, name), `---\ntitle: ${name}\n---\n`);
+    const inputs = { contentDir: content, outDir: path.join(root, 'dist'), settings: resolveBuildSettings({}) };
+    recordBuild(inputs.outDir, fingerprintBuild(inputs), {});
+    // The record as a later build finds it: made after the racy window, and with d's digest marked so that
+    // taking it from the record shows (reading d would give its real digest).
+    const file = `${inputs.outDir}.build.json`;
+    const record = JSON.parse(readFileSync(file, 'utf8'));
+    record.content.at = Date.now() + 10_000;
+    const digests: string[] = record.content.files.text.digest.split('\n');
+    digests[2] = 'kept-d';
+    record.content.files.text.digest = digests.join('\n');
+    writeFileSync(file, JSON.stringify(record));
+
+    expect(fingerprintBuild(inputs).reread).toBe(false);
+    // c removed and a added: d and e are no longer on their rows.
+    rmSync(path.join(content, names[1]!));
+    writeFileSync(path.join(content, 'intelligence/a.md'), '---\ntitle: a\n---\n');
+    const checked = fingerprintBuild(inputs);
+    expect(checked.content.paths).toEqual(['intelligence/a.md', names[0], names[2], names[3]]);
+    expect(checked.content.digests[2]).toBe('kept-d');
+    expect(checked.content.digests[3]).toBe(digests[3]);
+    expect(checked.content.digests[3]).not.toBe('kept-d');
+  });
+});
