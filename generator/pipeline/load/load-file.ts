@@ -35,6 +35,8 @@ export interface RawContent {
   problems: Problem[];
   /** Each file read, by its path: a digest of the path and the bytes, what outputs made from it are tracked by. */
   digests: Map<string, string>;
+  /** How many files this load read (or took from the load store); the others' loads were kept from the last load (load-content.ts). */
+  read: number;
 }
 
 /**
