@@ -33,26 +33,33 @@ function contentFolder(args) {
   return 'content';
 }
 
-/** About how many files a content folder holds, from its folders' sizes, two levels deep. */
-export function estimateFiles(dir) {
+/**
+ * About how many files a content folder holds, from its folders' sizes, two levels deep. A folder whose link
+ * count is 2 holds no folder (its own name and its `.`; each folder inside adds its `..`), so it is not
+ * listed: listing the 100,000 articles' folder to find none took 60 to 270 ms of every build. Where link
+ * counts say nothing of folders (btrfs gives 1), every folder is listed. `list`: a folder's entries.
+ */
+export function estimateFiles(dir, list = (folder) => readdirSync(folder, { withFileTypes: true })) {
   let bytes = 0;
   const add = (folder, depth) => {
     let entries;
     try {
-      entries = readdirSync(folder, { withFileTypes: true });
+      entries = list(folder);
     } catch {
       return;
     }
     for (const entry of entries) {
       if (!entry.isDirectory()) continue;
       const sub = path.join(folder, entry.name);
+      let stats;
       try {
-        bytes += statSync(sub).size;
+        stats = statSync(sub);
       } catch {
         // A folder removed or unreadable since it was listed: the build says what is wrong with it.
         continue;
       }
-      if (depth > 1) add(sub, depth - 1);
+      bytes += stats.size;
+      if (depth > 1 && stats.nlink !== 2) add(sub, depth - 1);
     }
   };
   add(dir, 2);

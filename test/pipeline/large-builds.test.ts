@@ -2,7 +2,7 @@
  * What lets a very large build run: a rendered body let go once the outputs that print it have it, and a
  * build of a large content folder given a heap from the machine's memory (heap-limit.mjs).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 // @ts-expect-error the launcher's helper is plain JavaScript, run before any TypeScript loader
@@ -66,8 +66,17 @@ describe("a large build's heap", () => {
     writeFileSync(path.join(dir, 'site.yaml'), '');
     mkdirSync(folder);
     for (let n = 0; n < 4000; n++) writeFileSync(path.join(folder, `article-${n + 1}.md`), '');
-    const estimate = estimateFiles(dir);
-    expect(estimate).toBeGreaterThan(2000);
-    expect(estimate).toBeLessThan(8000);
+    const images = path.join(dir, 'images', '2026');
+    mkdirSync(images, { recursive: true });
+    for (let n = 0; n < 2000; n++) writeFileSync(path.join(images, `${n}.png`), '');
+    const listed: string[] = [];
+    const estimate = estimateFiles(dir, (folder: string) => {
+      listed.push(path.relative(dir, folder));
+      return readdirSync(folder, { withFileTypes: true });
+    });
+    expect(estimate).toBeGreaterThan(3000);
+    expect(estimate).toBeLessThan(12000);
+    // The articles' folder holds no folder: where link counts say so, it is not listed.
+    if (statSync(folder).nlink === 2) expect(listed.sort()).toEqual(['', 'images']);
   });
 });
