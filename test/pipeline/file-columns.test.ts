@@ -3,11 +3,19 @@
  * were written, and refused whole when damaged, cut short or of another shape, so the next build trusts
  * nothing of them rather than part.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hash } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fromColumns, toColumns } from '../../generator/pipeline/emit/file-columns.ts';
-import { type FileRecord, identityOf, readPreviousOutput, recordOutput, witness } from '../../generator/pipeline/emit/previous-output.ts';
+import {
+  damageOf,
+  type FileRecord,
+  identityOf,
+  readPreviousOutput,
+  recordOutput,
+  witness,
+} from '../../generator/pipeline/emit/previous-output.ts';
 import { readTrackedOutputs, recordTrackedOutputs } from '../../generator/pipeline/emit/tracked-outputs.ts';
 import { removeBuildDirs, tempDir } from '../helpers/build-output.ts';
 
@@ -96,6 +104,19 @@ describe('the records beside the output, as columns', () => {
     const { out } = recordedOutput();
     writeFileSync(`${out}.digests.json`, readFileSync(`${out}.digests.json`, 'utf8').slice(0, 60));
     expect(readPreviousOutput(out), 'cut short').toBeUndefined();
+  });
+
+  it("give the damage check the files changed or removed since, from the record's columns, and no answer for another folder", () => {
+    const { out } = recordedOutput();
+    const bytes = () => readFileSync(`${out}.digests.json`);
+    expect(damageOf(out, bytes())?.damaged).toEqual([]);
+    writeFileSync(path.join(out, 'a/b.json'), 'two, changed');
+    rmSync(path.join(out, 'a/c.json'));
+    expect(damageOf(out, bytes())).toEqual({ record: hash('sha1', bytes(), 'base64'), damaged: ['a/b.json', 'a/c.json'] });
+    tamper(out, '.digests.json', (record) => {
+      record.identity = 'another:folder';
+    });
+    expect(damageOf(out, bytes())).toBeUndefined();
   });
 
   it('of tracked outputs: read back for the folder they name, refused for another or when damaged', () => {

@@ -4,17 +4,14 @@
  * the outputs. Answers the record's digest (so the build takes the answer only for the record it read
  * itself) and the files changed or removed since that record was written.
  */
-import { hash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { damagedFiles, digestsFile, previousOutputOf } from './previous-output.ts';
+import { damageOf, digestsFile } from './previous-output.ts';
 
 const { target } = workerData as { target: string };
 let answer: { record: string; damaged: string[] } | null = null;
 try {
-  const text = readFileSync(digestsFile(target));
-  const previous = previousOutputOf(target, text);
-  if (previous) answer = { record: hash('sha1', text, 'base64'), damaged: damagedFiles(previous) };
+  answer = damageOf(target, readFileSync(digestsFile(target))) ?? null;
 } catch {
   // No answer: the build checks each file itself.
 }

@@ -42,33 +42,68 @@ export function witness(digest: string, file: string): FileRecord {
 
 /** Whether `file` is still the one recorded: same size, modification time and inode. */
 export function isIntact(file: string, record: FileRecord | undefined): boolean {
-  if (!record) return false;
-  const stats = statSync(file, { throwIfNoEntry: false });
-  return !!stats && stats.size === record[1] && stats.mtimeMs === record[2] && stats.ino === record[3];
+  return !!record && isAsRecorded(file, record[1], record[2], record[3]);
 }
+
+function isAsRecorded(file: string, size: number, mtimeMs: number, ino: number): boolean {
+  const stats = statSync(file, { throwIfNoEntry: false });
+  return !!stats && stats.size === size && stats.mtimeMs === mtimeMs && stats.ino === ino;
+}
+
+/** A recorded path under the output folder `dir` (resolved): path.join's normalising, per file, took a tenth of the damage check. */
+const under = (dir: string, file: string) => `${dir}/${file}`;
 
 /** Raise when the record changes shape: a record of another version is no record (the build writes every file). */
 const VERSION = 2;
 
-/** Every file's record, by path, from the record beside the output; undefined when it cannot be read or is of another shape. */
-function readRecords(target: string, bytes?: Buffer): { identity: unknown; records: Map<string, FileRecord> } | undefined {
+/** The record beside the output as its columns; undefined when it cannot be read or is of another shape. */
+function readTable(target: string, bytes?: Buffer) {
   try {
     const json = (bytes ?? readFileSync(digestsFile(target))).toString('utf8');
     const recorded = JSON.parse(json) as { version: unknown; identity: unknown; files: unknown };
     const table = recorded.version === VERSION ? fromColumns(recorded.files, ['digest'], ['size', 'time', 'inode']) : undefined;
     if (!table) return undefined;
     const { paths, text, numbers } = table;
-    const records = new Map<string, FileRecord>();
-    for (let row = 0; row < paths.length; row++)
-      records.set(paths[row]!, [text.digest![row]!, numbers.size![row]!, numbers.time![row]!, numbers.inode![row]!]);
-    return { identity: recorded.identity, records };
+    return {
+      identity: recorded.identity,
+      paths,
+      digests: text.digest!,
+      sizes: numbers.size!,
+      times: numbers.time!,
+      inodes: numbers.inode!,
+    };
   } catch {
     return undefined;
   }
 }
 
+/** Every file's record, by path, from the record beside the output; undefined when it cannot be read or is of another shape. */
+function readRecords(target: string, bytes?: Buffer): { identity: unknown; records: Map<string, FileRecord> } | undefined {
+  const table = readTable(target, bytes);
+  if (!table) return undefined;
+  const records = new Map<string, FileRecord>();
+  for (let row = 0; row < table.paths.length; row++)
+    records.set(table.paths[row]!, [table.digests[row]!, table.sizes[row]!, table.times[row]!, table.inodes[row]!]);
+  return { identity: table.identity, records };
+}
+
+/**
+ * The damage check's answer for the record `bytes` (damage-thread.ts): its digest and the files changed or
+ * removed since, found from the record's columns (no map or array per file: 233,000 files at 100,000
+ * articles); undefined when the record is not one to trust for the folder in place.
+ */
+export function damageOf(target: string, bytes: Buffer): { record: string; damaged: string[] } | undefined {
+  const table = readTable(target, bytes);
+  if (!table || table.identity !== identityOf(target)) return undefined;
+  const damaged: string[] = [];
+  for (let row = 0; row < table.paths.length; row++)
+    if (!isAsRecorded(under(target, table.paths[row]!), table.sizes[row]!, table.times[row]!, table.inodes[row]!))
+      damaged.push(table.paths[row]!);
+  return { record: hash('sha1', bytes, 'base64'), damaged };
+}
+
 /** The previous build's records as `bytes` (the record's) say, when the folder they describe is still the one in place. */
-export function previousOutputOf(target: string, bytes: Buffer): PreviousOutput | undefined {
+function previousOutputOf(target: string, bytes: Buffer): PreviousOutput | undefined {
   const recorded = readRecords(target, bytes);
   if (!recorded || recorded.identity !== identityOf(target)) return undefined;
   const digests = new Map<string, string>();
@@ -89,7 +124,9 @@ export function readPreviousOutput(target: string): PreviousOutput | undefined {
 
 /** The recorded files of `previous` that were changed or removed since (the output is not what it recorded). */
 export function damagedFiles(previous: PreviousOutput): string[] {
-  return [...(previous.records ?? [])].filter(([file, record]) => !isIntact(path.join(previous.dir, file), record)).map(([file]) => file);
+  const damaged: string[] = [];
+  for (const [file, record] of previous.records ?? []) if (!isIntact(under(previous.dir, file), record)) damaged.push(file);
+  return damaged;
 }
 
 /** The journal of an update in place (update-in-place.ts): the files it is replacing or removing. */
