@@ -14,8 +14,12 @@ import { searchInputs } from './outputs/search/search-inputs.ts';
 import { openSearchStore, type SearchStore } from './outputs/search/search-store.ts';
 import { storedSearch } from './outputs/search/stored-search.ts';
 import { DEFAULT_SEARCH_INDEX_BUDGET_MB } from './build-settings.ts';
-import type { ReachEntry } from './edit-reach.ts';
+import type { KnownRecords, ReachEntry } from './edit-reach.ts';
+import type { AnyEntry } from '../schemas/collections.ts';
+import { memoize } from '../shared/memoize.ts';
+import { recordsByFile } from './outputs/reached-records.ts';
 import { orderFields } from './catalogue/order.ts';
+import type { KeptOrder } from './catalogue/kept-order.ts';
 import { titleReaders } from './outputs/records/title-readers.ts';
 import { buildSitemap, lastModifiedOf, listPages } from './outputs/pages/sitemap.ts';
 
@@ -42,24 +46,40 @@ export function trackerOf(tracking: Tracking, siteUrl: string, collections: Coll
   return (contentTime: string, catalogue: Catalogue) => {
     const scope = `${contentTime}\n${sharedScope(tracking, siteUrl, collections)}`;
     const { previous, digests, verify, inMemory, sparse } = tracking;
+    const shownOf = memoize((key: string) => {
+      const collection = catalogue.collection(key);
+      // A title that orders its collection is a fact: its edit may reorder every list of it.
+      return orderFields(collection).includes(collection.fields.title) ? [] : [collection.fields.title];
+    });
+    const entryOf = (key: string, record: AnyEntry): ReachEntry => ({ record, shown: shownOf(key), collection: key });
     function* records(): Generator<ReachEntry> {
-      for (const [key, list] of Object.entries(catalogue.records)) {
-        const collection = catalogue.collection(key);
-        // A title that orders its collection is a fact: its edit may reorder every list of it.
-        const shown = orderFields(collection).includes(collection.fields.title) ? [] : [collection.fields.title];
-        for (const record of list) yield { record, shown, collection: key };
-      }
+      for (const [key, list] of Object.entries(catalogue.records)) for (const record of list) yield entryOf(key, record);
     }
+    const index: KnownRecords = {
+      edited() {
+        const entries: ReachEntry[] = [];
+        let count = 0;
+        for (const [key, list] of Object.entries(catalogue.records)) {
+          const edited = catalogue.edited(key);
+          if (!edited) return undefined;
+          for (const record of edited) entries.push(entryOf(key, record));
+          count += list.length;
+        }
+        return { entries, count };
+      },
+      of: (files) =>
+        Object.keys(catalogue.records).flatMap((key) => recordsByFile(catalogue, key, files).map((record) => entryOf(key, record))),
+    };
     const readers = (files: ReadonlySet<string>) => titleReaders(catalogue, files);
-    const tracker = createOutputTracker({ previous, scope, digests, verify, keepInputs: inMemory, records, readers, sparse });
+    const tracker = createOutputTracker({ previous, scope, digests, verify, keepInputs: inMemory, records, readers, index, sparse });
     made?.(tracker);
     return tracker;
   };
 }
 
-/** The order of each collection the previous build kept (catalogue.ts `rank`), whatever its scope: a hint to sort from. */
+/** The order of each collection the previous build kept (kept-order.ts), whatever its scope: the order is the records'. */
 export const previousOrder = (tracking: Tracking) => (key: string) =>
-  tracking.previous?.kept?.get(`ranks\n${key}`)?.value as ReadonlyMap<string, number> | undefined;
+  tracking.previous?.kept?.get(`order\n${key}`)?.value as KeptOrder | undefined;
 
 /** The scope of every tracked output but the content's newest date: the generator and settings, the address, the other files. */
 export function sharedScope(tracking: Tracking, siteUrl: string, collections: CollectionTable): string {

@@ -40,6 +40,19 @@ export interface ReachEntry {
   collection?: string;
 }
 
+/**
+ * What a build knows of its records without walking them all: the ones whose objects are not the previous
+ * build's (the same object is the same record read from the same file: kept-order.ts), when the same files are
+ * published as then, and the records read from given files. A build that knows them compares only those
+ * records with the previous table: a walk of every record cost an edit some 30 ms at 20,000 articles.
+ */
+export interface KnownRecords {
+  /** The changed records, in the order `records` lists them, and how many records there are; undefined when not known. */
+  edited(): { entries: readonly ReachEntry[]; count: number } | undefined;
+  /** The records read from `files`, in the order `records` lists them. */
+  of(files: ReadonlySet<string>): ReachEntry[];
+}
+
 export interface EditReach {
   /** True when only the touched records' outputs, and the windows that hold them, can differ from the build before. */
   steady(): boolean;
@@ -72,8 +85,8 @@ export function factsOf({ record, shown }: ReachEntry): [facts: string, shown: s
 /**
  * The reach of this build's edit. `records` lists the published Markdown records; `digest` gives a file's
  * digest ('' for a file the build did not read, which is never steady); `readers` gives the files of the records
- * that print a shown field of the records read from the given files (undefined when it cannot say: not steady).
- * Computed once, when first asked.
+ * that print a shown field of the records read from the given files (undefined when it cannot say: not steady);
+ * `index`, what the build knows of its records without walking them. Computed once, when first asked.
  */
 export function findReach(
   previous: RecordFacts | undefined,
@@ -81,6 +94,7 @@ export function findReach(
   records: () => Iterable<ReachEntry>,
   digest: (file: string) => string,
   readers?: (files: ReadonlySet<string>) => ReadonlySet<string> | undefined,
+  index?: KnownRecords,
 ): EditReach {
   let found: { steady: boolean; touched: Set<string>; entries: ReachEntry[]; table: () => RecordFacts } | undefined;
   let sameFacts: boolean | undefined;
@@ -96,7 +110,9 @@ export function findReach(
     const reshown = new Set<string>();
     let steady = previous !== undefined && previous.scoped === scoped;
     let count = 0;
-    for (const entry of records()) {
+    // Only the changed records, when they are known: the others were read from the same files as before.
+    const edited = previous && index?.edited();
+    for (const entry of edited?.entries ?? records()) {
       const { file } = entry.record;
       count++;
       const now = digest(file);
@@ -114,6 +130,10 @@ export function findReach(
       if (before?.[1] !== facts) steady = false;
       else if (before[2] !== shown) reshown.add(file);
     }
+    if (edited) {
+      known += edited.count - count;
+      count = edited.count;
+    }
     // Every record now was published before (checked above); as many as before, so none was removed.
     if (count !== previous?.byFile.size) steady = false;
     sameFacts = steady;
@@ -121,9 +141,9 @@ export function findReach(
     if (!more) steady = false;
     else if (more.size) {
       // The readers of an edited title: a second pass over the records finds them (title edits only).
-      const edited = new Set(touched);
+      const own = new Set(touched);
       for (const file of more) touched.add(file);
-      for (const entry of records()) if (more.has(entry.record.file) && !edited.has(entry.record.file)) entries.push(entry);
+      for (const entry of index?.of(more) ?? records()) if (more.has(entry.record.file) && !own.has(entry.record.file)) entries.push(entry);
     }
     found = {
       steady,

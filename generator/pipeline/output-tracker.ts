@@ -10,7 +10,7 @@
  */
 import { hash } from 'node:crypto';
 import type { CarriedRest, OutputFile } from './outputs/output-file.ts';
-import { type EditReach, findReach, type ReachEntry, type RecordFacts } from './edit-reach.ts';
+import { type EditReach, findReach, type KnownRecords, type ReachEntry, type RecordFacts } from './edit-reach.ts';
 import { restKeeper, settleTracked } from './carried-rest.ts';
 import { carrier, groupCarrier, madeFiles } from './carried-files.ts';
 
@@ -81,7 +81,7 @@ export interface OutputTracker {
    * A value made from the facts of every published record (which records, in which order, with which groups:
    * list selections by position, counts): the previous build's, kept under `name`, when no fact changed
    * (`sameFacts`); else `make()`'s. Kept for the next build either way (in memory only). It must hold no
-   * record itself (records are new objects each build), only positions, files and values.
+   * record itself (an edited record is a new object, and the value outlives the edit), only positions, files and values.
    */
   steadyKept<T>(name: string, make: () => T): T;
   /** How many files were carried over unmade so far. */
@@ -105,6 +105,8 @@ export function createOutputTracker(options: {
   records?: () => Iterable<ReachEntry>;
   /** The files of the records that print a shown field of the records of `files` (edit-reach.ts). */
   readers?: (files: ReadonlySet<string>) => ReadonlySet<string> | undefined;
+  /** What the build knows of its records without walking them (edit-reach.ts). */
+  index?: KnownRecords;
   /** The emit step keeps the previous build's files it is not given: a steady build names only what it reached. */
   sparse?: boolean;
 }): OutputTracker {
@@ -112,7 +114,8 @@ export function createOutputTracker(options: {
   // The scope (settings, the site's address, taxonomies' digests) is long, and joined with every output's inputs.
   const scoped = hash('sha1', scope, 'base64');
   const reach: EditReach | undefined =
-    options.records && findReach(previous?.records, scoped, options.records, (file) => digests.get(file) ?? '', options.readers);
+    options.records &&
+    findReach(previous?.records, scoped, options.records, (file) => digests.get(file) ?? '', options.readers, options.index);
   const keyOf = (inputs: string) => hash('sha1', `${scoped}\n${inputs}`, 'base64');
   const inputsBefore = previous?.inputs?.scoped === scoped ? previous.inputs.byPath : undefined;
   const inputsNow = options.keepInputs ? new Map<string, string>() : undefined;

@@ -6,7 +6,7 @@
  * it, when they can be said. Anything else keys every output from its inputs.
  */
 import { describe, expect, it } from 'vitest';
-import { findReach, type RecordFacts } from '../../generator/pipeline/edit-reach.ts';
+import { findReach, type KnownRecords, type RecordFacts } from '../../generator/pipeline/edit-reach.ts';
 import { createOutputTracker, type TrackedOutputs } from '../../generator/pipeline/output-tracker.ts';
 
 type Record = { file: string; title: string; body: string; date?: string };
@@ -103,6 +103,45 @@ describe('the reach of an edit', () => {
     );
     expect(dated.asked, 'not steady: every output keyed from its inputs').toEqual(['a.md', 'b.md']);
     expect(dated.files.map((file) => 'carried' in file)).toEqual([true, false]);
+  });
+
+  it('compares only the records the build says changed, when it knows them, and finds a title’s readers by file', () => {
+    const first = findReach(
+      undefined,
+      'scope',
+      () => entries(records(a, b, c)),
+      (file) => `${file} v1`,
+    );
+    const retitled = { ...a, title: 'A, revised' };
+    const now = records(retitled, b, c);
+    let walked = 0;
+    const walk = function* () {
+      for (const entry of entries(now)) {
+        walked++;
+        yield entry;
+      }
+    };
+    const asked: string[][] = [];
+    const index: KnownRecords = {
+      edited: () => ({ entries: entries([retitled]), count: 3 }),
+      of: (files) => {
+        asked.push([...files]);
+        return entries(now.filter((record) => files.has(record.file)));
+      },
+    };
+    const readers: Readers = (files) => (files.has('a.md') ? new Set(['c.md']) : new Set<string>());
+    const reach = findReach(first.record(), 'scope', walk, (file) => aEdited.get(file) ?? '', readers, index);
+    expect(reach.steady()).toBe(true);
+    expect(reach.touchedRecords()!.map((entry) => entry.record.file)).toEqual(['a.md', 'c.md']);
+    expect(asked).toEqual([['c.md']]);
+    expect(reach.record().byFile.get('a.md')![0]).toBe('a.md v2');
+    expect(reach.record().byFile.size).toBe(3);
+    expect(walked, 'no walk of every record').toBe(0);
+    const fewer = findReach(reach.record(), 'scope', walk, (file) => aEdited.get(file) ?? '', readers, {
+      ...index,
+      edited: () => ({ entries: [], count: 2 }),
+    });
+    expect(fewer.steady(), 'a count unlike the table’s').toBe(false);
   });
 
   it('records a table the next build reads back', () => {

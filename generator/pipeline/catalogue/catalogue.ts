@@ -10,7 +10,8 @@ import { memoize } from '../../shared/memoize.ts';
 import { recordPageFolder } from '../../shared/data-paths.ts';
 import type { BuildCache } from '../build-cache.ts';
 import { type OutputTracker, UNTRACKED } from '../output-tracker.ts';
-import { byOrderThen, sortRecords } from './order.ts';
+import { byOrderThen } from './order.ts';
+import { type KeptOrder, type Ordered, orderRecords } from './kept-order.ts';
 import { groupPositions, groupsOver, positionsByFile } from './kept-groups.ts';
 
 export interface Catalogue {
@@ -35,6 +36,11 @@ export interface Catalogue {
   groups(collection: string, field: string): ReadonlyMap<string, AnyEntry[]>;
   /** Each record's position in its collection's order, by its file. */
   rank(collection: string): ReadonlyMap<string, number>;
+  /**
+   * The records of a Markdown collection whose objects are not the previous build's (kept-order.ts), in its
+   * order, when the same files are published as then; undefined when that is not known (then any may differ).
+   */
+  edited(collection: string): readonly AnyEntry[] | undefined;
   /** The Markdown collection of a key; throws for a key the table does not have. */
   collection(key: string): MarkdownCollection;
   /** A record's page, `{site_url}/<path>/<slug or id>/`: its `url` everywhere. */
@@ -53,16 +59,25 @@ export interface Catalogue {
   track: OutputTracker;
 }
 
-/** The newest `updated` or publication date of any record, as `YYYY-MM-DDT00:00:00Z`. */
-function newestDate(records: Readonly<Record<string, AnyEntry[]>>, collections: CollectionTable): string | undefined {
-  let newest = '';
-  for (const [key, list] of Object.entries(records)) {
-    const collection = collections[key];
-    const dateField = collection?.kind === 'markdown' ? collection.fields.date : undefined;
-    for (const record of list) {
-      for (const day of [record.updated, dateField && record[dateField]]) if (typeof day === 'string' && day > newest) newest = day;
+/** Each Markdown collection's records in contract order, patched from the previous build's (kept-order.ts), and each list's terms. */
+function inOrder(content: Content, collections: CollectionTable, previousOrder?: (key: string) => KeptOrder | undefined) {
+  const records: Record<string, AnyEntry[]> = {};
+  const orders = new Map<string, Ordered>();
+  const terms: Record<string, AnyTerm[]> = {};
+  for (const [key, collection] of Object.entries(collections)) {
+    if (collection.kind === 'markdown') {
+      const ordered = orderRecords(entriesOf(content, key), collection, previousOrder?.(key));
+      orders.set(key, ordered);
+      records[key] = ordered.sorted;
     }
+    if (collection.kind === 'list') terms[key] = [...termsOf(content, key)].sort(byOrderThen<AnyTerm>((term) => term.name));
   }
+  return { records, terms, orders };
+}
+
+/** The newest `updated` or publication date of any record, as `YYYY-MM-DDT00:00:00Z`. */
+function newestDate(orders: ReadonlyMap<string, Ordered>): string | undefined {
+  const newest = [...orders.values()].reduce((day, { kept }) => (kept.newest > day ? kept.newest : day), '');
   return newest ? `${newest}T00:00:00Z` : undefined;
 }
 
@@ -74,18 +89,13 @@ export function createCatalogue(
     builtAt: string;
     render: (record: { body: string; file: string }) => string;
     cache: BuildCache;
-    /** Each record's position by file in an earlier build's order of collection `key`, to sort from (order.ts). */
-    previousOrder?: ((key: string) => ReadonlyMap<string, number> | undefined) | undefined;
+    /** The order of collection `key` the previous build kept, to patch (kept-order.ts). */
+    previousOrder?: ((key: string) => KeptOrder | undefined) | undefined;
     /** The build's tracker, made once the content's newest date is known: every envelope prints it. */
     track?: (contentTime: string, catalogue: Catalogue) => OutputTracker;
   },
 ): Catalogue {
-  const records: Record<string, AnyEntry[]> = {};
-  const terms: Record<string, AnyTerm[]> = {};
-  for (const [key, collection] of Object.entries(collections)) {
-    if (collection.kind === 'markdown') records[key] = sortRecords(entriesOf(content, key), collection, options.previousOrder?.(key));
-    if (collection.kind === 'list') terms[key] = [...termsOf(content, key)].sort(byOrderThen<AnyTerm>((term) => term.name));
-  }
+  const { records, terms, orders } = inOrder(content, collections, options.previousOrder);
   const collection = (key: string): MarkdownCollection => {
     const found = collections[key];
     if (found?.kind !== 'markdown') throw new Error(`the collections table has no Markdown collection "${key}"`);
@@ -111,7 +121,7 @@ export function createCatalogue(
   const names = memoize((joined: string) => new Map(joined.split('\n').flatMap((key) => namesOf(key))));
 
   const perRecord = new Map<string, WeakMap<AnyEntry, unknown>>();
-  const contentTime = newestDate(records, collections) ?? options.builtAt;
+  const contentTime = newestDate(orders) ?? options.builtAt;
   const catalogue: Catalogue = {
     collections,
     site: content.site,
@@ -125,6 +135,7 @@ export function createCatalogue(
     names: (keys) => names(keys.join('\n')),
     groups: (key, field) => groups(`${key}\n${field}`),
     rank: ranks,
+    edited: (key) => orders.get(key)?.edited,
     collection,
     render: options.render,
     memo: options.cache.memo,
@@ -146,5 +157,6 @@ export function createCatalogue(
   };
   // Made once the catalogue is: what an edit reaches is read from its groups (edit-reach.ts).
   if (options.track) catalogue.track = options.track(contentTime, catalogue);
+  for (const [key, { kept }] of orders) catalogue.track.keep(`order\n${key}`, () => kept);
   return catalogue;
 }

@@ -1,7 +1,7 @@
 /**
  * The catalogue's groups and order by position, kept between builds whose records have the same facts
  * (output-tracker.ts `steadyKept`): a group is the positions of its members in the collection's order, and a
- * record's rank its position, by file. Records are new objects each build, so what is kept holds none: a
+ * record's rank its position, by file. An edited record is a new object, so what is kept holds none: a
  * group's members are read from this build's records when it is asked for, one group at a time. Before, each
  * build grouped and ranked every record to answer an edit's few look-ups.
  */

@@ -31,33 +31,54 @@ function byListingOrder(a: ContentEntry, b: ContentEntry): number {
   return left.length - right.length;
 }
 
+/** A listing, and each path's position in it. */
+interface Listed {
+  entries: ContentEntry[];
+  at: ReadonlyMap<string, number>;
+}
+
+const listed = (entries: ContentEntry[]): Listed => ({ entries, at: new Map(entries.map((entry, index) => [entry.path, index])) });
+
 /**
- * The listing `entries` brought up to date for `reported`, or undefined when a report is one a stat of its
- * path cannot settle (then the folder is listed whole).
+ * The listing brought up to date for `reported`, or undefined when a report is one a stat of its path cannot
+ * settle (then the folder is listed whole). A file written in place is put at its position in a copy of the
+ * listing; only a file added or removed makes the listing, and its positions, anew (an edit made both of every
+ * path: some 7 ms at 20,000 articles).
  */
-function patched(root: string, entries: ContentEntry[], reported: ReadonlySet<string>): ContentEntry[] | undefined {
-  const byPath = new Map(entries.map((entry) => [entry.path, entry]));
-  let added = false;
+function patched(root: string, before: Listed, reported: ReadonlySet<string>): Listed | undefined {
+  const known = (file: string) => {
+    const index = before.at.get(file);
+    return index === undefined ? undefined : before.entries[index];
+  };
+  const changes = new Map<string, ContentEntry | undefined>();
   for (const file of reported) {
     if (file === '.' || file === '' || file.split('/').some((part) => part === '..' || part === '.' || part === '')) return undefined;
     const folder = path.posix.dirname(file);
-    if (folder !== '.' && !byPath.get(folder)?.stats.isDirectory()) return undefined;
+    if (folder !== '.' && !known(folder)?.stats.isDirectory()) return undefined;
     const stats = lstatSync(path.join(root, file), { throwIfNoEntry: false });
-    const known = byPath.get(file);
+    const entry = known(file);
     // A folder, a link or anything else but a file: what it holds, or points at, is the whole listing's to say.
-    if (stats ? !stats.isFile() : known && !known.stats.isFile()) return undefined;
-    if (!stats) byPath.delete(file);
-    else {
-      added ||= !known;
-      byPath.set(file, { path: file, stats });
-    }
+    if (stats ? !stats.isFile() : entry && !entry.stats.isFile()) return undefined;
+    if (stats || entry) changes.set(file, stats && { path: file, stats });
   }
-  const next = [...byPath.values()];
-  return added ? next.sort(byListingOrder) : next;
+  if ([...changes].every(([file, entry]) => entry && before.at.has(file))) {
+    const entries = before.entries.slice();
+    for (const [file, entry] of changes) entries[before.at.get(file)!] = entry!;
+    return { entries, at: before.at };
+  }
+  const byPath = new Map(before.entries.map((entry) => [entry.path, entry]));
+  let added = false;
+  for (const [file, entry] of changes) {
+    added ||= !!entry && !byPath.has(file);
+    if (entry) byPath.set(file, entry);
+    else byPath.delete(file);
+  }
+  const entries = [...byPath.values()];
+  return listed(added ? entries.sort(byListingOrder) : entries);
 }
 
 export function createContentListing(): ContentListing {
-  let entries: ContentEntry[] | undefined;
+  let kept: Listed | undefined;
   let reported: Set<string> | 'all' = 'all';
   return {
     report(paths) {
@@ -67,10 +88,9 @@ export function createContentListing(): ContentListing {
       if (reported !== 'all' && reported.size > MAX_REPORTED) reported = 'all';
     },
     list(root) {
-      const now = (entries && reported !== 'all' && patched(root, entries, reported)) || listEntries(root);
-      entries = now;
+      kept = (kept && reported !== 'all' && patched(root, kept, reported)) || listed(listEntries(root));
       reported = new Set();
-      return now;
+      return kept.entries;
     },
   };
 }

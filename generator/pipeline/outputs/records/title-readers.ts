@@ -16,6 +16,7 @@ import { apiCollections } from '../../../schemas/collections.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import { pageFilters, pagedCollections } from '../paged-collections.ts';
 import { asIds } from './relations.ts';
+import { recordsByFile } from '../reached-records.ts';
 
 /** The files of the records that print the title of a record of `key`; undefined when the reach cannot be said. */
 function readersOf(catalogue: Catalogue, key: string, record: AnyEntry, into: Set<string>): boolean {
@@ -52,10 +53,8 @@ function readersOf(catalogue: Catalogue, key: string, record: AnyEntry, into: Se
 /** The files of the records whose outputs print a title of the records read from `files`; undefined when that cannot be said. */
 export function titleReaders(catalogue: Catalogue, files: ReadonlySet<string>): Set<string> | undefined {
   const readers = new Set<string>();
-  for (const [key, records] of Object.entries(catalogue.records)) {
-    for (const record of records) {
-      if (files.has(record.file) && !readersOf(catalogue, key, record, readers)) return undefined;
-    }
+  for (const key of Object.keys(catalogue.records)) {
+    for (const record of recordsByFile(catalogue, key, files)) if (!readersOf(catalogue, key, record, readers)) return undefined;
   }
   return readers;
 }
