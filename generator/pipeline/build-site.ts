@@ -215,7 +215,7 @@ async function buildWith(options: BuildOptions, helper: BuildHelper | undefined,
   const raw = options.amend ? options.amend(loaded) : loaded;
   // A cold build renders every body: the helper starts on them now, while this thread validates the content.
   const renders = helper && !tracking.previous ? renderEarly(helper, rawBodies(raw, collections)) : undefined;
-  const content = validateContent(raw, collections);
+  const content = validateContent(raw, collections, options.cache);
   const builtAt = buildTimeOf(settings);
   const buildDate = isoSeconds(builtAt).slice(0, 10);
   const published = selectPublished(content, collections, buildDate, settings.preview);

@@ -81,7 +81,7 @@ function describeReference(reference: Reference, content: CheckedContent, images
 }
 
 /** A list collection that must hold exactly the ids the content model fixes. */
-function checkExactIds(file: string, required: readonly string[], records: AnyChecked[], noun: string): Problem[] {
+export function checkExactIds(file: string, required: readonly string[], records: AnyChecked[], noun: string): Problem[] {
   const present = new Set(records.map((record) => record.value.id));
   const missing = required.filter((id) => !present.has(id));
   if (!missing.length) return [];

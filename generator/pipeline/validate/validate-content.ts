@@ -2,130 +2,36 @@
  * Validates raw records against their collection's schema, then checks what no single schema can see:
  * references between collections, unique ids and slugs, image files. Every problem is collected.
  */
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { z } from 'zod';
-import { id } from '../../schemas/fields.ts';
-import { collections as siteCollections, type CollectionTable, type MarkdownCollection } from '../../schemas/collections.ts';
+import { collections as siteCollections, type CollectionTable } from '../../schemas/collections.ts';
 import type { Content } from '../../schemas/content.ts';
-import type { RawContent, RawRecord } from '../load/load-content.ts';
+import { type BuildCache, NO_CACHE } from '../build-cache.ts';
+import type { RawContent } from '../load/load-content.ts';
 import { ContentError, type Problem } from '../problems.ts';
 import { checkReferences } from './check-references.ts';
+import { checkOnce } from './check-record.ts';
 import type { Checked, CheckedContent } from './checked.ts';
-import { describeIssues } from './describe-issue.ts';
-
-function problemsFor(raw: RawRecord, error: z.ZodError, schema: z.ZodType): Problem[] {
-  return error.issues.flatMap((issue) =>
-    describeIssues(issue, raw.data, schema).map(({ path, message }) => ({
-      file: raw.file,
-      line: raw.locate(path),
-      field: path.length ? path.join('.') : '-',
-      message,
-    })),
-  );
-}
-
-/** The file name is the slug and part of every URL, so it follows the id rule even when `id` is set. */
-function slugProblems(raw: RawRecord): Problem[] {
-  const result = id.safeParse(raw.slug);
-  if (result.success) return [];
-  const suggestion = raw
-    .slug!.toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  const rename = suggestion ? `rename the file, e.g. to "${suggestion}.md"` : 'rename the file';
-  return [{ file: raw.file, line: 1, field: '-', message: `the file name "${raw.slug}" ${result.error.issues[0]!.message} (${rename})` }];
-}
-
-const isObject = (data: unknown): data is Record<string, unknown> => data !== null && typeof data === 'object' && !Array.isArray(data);
+import { createSteadyValidation, type SteadyValidation } from './steady-validation.ts';
 
 /** Identifies the field a problem is about, so one field is not reported twice for one mistake. */
 const fieldKey = (problem: Problem) => `${problem.file}\n${problem.field}`;
 
-function addEntryMeta(raw: RawRecord, value: Record<string, unknown>, collection: MarkdownCollection): Record<string, unknown> {
-  // Assigned field by field, in the order a spread would give them: 100,000 spreads with a getter among
-  // the properties cost about a second a build.
-  const entry: Record<string, unknown> = Object.assign({}, value);
-  entry.id = value.id ?? raw.slug;
-  entry.slug = raw.slug;
-  // A collection with a publication date defaults `updated` to it; the other collections require it.
-  entry.updated = value.updated ?? (collection.fields.date && value[collection.fields.date]);
-  // Read when asked for: a record the load store kept reads its file only if one of its outputs is made.
-  Object.defineProperty(entry, 'body', { get: () => raw.body ?? '', enumerable: true, configurable: true });
-  entry.file = raw.file;
-  return entry;
-}
+/** What each build cache kept from the validation before (npm run dev keeps one for its whole run). */
+const steadyValidations = new WeakMap<BuildCache, SteadyValidation>();
 
 /**
- * What a record's value under its schema depends on besides its file: the schemas, this folder, the locked
- * dependencies (zod's version) and Node's. A value kept by an earlier build under another scope is not used.
+ * Validates everything; throws `ContentError` with every problem found, grouped later by file. With a build
+ * cache kept from the build before, checks only what changed since while nothing is a problem (steady-validation.ts).
  */
-let scopeOnce: string | undefined;
-function validationScope(): string {
-  if (scopeOnce !== undefined) return scopeOnce;
-  const digest = createHash('sha1').update(process.version);
-  for (const folder of ['../../schemas/', './']) {
-    const dir = fileURLToPath(new URL(folder, import.meta.url));
-    for (const name of readdirSync(dir)
-      .filter((file) => file.endsWith('.ts'))
-      .sort()) {
-      digest.update(`\0${folder}${name}\0`).update(readFileSync(path.join(dir, name)));
+export function validateContent(raw: RawContent, collections: CollectionTable = siteCollections, cache: BuildCache = NO_CACHE): Content {
+  if (cache !== NO_CACHE) {
+    let steady = steadyValidations.get(cache);
+    if (steady?.collections !== collections) {
+      steady = createSteadyValidation(collections);
+      steadyValidations.set(cache, steady);
     }
+    const content = steady.validate(raw);
+    if (content) return content;
   }
-  try {
-    digest.update(readFileSync(fileURLToPath(new URL('../../../package-lock.json', import.meta.url))));
-  } catch {
-    digest.update('no lock file');
-  }
-  scopeOnce = digest.digest('base64');
-  return scopeOnce;
-}
-
-/**
- * One record against its collection's schema; undefined when nothing of it can take part in later checks.
- * A Markdown record of the site's own collections whose file an earlier build validated (npm run build's
- * load store) takes the value kept then, under the same scope; a value it makes is kept for the next build.
- */
-function checkRecord(record: RawRecord, collection: CollectionTable[string], problems: Problem[], ownTable: boolean): Checked | undefined {
-  const keeps = ownTable && collection.kind === 'markdown' && (record.checked || record.keepChecked);
-  const scope = keeps ? validationScope() : undefined;
-  // A kept value was kept by a build that passed, its slug too: the slug is the file's name, which keys the
-  // store, and its rule is in the scope.
-  if (scope && record.checked?.scope === scope && collection.kind === 'markdown')
-    return { value: addEntryMeta(record, record.checked.value as Record<string, unknown>, collection), raw: record };
-  if (collection.kind === 'markdown') problems.push(...slugProblems(record));
-  const result = collection.schema.safeParse(record.data ?? {});
-  if (scope && result.success) record.keepChecked?.({ scope, value: result.data });
-  if (!result.success) {
-    problems.push(...problemsFor(record, result.error, collection.schema));
-    // A record that fails its schema still takes part in the checks across collections with its raw
-    // fields, so its bad references show in the same run and others may still refer to its id.
-    // Settings that failed leave nothing to check against.
-    if (collection.kind === 'document' || !isObject(record.data)) return undefined;
-  }
-  const data = (result.success ? result.data : record.data) as Record<string, unknown>;
-  return { value: collection.kind === 'markdown' ? addEntryMeta(record, data, collection) : data, raw: record };
-}
-
-/** Checks kept with the raw record they were made from: the same object while its file is unchanged (load-content.ts). */
-const checks = new WeakMap<RawRecord, { collection: CollectionTable[string]; checked: Checked | undefined; problems: Problem[] }>();
-
-/** `checkRecord`, once per raw record and collection. */
-function checkOnce(record: RawRecord, collection: CollectionTable[string], problems: Problem[], ownTable: boolean): Checked | undefined {
-  let known = checks.get(record);
-  if (known?.collection !== collection) {
-    const own: Problem[] = [];
-    known = { collection, checked: checkRecord(record, collection, own, ownTable), problems: own };
-    checks.set(record, known);
-  }
-  problems.push(...known.problems);
-  return known.checked;
-}
-
-/** Validates everything; throws `ContentError` with every problem found, grouped later by file. */
-export function validateContent(raw: RawContent, collections: CollectionTable = siteCollections): Content {
   const problems: Problem[] = [...raw.problems];
   const checked: Record<string, Checked[]> = {};
   for (const [key, collection] of Object.entries(collections)) {
