@@ -7,7 +7,8 @@
  *   bytes per article, largest folder and largest HTML page; a one-article edit rebuilt by `npm run build`
  *   with the previous output in place; and whether that output is the clean build's, file for file (by the
  *   digests both builds record, every file of both trees).
- * Usage: tsx bench/build-scale.ts [HUGO_SIZES=4000,20000] [HUGO_RUNS=3] [SCALE_SIZES=100000]
+ * Usage: tsx bench/build-scale.ts [HUGO_SIZES=4000,20000] [HUGO_RUNS=3] [SCALE_SIZES=100000] [SCALE_PROFILE=dir]
+ * SCALE_PROFILE: after the timed edits, one more body edit with `node --cpu-prof`, a profile per thread into dir.
  */
 import './without-vectors.ts';
 import { existsSync, mkdirSync, readdirSync, readFileSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -195,6 +196,18 @@ async function atScale(articles: number, root: string): Promise<void> {
     console.log(
       `- ${what}, npm run build with the previous output in place: ${(built.ms / 1000).toFixed(2)} s, CPU ${built.cpu.toFixed(2)} s, peak ${(built.result.peakMb / 1024).toFixed(2)} GB, ${load} (goal < 3 s); output equals a clean build: ${equal} (${recordedDigests(out).size.toLocaleString('en')} files compared by digest)`,
     );
+  }
+  const profiles = process.env.SCALE_PROFILE;
+  if (profiles) {
+    // One more body edit, profiled apart from the timed ones (the profiler's own cost left out of them).
+    const name = names[Math.floor(articles / 4)]!;
+    writeFileSync(path.join(dir, name), `${readFileSync(path.join(dir, name), 'utf8')}\nProfiled sentence.\n`);
+    const options = process.env.NODE_OPTIONS;
+    process.env.NODE_OPTIONS = `${options ?? ''} --cpu-prof --cpu-prof-dir=${path.resolve(profiles)}`;
+    const built = timed(() => runBuildCommand(content, out));
+    process.env.NODE_OPTIONS = options;
+    if (options === undefined) delete process.env.NODE_OPTIONS;
+    console.log(`- one more body edit, profiled into ${profiles} (every thread): ${(built.ms / 1000).toFixed(2)} s, CPU ${built.cpu.toFixed(2)} s, ${loadNow()}`);
   }
   clean(out);
   clean(reference);
