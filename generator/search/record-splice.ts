@@ -1,173 +1,173 @@
 /**
- * A common term's record with some documents' (tf, length) pairs replaced, without decoding the rest: what
- * most of an edit's terms need (a body edit changes the body's length, so every term of that body gets new
- * pairs, in the same fields). The header, the bitset and every other block are copied as they are; the
- * edited blocks' impacts and pairs are encoded again under their bound's level. The bytes are what
- * record-builder.ts would write for the same postings: a block's level depends on the record's best score and its own bound only,
- * and the best score stays while the edited blocks neither held nor reach the top level. Runtime-neutral.
+ * A common term's record after some documents' postings changed (new pairs, fields gained or lost, the term
+ * gained or lost), without building it again: what most of an edit's terms need. The bytes are what
+ * record-builder.ts would write for the same postings, so this follows its rules:
+ *
+ * - Only the edited documents' blocks are decoded and encoded again (a block gained or emptied enters or
+ *   leaves the table); every other block's doc gaps, mask bytes and pairs are copied as they are.
+ * - A document's score depends on the term's weight in each field it holds it in, and a weight on the
+ *   field's document frequency: when a document gains or loses the term in a field, every document holding
+ *   it in that field scores anew. Those blocks' pairs are read (their mask bytes say which), not decoded into
+ *   columns nor encoded again: their impacts and level are written anew between the copied bytes.
+ * - A block's level and impacts depend on the record's best score and its own bound only. A block whose
+ *   scores stay keeps its bytes while the best score stays; the best score is found from the blocks scored,
+ *   and from the blocks kept only where their level's bound could reach it (those are scored too); when it
+ *   moves, every block is scored and gets its new level and impacts.
+ * - A change of kind (a term that becomes rare) or of the bitset's presence is built whole (undefined).
+ *
+ * Runtime-neutral.
  */
+import { bm25, SEARCH_FIELDS } from './ranking.ts';
+import { type Entry, entriesOf, type Pairs, readTable, type Table } from './block-edits.ts';
 import {
-  BOUND_LEVELS,
-  blockScore,
+  blockCount,
   boundLevel,
   ByteReader,
   ByteWriter,
-  decodePostings,
   fieldWeights,
+  float32Above,
+  impactBytes,
   impactOf,
   levelBound,
 } from './postings-codec.ts';
-import { RANKING, SEARCH_FIELDS } from './ranking.ts';
 
 const FIELDS = SEARCH_FIELDS.length;
 
-/** New pairs of an edited document: `[fieldId, tf, length]`, fields ascending (the same fields as before). */
-export type Pairs = [fieldId: number, tf: number, length: number][];
+/** Scores each document of `entry` into `scores` from `at` on, as blockScore does (fields ascending); sets its bound. */
+function score(entry: Entry, weights: Float64Array, grid: readonly number[], scores: Float64Array, at: number): void {
+  const { bytes, count } = entry;
+  const masksAt = entry.start + entry.docBytes;
+  // The pairs read where they are, between bytes copied as they are: not decoded into columns.
+  const reader = new ByteReader(bytes, masksAt + count + impactBytes(count), masksAt + entry.dataBytes);
+  let bound = 0;
+  for (let j = 0; j < count; j++) {
+    const mask = bytes[masksAt + j]!;
+    let sum = 0;
+    for (let field = 0; field < FIELDS; field++) {
+      // Arguments are read in order: the field's tf, then its length.
+      if (mask & (1 << field)) sum += bm25(weights[field]!, reader.varint(), reader.varint(), grid[field]!);
+    }
+    scores[at + j] = sum;
+    bound = Math.max(bound, sum);
+  }
+  entry.scored = at;
+  entry.bound = bound;
+}
 
-interface Table {
-  headerEnd: number;
-  top: number;
-  block: number[];
-  count: number[];
-  docBytes: number[];
-  dataBytes: number[];
-  level: number[];
-  bodyStart: number[];
-  end: number;
+/** A block's impacts under its level's bound (two documents a byte), into `out`. */
+function writeImpacts(out: ByteWriter, top: number, entry: Entry, scores: Float64Array): void {
+  const blockBound = levelBound(top, entry.level);
+  const at = entry.scored!;
+  for (let j = 0; j < entry.count; j += 2) {
+    out.byte(impactOf(blockBound, scores[at + j]!) | (j + 1 < entry.count ? impactOf(blockBound, scores[at + j + 1]!) << 4 : 0));
+  }
+}
+
+/** A block's body (doc gaps, mask bytes, impacts, pairs) as writeBlocks writes it: copied, with its impacts written anew once scored. */
+function writeBody(out: ByteWriter, entry: Entry, top: number, scores: Float64Array): void {
+  const { bytes, start, count } = entry;
+  const end = start + entry.docBytes + entry.dataBytes;
+  if (entry.scored === undefined) {
+    out.raw(bytes.subarray(start, end));
+    return;
+  }
+  const impactsAt = start + entry.docBytes + count;
+  out.raw(bytes.subarray(start, impactsAt));
+  writeImpacts(out, top, entry, scores);
+  out.raw(bytes.subarray(impactsAt + impactBytes(count), end));
+}
+
+/** A record spliced: its bytes and its document frequency per field. */
+export interface SplicedRecord {
+  bytes: Uint8Array;
   df: number[];
 }
 
-/** The header and block table of a kind-1 record, or undefined for a rare term's. */
-function readTable(bytes: Uint8Array, documents: number): Table | undefined {
-  const reader = new ByteReader(bytes, 0, bytes.length);
-  const df = new Array<number>(FIELDS).fill(0);
-  for (let fields = reader.varint(); fields > 0; fields--) {
-    const id = reader.varint();
-    df[id] = reader.varint();
-  }
-  reader.varint();
-  if (reader.varint() !== 1) return undefined;
-  if (reader.varint() === 1) reader.position += Math.ceil(documents / 8);
-  const headerEnd = reader.position;
-  const count = reader.varint();
-  const table: Table = {
-    headerEnd,
-    top: reader.float32(),
-    block: [],
-    count: [],
-    docBytes: [],
-    dataBytes: [],
-    level: [],
-    bodyStart: [],
-    end: 0,
-    df,
-  };
-  let block = -1;
-  for (let i = 0; i < count; i++) {
-    block += reader.varint();
-    table.block.push(block);
-    table.count.push(reader.varint());
-    table.docBytes.push(reader.varint());
-    table.dataBytes.push(reader.varint());
-    table.level.push(reader.byte());
-  }
-  let at = reader.position;
-  for (let i = 0; i < count; i++) {
-    table.bodyStart.push(at);
-    at += table.docBytes[i]! + table.dataBytes[i]!;
-  }
-  table.end = at;
-  return table;
-}
-
-/** Block `i`'s body with `edits` applied, and its new bound; undefined when an edited document is not there as expected. */
-function editBlock(bytes: Uint8Array, table: Table, i: number, edits: Map<number, Pairs>, weights: Float64Array, grid: readonly number[]) {
-  const start = table.bodyStart[i]!;
-  const reader = new ByteReader(bytes, start, start + table.docBytes[i]! + table.dataBytes[i]!);
-  const postings = decodePostings(reader, table.count[i]!, table.block[i]! * RANKING.blockSize - 1, true);
-  const { docs, masks, tf, lengths } = postings;
-  let found = 0;
-  for (let j = 0; j < docs.length; j++) {
-    const pairs = edits.get(docs[j]!);
-    if (!pairs) continue;
-    let mask = 0;
-    for (const [fieldId, frequency, length] of pairs) {
-      mask |= 1 << fieldId;
-      tf[j * FIELDS + fieldId] = frequency;
-      lengths[j * FIELDS + fieldId] = length;
-    }
-    if (mask !== masks[j]) return undefined;
-    found++;
-  }
-  const scores = Float64Array.from(docs, (_, j) => blockScore(weights, grid, masks[j]!, tf, lengths, j * FIELDS));
-  const bound = scores.reduce((best, score) => Math.max(best, score), 0);
-  if (bound > levelBound(table.top, BOUND_LEVELS - 1)) return undefined;
-  const level = boundLevel(table.top, bound);
-  // What follows the mask bytes, as writeBlocks writes it: the impacts under the new level, then the pairs.
-  const body = new ByteWriter(table.dataBytes[i]! + 8);
-  const blockBound = levelBound(table.top, level);
-  for (let j = 0; j < docs.length; j += 2) {
-    body.byte(impactOf(blockBound, scores[j]!) | (j + 1 < docs.length ? impactOf(blockBound, scores[j + 1]!) << 4 : 0));
-  }
-  for (let j = 0; j < docs.length; j++) {
-    for (let field = 0; field < FIELDS; field++) {
-      if (!(masks[j]! & (1 << field))) continue;
-      body.varint(tf[j * FIELDS + field]!);
-      body.varint(lengths[j * FIELDS + field]!);
-    }
-  }
-  return { found, rest: body.result(), level };
-}
-
 /**
- * `bytes` (a record of an index of `documents`) with the documents of `edits` given new pairs in the same
- * fields; undefined when that cannot be done in place (a rare term, an edited document not found as given,
- * or the record's best score may move): then the record is built again whole.
+ * `bytes` (a record of an index of `documents`, averages at grid point `grid`) with each document of `edits`
+ * holding the term as its pairs say (none: not at all), or undefined when the record must be built whole:
+ * a rare term's, one that becomes rare, or one whose bitset comes or goes.
  */
 export function spliceRecord(
   bytes: Uint8Array,
   edits: Map<number, Pairs>,
   documents: number,
   grid: readonly number[],
-): Uint8Array | undefined {
+): SplicedRecord | undefined {
   const table = readTable(bytes, documents);
   if (!table) return undefined;
-  const weights = fieldWeights(table.df, { documents, averageFieldLength: grid });
-  const byBlock = new Map<number, Map<number, Pairs>>();
-  for (const [document, pairs] of edits) {
-    const block = Math.floor(document / RANKING.blockSize);
-    byBlock.set(block, (byBlock.get(block) ?? new Map()).set(document, pairs));
+  const df = table.df.slice();
+  const flips: number[] = [];
+  const entries = entriesOf(bytes, table, edits, df, flips);
+  const docCount = table.docCount + flips.reduce((sum, document) => sum + (edits.get(document)!.length > 0 ? 1 : -1), 0);
+  if (docCount < blockCount(documents) || docCount * 8 >= documents !== table.bitset >= 0) return undefined;
+  const context = { documents, averageFieldLength: grid };
+  const weights = fieldWeights(df, context);
+  const before = fieldWeights(table.df, context);
+  let moved = 0;
+  for (let field = 0; field < FIELDS; field++) if (weights[field] !== before[field]) moved |= 1 << field;
+  // Scored now: the edited blocks and those holding the term in a field whose weight moved.
+  const scores = new Float64Array(docCount);
+  let at = 0;
+  const scoreEntry = (entry: Entry) => {
+    score(entry, weights, grid, scores, at);
+    at += entry.count;
+  };
+  for (const entry of entries) {
+    if (entry.edited || (moved && holdsAny(entry, moved))) scoreEntry(entry);
   }
-  const replaced = new Map<number, { rest: Uint8Array; level: number }>();
-  for (const [block, blockEdits] of byBlock) {
-    const i = table.block.indexOf(block);
-    if (i < 0 || table.level[i] === BOUND_LEVELS) return undefined;
-    const edited = editBlock(bytes, table, i, blockEdits, weights, grid);
-    if (!edited || edited.found !== blockEdits.size) return undefined;
-    replaced.set(i, { rest: edited.rest, level: edited.level });
-  }
-  const out = new ByteWriter(bytes.length + 16);
-  out.raw(bytes.subarray(0, table.headerEnd));
-  out.varint(table.block.length);
-  out.float32(table.top);
-  table.block.forEach((block, i) => {
-    const now = replaced.get(i);
-    out.varint(block - (table.block[i - 1] ?? -1));
-    out.varint(table.count[i]!);
-    out.varint(table.docBytes[i]!);
-    out.varint(now ? table.count[i]! + now.rest.length : table.dataBytes[i]!);
-    out.byte(now ? now.level : table.level[i]!);
-  });
-  table.block.forEach((_, i) => {
-    const start = table.bodyStart[i]!;
-    const now = replaced.get(i);
-    if (!now) {
-      out.raw(bytes.subarray(start, start + table.docBytes[i]! + table.dataBytes[i]!));
-      return;
+  let best = 0;
+  for (const entry of entries) if (entry.scored !== undefined) best = Math.max(best, entry.bound);
+  // A kept block's scores are at most its level's bound: only one that could reach the best is scored.
+  for (const entry of entries) {
+    if (entry.scored === undefined && levelBound(table.top, entry.level) >= best) {
+      scoreEntry(entry);
+      best = Math.max(best, entry.bound);
     }
-    // The doc gaps and mask bytes are as they were; the impacts and pairs are new.
-    out.raw(bytes.subarray(start, start + table.docBytes[i]! + table.count[i]!));
-    out.raw(now.rest);
-  });
+  }
+  const top = float32Above(best);
+  for (const entry of entries) {
+    if (entry.scored === undefined && top !== table.top) scoreEntry(entry);
+    if (entry.scored !== undefined) entry.level = boundLevel(top, entry.bound);
+  }
+  return { bytes: write(bytes, table, entries, { df, docCount, top, flips, scores }), df };
+}
+
+/** Whether a block has a document holding the term in a field of `fields` (its mask bytes, read). */
+function holdsAny({ bytes, start, docBytes, count }: Entry, fields: number): boolean {
+  for (let j = start + docBytes; j < start + docBytes + count; j++) if (bytes[j]! & fields) return true;
+  return false;
+}
+
+/** The record's bytes: header, bitset with the flipped documents' bits, block table, bodies. */
+function write(
+  bytes: Uint8Array,
+  table: Table,
+  entries: Entry[],
+  now: { df: number[]; docCount: number; top: number; flips: number[]; scores: Float64Array },
+): Uint8Array {
+  const out = new ByteWriter(bytes.length + 64);
+  const present = now.df.flatMap((df, fieldId) => (df > 0 ? [fieldId, df] : []));
+  out.varint(present.length / 2);
+  for (const value of present) out.varint(value);
+  out.varint(now.docCount);
+  out.varint(1);
+  out.varint(table.bitset >= 0 ? 1 : 0);
+  if (table.bitset >= 0) {
+    const bits = bytes.slice(table.bitset, table.bitset + table.bitsetBytes);
+    for (const document of now.flips) bits[document >> 3]! ^= 1 << (document & 7);
+    out.raw(bits);
+  }
+  const bodies = new ByteWriter(bytes.length);
+  out.varint(entries.length);
+  out.float32(now.top);
+  let previous = -1;
+  for (const entry of entries) {
+    writeBody(bodies, entry, now.top, now.scores);
+    for (const value of [entry.block - previous, entry.count, entry.docBytes, entry.dataBytes]) out.varint(value);
+    out.byte(entry.level);
+    previous = entry.block;
+  }
+  out.raw(bodies.result());
   return out.result();
 }

@@ -31,15 +31,6 @@ export interface ChangedDocument {
 /** `[fieldId, tf, length]` of one document's posting, fields ascending. */
 type Posting = [fieldId: number, tf: number, length: number][];
 
-/** Whether every edited document holds the term in the same fields now (`now`) as before (`old`). */
-function sameFields(old: Map<number, number> | undefined, now: Map<number, Posting>): boolean {
-  if (!old || old.size !== now.size) return false;
-  for (const [document, posting] of now) {
-    if (old.get(document) !== posting.reduce((mask, [fieldId]) => mask | (1 << fieldId), 0)) return false;
-  }
-  return true;
-}
-
 /** Every posting of a record, decoded (a common term's blocks one after the other). */
 function decodeAll(record: EncodedRecord, documents: number): DecodedPostings[] {
   const parsed = parseRecord(record.bytes, 0, record.bytes.length, { documents, averageFieldLength: SEARCH_FIELDS.map(() => 1) });
@@ -89,10 +80,12 @@ function samePostings(old: Map<number, Posting> | undefined, now: Map<number, Po
   return true;
 }
 
-/** The fields each edited document held the term in before, as a mask, by document number. */
-function masksOf(old: Map<number, Posting> | undefined): Map<number, number> | undefined {
-  if (!old) return undefined;
-  return new Map([...old].map(([document, posting]) => [document, posting.reduce((mask, [fieldId]) => mask | (1 << fieldId), 0)]));
+/** Each edited document's pairs of a term now (none where it held the term before and no longer does). */
+function editsOf(old: Map<number, Posting> | undefined, now: Map<number, Posting> | undefined): Map<number, Posting> {
+  const edits = new Map<number, Posting>();
+  for (const document of old?.keys() ?? []) edits.set(document, []);
+  for (const [document, posting] of now ?? []) edits.set(document, posting);
+  return edits;
 }
 
 /** `term`'s record with the postings of the documents in `numbers` (ascending) replaced by `now`'s. */
@@ -143,12 +136,12 @@ export function rebuildRecords(
     const old = records.get(term);
     const now = byTerm.get(term);
     if (old && samePostings(before.get(term), now)) continue;
-    // Only pairs change (each edited document holds the term in the same fields): the record is spliced.
-    const spliced =
-      old && now && sameFields(masksOf(before.get(term)), now) ? spliceRecord(old.bytes, now, context.documents, context.grid) : undefined;
+    // A common term's record is spliced: only the edited documents' blocks are encoded again (record-splice.ts).
+    const spliced = old && spliceRecord(old.bytes, editsOf(before.get(term), now), context.documents, context.grid);
     if (spliced) {
-      if (sameBytes(spliced, old!.bytes)) continue;
-      records.set(term, { ...old!, bytes: spliced });
+      if (sameBytes(spliced.bytes, old!.bytes)) continue;
+      const postings = spliced.df.reduce((sum, df) => sum + df, 0);
+      records.set(term, { bytes: spliced.bytes, postings, typo: TYPO_FIELD_IDS.some((id) => spliced.df[id]! > 0) });
       terms.all.add(term);
       terms.typoBefore.set(term, old!.typo);
       continue;
