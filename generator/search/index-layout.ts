@@ -5,7 +5,7 @@
  * same bytes. Runtime-neutral.
  */
 import { compareText } from '../shared/compare-text.ts';
-import { dictionaryPath, postingsPath, type TermEntry, toDictionaryBlock, typoPath } from './index-format.ts';
+import { dictionaryPath, type PostingsLocation, postingsPath, type TermEntry, toDictionaryBlock, typoPath } from './index-format.ts';
 import { blockStarts, packShards, shardNumber, termHash } from './part-cutting.ts';
 import { typoBody, typoGroups } from './typo-dictionary.ts';
 
@@ -37,6 +37,9 @@ export interface IndexLayout {
   files(): { path: string; body: string | Uint8Array }[];
 }
 
+/** Whether two locations are the same shard, offset and length. */
+export const sameLocation = (a: PostingsLocation, b: PostingsLocation) => a[0] === b[0] && a[1] === b[1] && a[2] === b[2];
+
 /**
  * Block `block` (terms `[start, end)` of `terms`): its records packed into shards, each term's entry set,
  * its files. Each record's bytes become a view of its shard, so an old shard is let go once rewritten.
@@ -57,10 +60,11 @@ export function layBlock(
     const before = previous?.get(postingsPath(shardNumber(block, j)));
     if (!(before instanceof Uint8Array)) return undefined;
     let bytes = 0;
+    const shard = shardNumber(block, j);
     for (let i = first; i < last; i++) {
-      const entry = entries.get(slice[i]!);
+      const location = entries.get(slice[i]!)?.location;
       const length = records.get(slice[i]!)!.bytes.length;
-      if (changed!.has(slice[i]!) || entry?.location.join() !== `${shardNumber(block, j)},${at[i]![1]},${length}`) return undefined;
+      if (changed!.has(slice[i]!) || !location || !sameLocation(location, [shard, at[i]![1], length])) return undefined;
       bytes += length;
     }
     return bytes === before.length ? before : undefined;

@@ -7,7 +7,7 @@
 import { compareText } from '../shared/compare-text.ts';
 import { firstAtOrAfter, lastAtOrBefore } from '../shared/sorted-search.ts';
 import { postingsPath, typoPath } from './index-format.ts';
-import { type IndexLayout, layBlock, type TermRecords } from './index-layout.ts';
+import { type IndexLayout, layBlock, sameLocation, type TermRecords } from './index-layout.ts';
 import { blockStarts, shardNumber, termHash } from './part-cutting.ts';
 import type { ChangedTerms } from './record-update.ts';
 import { typoBody, typoKeysOf } from './typo-dictionary.ts';
@@ -17,26 +17,34 @@ type Files = Map<string, string | Uint8Array>;
 /** The block holding term index `index`: the last start at or before it. */
 const blockOf = (starts: readonly number[], index: number) => Math.max(0, lastAtOrBefore(starts, index));
 
-/** The sorted terms and their hashes with `added` in and `removed` out. */
+/**
+ * The sorted terms and their hashes with `added` in and `removed` out: each change's place found by binary
+ * search, the terms between copied (a walk comparing every term with the next added one was most of an
+ * update's layout).
+ */
 function mergeTerms(parts: IndexLayout, added: Set<string>, removed: Set<string>) {
-  const incoming = [...added].sort(compareText);
+  const old = parts.terms;
+  // At one place, an added term sorts before the term there (which may be removed), and added terms by their order.
+  const changes = [...added, ...removed]
+    .map((term) => ({ term, at: firstAtOrAfter(old, term), add: added.has(term) }))
+    .sort((a, b) => a.at - b.at || compareText(a.term, b.term));
   const terms: string[] = [];
-  const hashes: number[] = [];
-  let next = 0;
-  parts.terms.forEach((term, i) => {
-    for (; next < incoming.length && compareText(incoming[next]!, term) < 0; next++) {
-      terms.push(incoming[next]!);
-      hashes.push(termHash(incoming[next]!));
+  const hashes = new Uint32Array(old.length + added.size - removed.size);
+  let from = 0;
+  const copyTo = (end: number) => {
+    hashes.set(parts.hashes.subarray(from, end), terms.length);
+    for (let i = from; i < end; i++) terms.push(old[i]!);
+  };
+  for (const { term, at, add } of changes) {
+    copyTo(at);
+    if (add) {
+      hashes[terms.length] = termHash(term);
+      terms.push(term);
     }
-    if (removed.has(term)) return;
-    terms.push(term);
-    hashes.push(parts.hashes[i]!);
-  });
-  for (; next < incoming.length; next++) {
-    terms.push(incoming[next]!);
-    hashes.push(termHash(incoming[next]!));
+    from = add ? at : at + 1;
   }
-  return { terms, hashes: Uint32Array.from(hashes) };
+  copyTo(old.length);
+  return { terms, hashes };
 }
 
 /**
@@ -76,7 +84,7 @@ export function relayTerms(
     const laid = layBlock(b, terms, starts[b]!, end(starts, terms.length, b), records, parts.entries, previous, changed.all);
     slice.forEach((term, i) => {
       const now = parts.entries.get(term)!;
-      if (before[i]?.postings !== now.postings || before[i]?.location.join() !== now.location.join()) moved.add(term);
+      if (before[i]?.postings !== now.postings || !sameLocation(before[i].location, now.location)) moved.add(term);
     });
     for (const { path, body } of laid) files.set(path, body);
     for (let j = laid.length - 1; previous.has(postingsPath(shardNumber(b, j))); j++) removed.push(postingsPath(shardNumber(b, j)));

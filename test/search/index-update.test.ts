@@ -135,10 +135,12 @@ describe('the index updated by term', () => {
   }, 60_000);
 
   it('finds each document where it was when an edit reorders them, and equals a clean write', () => {
-    const state = writeSearchIndexState(base);
-    // Two documents swap places (a date edit reorders a collection) and one of them is retitled.
-    const documents = [...base];
-    [documents[2], documents[30]] = [{ ...base[30]!, title: `Zanzibarian ${base[30]!.title}` }, base[2]!];
+    // An edit first, in the documents' order (its cards are made from each number's place in it).
+    const first = base.map((document, i) => (i === 3 ? { ...document, title: `Quixotic ${document.title}` } : document));
+    const state = updateSearchIndex(writeSearchIndexState(base), first).state;
+    // Then two documents swap places (a date edit reorders a collection) and one of them is retitled.
+    const documents = [...first];
+    [documents[2], documents[30]] = [{ ...first[30]!, title: `Zanzibarian ${first[30]!.title}` }, first[2]!];
     const update = updateSearchIndex(state, documents);
     expect(update.whole).toBe(false);
     expect(differences(update.state.files, writeSearchIndexState(documents).files)).toEqual([]);
