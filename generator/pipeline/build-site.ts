@@ -5,7 +5,8 @@ import { loadContent, type RawContent } from './load/load-content.ts';
 import { openLoadStore } from './load/load-store.ts';
 import type { ContentEntry } from './load/scan-content.ts';
 import { validateContent } from './validate/validate-content.ts';
-import { countPublication, type Preview, type PublicationCount, selectPublished } from './catalogue/publish.ts';
+import type { Preview, PublicationCount } from './catalogue/publish.ts';
+import { publish } from './catalogue/kept-publication.ts';
 import { createCatalogue } from './catalogue/catalogue.ts';
 import { buildApiFiles } from './outputs/api/api-files.ts';
 import { buildArticleFeeds } from './outputs/feed/article-feeds.ts';
@@ -218,8 +219,8 @@ async function buildWith(options: BuildOptions, helper: BuildHelper | undefined,
   const content = validateContent(raw, collections, options.cache);
   const builtAt = buildTimeOf(settings);
   const buildDate = isoSeconds(builtAt).slice(0, 10);
-  const published = selectPublished(content, collections, buildDate, settings.preview);
-  const publication = countPublication(content, collections, published, buildDate);
+  const { published, publication, kept } = publish(content, collections, buildDate, settings.preview, tracking.previousKept('publication'));
+  tracking.keep('publication', kept);
   // Decided before any output is named: whether this build may name only what its edit reached.
   const base = damage && (await inPlaceBase(options.outDir, damage, tracking.previous));
   const files = generateOutput(published, {

@@ -149,7 +149,13 @@ export function openTracking(options: {
   const searchStore = onDisk && options.keepLoads ? openSearchStore(outDir, { trust: !options.force }) : undefined;
   const tracked = options.tracked ?? { outputs: onDisk && !options.force ? readTrackedOutputs(outDir) : undefined };
   let tracker: OutputTracker | undefined;
+  /** Values made before the tracker is, kept with its own for the next build. */
+  const pending = new Map<string, unknown>();
   return {
+    /** What the previous build kept under `name` before its outputs were made, whatever its scope (npm run dev only). */
+    previousKept: <T>(name: string) => tracked.outputs?.kept?.get(name)?.value as T | undefined,
+    /** Keeps `value`, made before any output is, for the next build (in memory only, as the tracker's kept values). */
+    keep: (name: string, value: unknown) => pending.set(name, value),
     /** What the previous build made, when there is a record of it (a cold build has none). */
     previous: scope === undefined ? undefined : tracked.outputs,
     /** `keepsRest`: the emit step keeps the previous build's files it is not given (in-place-base.ts decides it for an update in place). */
@@ -167,6 +173,7 @@ export function openTracking(options: {
           },
     made: (made: OutputTracker) => {
       tracker = made;
+      for (const [name, value] of pending) made.keep(name, () => value);
     },
     /** Once every file was given: the previous build's files carried over unnamed, for the emit step to keep. */
     rest: () => tracker?.rest(),

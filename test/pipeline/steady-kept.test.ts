@@ -93,13 +93,16 @@ describe('a steady build of a site', () => {
   const kept = (outputs: TrackedOutputs | undefined) => new Map([...(outputs?.kept ?? [])].map(([name, { value }]) => [name, value]));
   const edit = (file: string, change: (text: string) => string) => writeFileSync(file, change(readFileSync(file, 'utf8')));
 
-  it('takes the selections, groups, counts, positions and the reach’s table from the build before, and writes a clean build', async () => {
+  it('takes the selections, groups, counts, positions, images and the reach’s table from the build before, and writes a clean build', async () => {
     await ready;
     const dev = devBuildsOf(content);
     await dev.build();
     const before = kept(dev.tracked.outputs);
     const table = dev.tracked.outputs!.records!.byFile;
-    const names = [...before.keys()].filter((name) => /^(list selections|list page filters|term counts|groups|ranks)\n/.test(name));
+    const names = [...before.keys()].filter((name) =>
+      /^(list selections|list page filters|term counts|groups|ranks)\n|^images$/.test(name),
+    );
+    expect(names, 'the images copied').toContain('images');
     expect(names.filter((name) => name.startsWith('list selections')).length).toBeGreaterThan(1);
     expect(names.some((name) => name.startsWith('list page filters'))).toBe(true);
     expect(names.some((name) => name.startsWith('term counts'))).toBe(true);

@@ -17,7 +17,7 @@ export const NO_PREVIEW: Preview = { drafts: false, future: false };
 const dateOf = (record: AnyEntry, collection: MarkdownCollection) => (collection.fields.date ? record[collection.fields.date] : undefined);
 
 /** A record dated after the build's day: it goes live with the first build on or after that day. */
-const isScheduled = (record: AnyEntry, collection: MarkdownCollection, buildDate: string) => {
+export const isScheduled = (record: AnyEntry, collection: MarkdownCollection, buildDate: string) => {
   const day = dateOf(record, collection);
   return typeof day === 'string' && day > buildDate;
 };
@@ -66,30 +66,58 @@ function withField(record: AnyEntry, field: string, value: unknown): AnyEntry {
 }
 
 export function selectPublished(content: Content, collections: CollectionTable, buildDate: string, preview = NO_PREVIEW): Content {
+  return publishedWith(content, collections, buildDate, preview).content;
+}
+
+/** Whether `record` of `collection` is published by a build of `buildDate` with `preview`. */
+export const isPublished = (record: AnyEntry, collection: MarkdownCollection, buildDate: string, preview: Preview): boolean =>
+  (preview.drafts || !record.draft) && (preview.future || !isScheduled(record, collection, buildDate));
+
+/**
+ * The fields of each collection that name records of a Markdown collection, and the ids they may name: the
+ * published records' (and the terms') of the collections each names.
+ */
+export type UsableIds = ReadonlyMap<string, ReadonlyMap<string, ReadonlySet<string>>>;
+
+/** `record` with each field in `usable` naming only the ids it may: the record itself when it names none other. */
+export function withUsable(record: AnyEntry, usable: ReadonlyMap<string, ReadonlySet<string>> | undefined): AnyEntry {
+  let value = record;
+  for (const [field, ids] of usable ?? []) {
+    const named = value[field] as string[];
+    // Copied only when it names an unpublished record: a copy of every record, every build, was most of this.
+    if (!named.every((id) => ids.has(id)))
+      value = withField(
+        value,
+        field,
+        named.filter((id) => ids.has(id)),
+      );
+  }
+  return value;
+}
+
+/** The published content, and the ids each reference field may name (for a later build to patch: kept-publication.ts). */
+export function publishedWith(
+  content: Content,
+  collections: CollectionTable,
+  buildDate: string,
+  preview: Preview,
+): { content: Content; usable: UsableIds } {
   const byKey: ContentByKey = content;
   const published: Record<string, AnyEntry[]> = {};
   for (const [key, collection] of markdownCollections(collections)) {
-    published[key] = entriesOf(content, key).filter(
-      (record) => (preview.drafts || !record.draft) && (preview.future || !isScheduled(record, collection, buildDate)),
-    );
+    published[key] = entriesOf(content, key).filter((record) => isPublished(record, collection, buildDate, preview));
   }
   const ids = (keys: readonly string[]) =>
     new Set(keys.flatMap((key) => (published[key] ?? (byKey[key] as { id: string }[] | undefined) ?? []).map((record) => record.id)));
+  const usable = new Map<string, Map<string, ReadonlySet<string>>>();
   for (const [key, collection] of markdownCollections(collections)) {
+    const fields = new Map<string, ReadonlySet<string>>();
     for (const [field, reference] of Object.entries(collection.references ?? {})) {
-      if (!Array.isArray(reference) || !reference.some((target) => target in published)) continue;
-      const usable = ids(reference);
-      // Copied only when it names an unpublished record: a copy of every record, every build, was most of this.
-      published[key] = published[key]!.map((record) =>
-        (record[field] as string[]).every((id) => usable.has(id))
-          ? record
-          : withField(
-              record,
-              field,
-              (record[field] as string[]).filter((id) => usable.has(id)),
-            ),
-      );
+      if (Array.isArray(reference) && reference.some((target) => target in published)) fields.set(field, ids(reference));
     }
+    if (fields.size === 0) continue;
+    usable.set(key, fields);
+    published[key] = published[key]!.map((record) => withUsable(record, fields));
   }
-  return { ...content, ...published } as Content;
+  return { content: { ...content, ...published } as Content, usable };
 }
