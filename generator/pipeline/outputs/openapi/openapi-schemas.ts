@@ -127,10 +127,26 @@ export const successSchemaName = (operation: Operation) =>
   operation.kind === 'openapi' ? 'OpenApiDocument' : `${pascalCase(operation.operationId)}Response`;
 
 /**
+ * The component schemas last made for a collections table, and the operations they were made for: they are a
+ * function of those alone (the generator's own schemas), and converting every schema from zod was some 15 ms
+ * of each of npm run dev's builds. Read only: the document is serialized as it is.
+ */
+const made = new WeakMap<CollectionTable, { key: string; schemas: Readonly<Record<string, unknown>> }>();
+
+/**
  * Every component schema, as JSON Schema 2020-12 (the dialect of OpenAPI 3.1). Schemas registered here are
  * referenced by name wherever they are used, so records, envelopes and errors each appear once.
  */
-export function buildSchemaComponents(operations: readonly Operation[], collections: CollectionTable): Record<string, unknown> {
+export function buildSchemaComponents(operations: readonly Operation[], collections: CollectionTable): Readonly<Record<string, unknown>> {
+  const key = JSON.stringify(operations);
+  const known = made.get(collections);
+  if (known?.key === key) return known.schemas;
+  const schemas = schemaComponents(operations, collections);
+  made.set(collections, { key, schemas });
+  return schemas;
+}
+
+function schemaComponents(operations: readonly Operation[], collections: CollectionTable): Record<string, unknown> {
   const registry = z.registry<{ id: string }>();
   const searchTypes = apiCollections(collections).flatMap(([, collection]) => (collection.api.search ? [collection.api.path] : []));
   // The result's `type` names the searchable collections, which only the table knows.
