@@ -1,41 +1,71 @@
 /**
- * The slow file work of serving builds, kept off the server's thread: a snapshot is linked with asynchronous
- * calls a few at a time (the thread pool does the work, and a request waits at most for one callback), old
- * snapshots are removed the same way, and at shutdown they are handed to a detached process, so a server
- * stops at once whatever the size of its builds.
+ * The slow file work of serving builds, kept off the server's thread and below its priority: a snapshot is
+ * linked, and old snapshots are removed, by processes of their own at the lowest CPU priority, so a server
+ * answers at its own pace while a large build is linked or removed beside it, and stops at once whatever the
+ * size of its builds.
  */
 import { spawn } from 'node:child_process';
-import { mkdir, opendir, link } from 'node:fs/promises';
 import path from 'node:path';
 import { leftovers } from '../pipeline/emit/leftovers.ts';
-
-/** File calls in flight at once: two of the thread pool's four threads, so requests' own reads never queue behind links. */
-const CONCURRENCY = 2;
 
 /** Thrown into a linking that was abandoned (a newer build came, or the server stops). */
 export class Abandoned extends Error {}
 
+/** How often a linking is asked whether it is still wanted. */
+const ASK_MS = 50;
+
 /**
- * Hard-links every file of `from` into `to` (which must not exist), asynchronously; `abandoned()` is asked
- * between calls and ends the linking early.
+ * The linking process: hard-links every file of `from` into `to` (which must not exist) with synchronous
+ * calls at the lowest priority. Every 256 entries it checks that the server that started it still runs,
+ * and if not removes what it made and ends: a server that stops does not wait for it, and nothing else
+ * would know the folder is unfinished. Plain JavaScript, so the process starts without the TypeScript loader.
  */
-export async function linkTreeInBackground(from: string, to: string, abandoned: () => boolean): Promise<void> {
-  const folders: [string, string][] = [[from, to]];
-  const calls = fewAtATime(CONCURRENCY);
-  await mkdir(to);
-  while (folders.length) {
-    const [source, target] = folders.pop()!;
-    for await (const entry of await opendir(source)) {
-      if (abandoned()) throw new Abandoned();
-      const from = path.join(source, entry.name);
-      const into = path.join(target, entry.name);
-      if (entry.isDirectory()) {
-        await mkdir(into);
-        folders.push([from, into]);
-      } else if (entry.isFile()) await calls.run(() => link(from, into));
+const LINK_SCRIPT = [
+  "const fs=require('node:fs'),os=require('node:os'),path=require('node:path');",
+  'const [from,to]=process.argv.slice(1);const parent=process.ppid;let count=0;',
+  'try{os.setPriority(19)}catch{}',
+  'const orphaned=()=>{if(++count%256===0&&process.ppid!==parent){fs.rmSync(to,{recursive:true,force:true});process.exit(3)}};',
+  'fs.mkdirSync(to);const folders=[[from,to]];',
+  'while(folders.length){const [s,t]=folders.pop();',
+  'for(const e of fs.readdirSync(s,{withFileTypes:true})){orphaned();const a=path.join(s,e.name),b=path.join(t,e.name);',
+  'if(e.isDirectory()){fs.mkdirSync(b);folders.push([a,b])}else if(e.isFile())fs.linkSync(a,b)}}',
+].join('');
+
+/**
+ * Hard-links every file of `from` into `to` (which must not exist) in a process of its own; `abandoned()` is
+ * asked every ASK_MS and, once true, ends the linking (the promise then rejects with Abandoned once the process
+ * has ended, so nothing is still being linked into `to` when the caller removes it).
+ */
+export function linkTreeInBackground(from: string, to: string, abandoned: () => boolean): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let child: ReturnType<typeof spawn>;
+    try {
+      // A folder read through this process's handle on it (served-builds.ts) is named by this process's id there.
+      const source = from.startsWith('/proc/self/') ? `/proc/${process.pid}/${from.slice('/proc/self/'.length)}` : from;
+      child = spawn(process.execPath, ['-e', LINK_SCRIPT, source, to], { stdio: 'ignore' });
+    } catch (error) {
+      return reject(error);
     }
-  }
-  await calls.drain();
+    let stopped = false;
+    const asking = setInterval(() => {
+      if (!abandoned()) return;
+      stopped = true;
+      child.kill('SIGKILL');
+    }, ASK_MS);
+    asking.unref();
+    // The process is not waited for at exit: a server that stops leaves it to notice and clean up.
+    child.unref();
+    child.once('error', (error) => {
+      clearInterval(asking);
+      reject(error);
+    });
+    child.once('exit', (code) => {
+      clearInterval(asking);
+      if (stopped || abandoned()) reject(new Abandoned());
+      else if (code === 0) resolve();
+      else reject(new Error(`linking ${from} into ${to} ended with ${code}`));
+    });
+  });
 }
 
 /**
@@ -77,12 +107,14 @@ export function removeInBackground(dir: string): void {
 }
 
 /**
- * Removes folders in a detached process of its own, which outlives this one: removing a snapshot of a large
- * build takes seconds, which a server, or a server asked to stop, should not spend.
+ * Removes folders in a detached process of its own, which outlives this one, at the lowest priority: removing
+ * a snapshot of a large build takes seconds of the machine's time, which a server, or a server asked to stop,
+ * should not spend or wait behind.
  */
 export function removeAfterExit(dirs: readonly string[]): void {
   if (dirs.length === 0) return;
-  const script = "const fs=require('node:fs');for(const d of process.argv.slice(1))fs.rmSync(d,{recursive:true,force:true});";
+  const script =
+    "const fs=require('node:fs');try{require('node:os').setPriority(19)}catch{}for(const d of process.argv.slice(1))fs.rmSync(d,{recursive:true,force:true});";
   try {
     spawn(process.execPath, ['-e', script, ...dirs], { detached: true, stdio: 'ignore' }).unref();
   } catch {
