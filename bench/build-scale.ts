@@ -207,7 +207,9 @@ async function atScale(articles: number, root: string): Promise<void> {
     const built = timed(() => runBuildCommand(content, out));
     process.env.NODE_OPTIONS = options;
     if (options === undefined) delete process.env.NODE_OPTIONS;
-    console.log(`- one more body edit, profiled into ${profiles} (every thread): ${(built.ms / 1000).toFixed(2)} s, CPU ${built.cpu.toFixed(2)} s, ${loadNow()}`);
+    console.log(
+      `- one more body edit, profiled into ${profiles} (every thread): ${(built.ms / 1000).toFixed(2)} s, CPU ${built.cpu.toFixed(2)} s, ${loadNow()}`,
+    );
   }
   clean(out);
   clean(reference);
