@@ -12,7 +12,7 @@ const SIZE = RANKING.blockSize;
 /** An edited document's pairs now: `[fieldId, tf, length]`, fields ascending; none when it no longer holds the term. */
 export type Pairs = [fieldId: number, tf: number, length: number][];
 
-/** The header and block table of a kind-1 record. */
+/** The header of a kind-1 record, and its blocks as they are. */
 export interface Table {
   df: number[];
   docCount: number;
@@ -20,12 +20,7 @@ export interface Table {
   bitset: number;
   bitsetBytes: number;
   top: number;
-  block: number[];
-  count: number[];
-  docBytes: number[];
-  dataBytes: number[];
-  level: number[];
-  bodyStart: number[];
+  blocks: Entry[];
 }
 
 /** The header and block table of a kind-1 record, or undefined for a rare term's. */
@@ -45,32 +40,18 @@ export function readTable(bytes: Uint8Array, documents: number): Table | undefin
     reader.position += bitsetBytes;
   }
   const count = reader.varint();
-  const table: Table = {
-    df,
-    docCount,
-    bitset,
-    bitsetBytes,
-    top: reader.float32(),
-    block: [],
-    count: [],
-    docBytes: [],
-    dataBytes: [],
-    level: [],
-    bodyStart: [],
-  };
+  const table: Table = { df, docCount, bitset, bitsetBytes, top: reader.float32(), blocks: new Array<Entry>(count) };
   let block = -1;
   for (let i = 0; i < count; i++) {
     block += reader.varint();
-    table.block.push(block);
-    table.count.push(reader.varint());
-    table.docBytes.push(reader.varint());
-    table.dataBytes.push(reader.varint());
-    table.level.push(reader.byte());
+    const [entries, docBytes, dataBytes] = [reader.varint(), reader.varint(), reader.varint()];
+    table.blocks[i] = { block, count: entries, bytes, start: 0, docBytes, dataBytes, edited: false, level: reader.byte(), bound: 0 };
   }
+  // The bodies follow the table, in its order.
   let at = reader.position;
-  for (let i = 0; i < count; i++) {
-    table.bodyStart.push(at);
-    at += table.docBytes[i]! + table.dataBytes[i]!;
+  for (const entry of table.blocks) {
+    entry.start = at;
+    at += entry.docBytes + entry.dataBytes;
   }
   return table;
 }
@@ -93,31 +74,30 @@ export interface Entry {
   scored?: number;
 }
 
-/** Old block `i`'s postings (none when -1) with `edits` applied, as an entry of block `block`; df and presence updated. */
-function editBlock(bytes: Uint8Array, table: Table, i: number, block: number, edits: Map<number, Pairs>, df: number[], flips: number[]) {
-  const old = new Map<number, [mask: number, pairs: number[]]>();
-  if (i >= 0) {
-    const start = table.bodyStart[i]!;
-    const reader = new ByteReader(bytes, start, start + table.docBytes[i]! + table.dataBytes[i]!);
-    const { docs, masks, tf, lengths } = decodePostings(reader, table.count[i]!, block * SIZE - 1, true);
+/** Block `block` (`old` as it was, if it had postings) with `edits` applied, encoded as an entry; df and presence updated. */
+function editBlock(old: Entry | undefined, block: number, edits: Map<number, Pairs>, df: number[], flips: number[]): Entry {
+  const was = new Map<number, [mask: number, pairs: number[]]>();
+  if (old) {
+    const reader = new ByteReader(old.bytes, old.start, old.start + old.docBytes + old.dataBytes);
+    const { docs, masks, tf, lengths } = decodePostings(reader, old.count, block * SIZE - 1, true);
     for (let j = 0; j < docs.length; j++) {
       const pairs: number[] = [];
       for (let field = 0; field < FIELDS; field++) {
         if (masks[j]! & (1 << field)) pairs.push(tf[j * FIELDS + field]!, lengths[j * FIELDS + field]!);
       }
-      old.set(docs[j]!, [masks[j]!, pairs]);
+      was.set(docs[j]!, [masks[j]!, pairs]);
     }
   }
   const postings: [document: number, mask: number, pairs: number[]][] = [];
-  for (const document of [...new Set([...old.keys(), ...edits.keys()])].sort((a, b) => a - b)) {
-    const was = old.get(document);
+  for (const document of [...new Set([...was.keys(), ...edits.keys()])].sort((a, b) => a - b)) {
+    const before = was.get(document);
     const now = edits.get(document);
     if (!now) {
-      postings.push([document, ...was!]);
+      postings.push([document, ...before!]);
       continue;
     }
-    if (was) for (let field = 0; field < FIELDS; field++) if (was[0] & (1 << field)) df[field]!--;
-    if (now.length > 0 !== !!was) flips.push(document);
+    if (before) for (let field = 0; field < FIELDS; field++) if (before[0] & (1 << field)) df[field]!--;
+    if (now.length > 0 !== !!before) flips.push(document);
     if (now.length === 0) continue;
     let mask = 0;
     for (const [fieldId] of now) {
@@ -151,8 +131,8 @@ function editBlock(bytes: Uint8Array, table: Table, i: number, block: number, ed
   return entry;
 }
 
-/** The table's entries with the edited blocks in place (a block gained or emptied enters or leaves the table). */
-export function entriesOf(bytes: Uint8Array, table: Table, edits: Map<number, Pairs>, df: number[], flips: number[]): Entry[] {
+/** The table's blocks with the edited ones in place (a block gained or emptied enters or leaves the table). */
+export function entriesOf(table: Table, edits: Map<number, Pairs>, df: number[], flips: number[]): Entry[] {
   const byBlock = new Map<number, Map<number, Pairs>>();
   for (const [document, pairs] of edits) {
     const block = Math.floor(document / SIZE);
@@ -160,29 +140,16 @@ export function entriesOf(bytes: Uint8Array, table: Table, edits: Map<number, Pa
   }
   const edited = [...byBlock.keys()].sort((a, b) => a - b);
   const entries: Entry[] = [];
-  const place = (block: number, i: number) => {
-    const blockEdits = byBlock.get(block);
-    const entry = blockEdits
-      ? editBlock(bytes, table, i, block, blockEdits, df, flips)
-      : {
-          block,
-          count: table.count[i]!,
-          bytes,
-          start: table.bodyStart[i]!,
-          docBytes: table.docBytes[i]!,
-          dataBytes: table.dataBytes[i]!,
-          edited: false,
-          level: table.level[i]!,
-          bound: 0,
-        };
+  let next = 0;
+  const place = (block: number, old: Entry | undefined) => {
+    const entry = editBlock(old, block, byBlock.get(block)!, df, flips);
     if (entry.count > 0) entries.push(entry);
   };
-  let next = 0;
-  table.block.forEach((block, i) => {
-    for (; next < edited.length && edited[next]! < block; next++) place(edited[next]!, -1);
-    if (edited[next] === block) next++;
-    place(block, i);
-  });
-  for (; next < edited.length; next++) place(edited[next]!, -1);
+  for (const entry of table.blocks) {
+    for (; next < edited.length && edited[next]! < entry.block; next++) place(edited[next]!, undefined);
+    if (edited[next] !== entry.block) entries.push(entry);
+    else place(edited[next++]!, entry);
+  }
+  for (; next < edited.length; next++) place(edited[next]!, undefined);
   return entries;
 }

@@ -33,6 +33,15 @@ import {
 
 const FIELDS = SEARCH_FIELDS.length;
 
+/** The varint at `reader`'s position: most values take one byte, read here; a longer one is read by the codec. */
+function nextValue(reader: ByteReader): number {
+  const { bytes, position } = reader;
+  const value = bytes[position]!;
+  if (value >= 0x80 || position >= reader.end) return reader.varint();
+  reader.position = position + 1;
+  return value;
+}
+
 /** Scores each document of `entry` into `scores` from `at` on, as blockScore does (fields ascending); sets its bound. */
 function score(entry: Entry, weights: Float64Array, grid: readonly number[], scores: Float64Array, at: number): void {
   const { bytes, count } = entry;
@@ -45,36 +54,54 @@ function score(entry: Entry, weights: Float64Array, grid: readonly number[], sco
     let sum = 0;
     for (let field = 0; field < FIELDS; field++) {
       // Arguments are read in order: the field's tf, then its length.
-      if (mask & (1 << field)) sum += bm25(weights[field]!, reader.varint(), reader.varint(), grid[field]!);
+      if (mask & (1 << field)) sum += bm25(weights[field]!, nextValue(reader), nextValue(reader), grid[field]!);
     }
     scores[at + j] = sum;
-    bound = Math.max(bound, sum);
+    if (sum > bound) bound = sum;
   }
   entry.scored = at;
   entry.bound = bound;
 }
 
-/** A block's impacts under its level's bound (two documents a byte), into `out`. */
-function writeImpacts(out: ByteWriter, top: number, entry: Entry, scores: Float64Array): void {
+/** A block's impacts under its level's bound (two documents a byte), into `out` from `from` on. */
+function writeImpacts(out: Uint8Array, from: number, top: number, entry: Entry, scores: Float64Array): void {
   const blockBound = levelBound(top, entry.level);
   const at = entry.scored!;
-  for (let j = 0; j < entry.count; j += 2) {
-    out.byte(impactOf(blockBound, scores[at + j]!) | (j + 1 < entry.count ? impactOf(blockBound, scores[at + j + 1]!) << 4 : 0));
+  for (let j = 0, to = from; j < entry.count; j += 2, to++) {
+    out[to] = impactOf(blockBound, scores[at + j]!) | (j + 1 < entry.count ? impactOf(blockBound, scores[at + j + 1]!) << 4 : 0);
   }
 }
 
-/** A block's body (doc gaps, mask bytes, impacts, pairs) as writeBlocks writes it: copied, with its impacts written anew once scored. */
-function writeBody(out: ByteWriter, entry: Entry, top: number, scores: Float64Array): void {
-  const { bytes, start, count } = entry;
-  const end = start + entry.docBytes + entry.dataBytes;
-  if (entry.scored === undefined) {
-    out.raw(bytes.subarray(start, end));
-    return;
+/**
+ * The blocks' bodies (doc gaps, mask bytes, impacts, pairs) as writeBlocks writes them: copied, runs of kept
+ * blocks at once, with each scored block's impacts written anew in place (they keep their length).
+ */
+function writeBodies(entries: Entry[], top: number, scores: Float64Array): Uint8Array {
+  const out = new Uint8Array(entries.reduce((sum, entry) => sum + entry.docBytes + entry.dataBytes, 0));
+  let to = 0;
+  let run: Entry | undefined;
+  let runEnd = 0;
+  let runTo = 0;
+  const flush = () => {
+    if (run) out.set(run.bytes.subarray(run.start, runEnd), runTo);
+    run = undefined;
+  };
+  for (const entry of entries) {
+    const size = entry.docBytes + entry.dataBytes;
+    if (!run || entry.bytes !== run.bytes || entry.start !== runEnd) {
+      flush();
+      [run, runTo] = [entry, to];
+    }
+    runEnd = entry.start + size;
+    to += size;
   }
-  const impactsAt = start + entry.docBytes + count;
-  out.raw(bytes.subarray(start, impactsAt));
-  writeImpacts(out, top, entry, scores);
-  out.raw(bytes.subarray(impactsAt + impactBytes(count), end));
+  flush();
+  to = 0;
+  for (const entry of entries) {
+    if (entry.scored !== undefined) writeImpacts(out, to + entry.docBytes + entry.count, top, entry, scores);
+    to += entry.docBytes + entry.dataBytes;
+  }
+  return out;
 }
 
 /** A record spliced: its bytes and its document frequency per field. */
@@ -98,7 +125,7 @@ export function spliceRecord(
   if (!table) return undefined;
   const df = table.df.slice();
   const flips: number[] = [];
-  const entries = entriesOf(bytes, table, edits, df, flips);
+  const entries = entriesOf(table, edits, df, flips);
   const docCount = table.docCount + flips.reduce((sum, document) => sum + (edits.get(document)!.length > 0 ? 1 : -1), 0);
   if (docCount < blockCount(documents) || docCount * 8 >= documents !== table.bitset >= 0) return undefined;
   const context = { documents, averageFieldLength: grid };
@@ -158,16 +185,17 @@ function write(
     for (const document of now.flips) bits[document >> 3]! ^= 1 << (document & 7);
     out.raw(bits);
   }
-  const bodies = new ByteWriter(bytes.length);
   out.varint(entries.length);
   out.float32(now.top);
   let previous = -1;
   for (const entry of entries) {
-    writeBody(bodies, entry, now.top, now.scores);
-    for (const value of [entry.block - previous, entry.count, entry.docBytes, entry.dataBytes]) out.varint(value);
+    out.varint(entry.block - previous);
+    out.varint(entry.count);
+    out.varint(entry.docBytes);
+    out.varint(entry.dataBytes);
     out.byte(entry.level);
     previous = entry.block;
   }
-  out.raw(bodies.result());
+  out.raw(writeBodies(entries, now.top, now.scores));
   return out.result();
 }
