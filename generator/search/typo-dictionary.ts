@@ -74,7 +74,8 @@ export function typoBody(group: { head: string[]; tail: string[] }, entries: Ent
         out.byte(term.charCodeAt(i) >> 8);
       }
       const { postings, location } = entries.get(term)!;
-      for (const value of [postings, ...location]) out.varint(value);
+      out.varint(postings);
+      for (const value of location) out.varint(value);
     }
     return out.result();
   };

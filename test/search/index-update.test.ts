@@ -173,6 +173,23 @@ describe('the index updated by term', () => {
       if ('body' in file) expect(differences(new Map([[file.path, file.body]]), new Map([[file.path, expected]]))).toEqual([]);
       else if ('carried' in file) expect(file.carried).toBe(hash('sha1', expected, 'base64'));
     }
+    // The next builds hand on the same carried parts, and each makes the bytes of the index as it is now,
+    // after an update by term and after one written whole (a document added).
+    const again = base.map((document, i) => (i === 9 ? { ...document, title: `${document.title} twice revised` } : document));
+    const added = [...again, { ...again[3]!, id: 'intelligence:aaa-new' }];
+    let previous = new Map(second.map((file) => [file.path, file]));
+    for (const documents of [again, added]) {
+      const next = keptSearchIndexFiles(holder, documents, analyse, SYNONYMS, 500);
+      const now = writeSearchIndexState(documents, undefined, SYNONYMS).files;
+      const reused = next.filter((file) => previous.get(file.path) === file);
+      if (documents === again) expect(reused.length).toBeGreaterThan(next.length * 0.8);
+      else expect(reused.length).toBeGreaterThan(0);
+      for (const file of next) {
+        const body = 'make' in file ? file.make() : 'body' in file ? file.body : undefined;
+        expect(differences(new Map([[file.path, body!]]), new Map([[file.path, now.get(file.path)!]])), file.path).toEqual([]);
+      }
+      previous = new Map(next.map((file) => [file.path, file]));
+    }
     expect(() => keptSearchIndexFiles(holder, base, analyse, SYNONYMS, 0.01)).toThrow(/over the budget/);
     expect(holder.kept).toBeUndefined();
   });

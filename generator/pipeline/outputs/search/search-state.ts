@@ -16,10 +16,15 @@ const MB = 1024 * 1024;
 const encoder = new TextEncoder();
 export const sizeOf = (body: string | Uint8Array) => (typeof body === 'string' ? encoder.encode(body).byteLength : body.byteLength);
 
-/** What a build cache keeps of the last index: its state, its parts' digests (as the emit step takes them) and sizes. */
+/**
+ * What a build cache keeps of the last index: its state, its parts' sizes, and each part carried over as the
+ * emit step was handed it (with its digest, as the emit step takes them), handed on again while its bytes stay.
+ */
 export interface KeptSearchIndex {
   state: SearchIndexState;
-  digests: Map<string, string>;
+  carried: Map<string, OutputFile>;
+  /** What the carried parts make their bytes from: the last index's parts (not those of the build that carried them first). */
+  source: { files: ReadonlyMap<string, string | Uint8Array> };
   sizes: Map<string, number>;
   bytes: number;
 }
@@ -74,7 +79,8 @@ export function checkSearchBytes(bytes: number, budgetMb: number): void {
 function writeWhole(documents: readonly SearchDocument[], analyse: Analyse, synonyms: SynonymTable | null): KeptSearchIndex {
   const state = writeSearchIndexState(documents, analyse, synonyms);
   const sizes = new Map([...state.files].map(([path, body]) => [path, sizeOf(body)]));
-  return { state, digests: new Map(), sizes, bytes: [...sizes.values()].reduce((sum, size) => sum + size, 0) };
+  const bytes = [...sizes.values()].reduce((sum, size) => sum + size, 0);
+  return { state, carried: new Map(), source: { files: state.files }, sizes, bytes };
 }
 
 /**
@@ -99,27 +105,32 @@ export function keptSearchIndexFiles(
   }
   const { state, written, removed } = updateSearchIndex(before.state, documents, analyse, synonyms);
   const kept: KeptSearchIndex = { ...before, state };
+  kept.source.files = state.files;
   const changed = new Set<string>();
   for (const { path, body } of written) {
     kept.bytes += sizeOf(body) - (kept.sizes.get(path) ?? 0);
     kept.sizes.set(path, sizeOf(body));
-    kept.digests.delete(path);
+    kept.carried.delete(path);
     changed.add(path);
   }
   for (const path of removed) {
     kept.bytes -= kept.sizes.get(path) ?? 0;
     kept.sizes.delete(path);
-    kept.digests.delete(path);
+    kept.carried.delete(path);
   }
   checkSearchBytes(kept.bytes, budgetMb);
   holder.kept = kept;
-  return [...state.files].map(([path, body]): OutputFile => {
-    if (changed.has(path)) return { path, body };
-    let digest = kept.digests.get(path);
-    if (digest === undefined) {
-      digest = hash('sha1', body, 'base64');
-      kept.digests.set(path, digest);
+  // A part carried before is the same object again: one look-up a part, of thousands, each build.
+  const files: OutputFile[] = [];
+  for (const [path, body] of state.files) {
+    let file = kept.carried.get(path);
+    if (!file && changed.has(path)) file = { path, body };
+    if (!file) {
+      const { source } = kept;
+      file = { path, carried: hash('sha1', body, 'base64'), make: () => source.files.get(path)! };
+      kept.carried.set(path, file);
     }
-    return { path, carried: digest, make: () => body };
-  });
+    files.push(file);
+  }
+  return files;
 }
