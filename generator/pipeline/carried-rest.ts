@@ -23,8 +23,12 @@ export function carriedRest(
 ): CarriedRest & { dropped: ReadonlySet<string> } {
   const dropped = new Set<string>();
   for (const name of remade) {
-    const now = new Set(groups.get(name)?.files);
-    for (const file of previous.groups.get(name)?.files ?? []) if (!now.has(file) && !made.has(file)) dropped.add(file);
+    const before = previous.groups.get(name)?.files ?? [];
+    const files = groups.get(name)?.files ?? [];
+    // A group made again under the same files, in the same order (the search index after most edits), drops none.
+    if (files.length === before.length && files.every((file, at) => file === before[at])) continue;
+    const now = new Set(files);
+    for (const file of before) if (!now.has(file) && !made.has(file)) dropped.add(file);
   }
   let size = previous.files.size;
   for (const file of made.keys()) if (previous.files.has(file)) size--;

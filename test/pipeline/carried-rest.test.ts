@@ -13,6 +13,7 @@ import { type BuildOptions, buildSite } from '../../generator/pipeline/build-sit
 import { createBuildCache } from '../../generator/pipeline/build-cache.ts';
 import type { OutputFile } from '../../generator/pipeline/outputs/output-file.ts';
 import type { TrackedOutputs } from '../../generator/pipeline/output-tracker.ts';
+import { carriedRest } from '../../generator/pipeline/carried-rest.ts';
 import { writeAll } from '../../generator/pipeline/emit/emit-files.ts';
 import { recordPageFolder, recordPath } from '../../generator/shared/data-paths.ts';
 import { BUILD_ENV, listFiles, readTree, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
@@ -146,4 +147,31 @@ describe('a steady build that names only what its edit reached', () => {
       { numRuns: Number(process.env.PROPERTY_RUNS ?? 3) },
     );
   }, 240_000);
+});
+
+describe('the rest of a build whose group was made again', () => {
+  const previous: TrackedOutputs = {
+    files: new Map(['a', 'b', 'c', 'x'].map((file) => [file, [`key ${file}`, `digest ${file}`]])),
+    groups: new Map([['index', { key: 'k1', files: ['a', 'b', 'c'] }]]),
+  };
+  it('drops the files the group no longer has, and none when it has the same', () => {
+    const same = carriedRest(
+      previous,
+      new Map(['a', 'b', 'c'].map((file) => [file, 'k2'])),
+      new Map([['index', { key: 'k2', files: ['a', 'b', 'c'] }]]),
+      new Set(['index']),
+    );
+    expect([...same.dropped]).toEqual([]);
+    expect(same.size()).toBe(1);
+    expect(['a', 'x'].map((file) => same.has(file))).toEqual([false, true]);
+    const fewer = carriedRest(
+      previous,
+      new Map(['a', 'b'].map((file) => [file, 'k2'])),
+      new Map([['index', { key: 'k2', files: ['a', 'b'] }]]),
+      new Set(['index']),
+    );
+    expect([...fewer.dropped]).toEqual(['c']);
+    expect(fewer.size()).toBe(1);
+    expect(['c', 'x'].map((file) => fewer.has(file))).toEqual([false, true]);
+  });
 });
