@@ -7,7 +7,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createBuildCache } from '../../generator/pipeline/build-cache.ts';
 import { loadContent, type RawContent } from '../../generator/pipeline/load/load-content.ts';
-import { DEFAULT_LIMITS } from '../../generator/pipeline/load/scan-content.ts';
+import { DEFAULT_LIMITS, listEntries, scanContent } from '../../generator/pipeline/load/scan-content.ts';
+import { createContentListing } from '../../generator/server/dev/dev-content-listing.ts';
 import { collections } from '../../generator/schemas/collections.ts';
 import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
 
@@ -76,4 +77,53 @@ describe('a load kept with the build cache', () => {
     expect(mended.problems).toEqual([]);
     expect(shapeOf(mended)).toEqual(shapeOf(await loadContent(content, collections)));
   }, 30_000);
+
+  it('given the listing with the changed files reported (npm run dev), looks at those files only and gives what a load from nothing gives', async () => {
+    const content = fixtureDir('valid');
+    const file = (name: string) => path.join(content, name);
+    const retitle = (name: string, title: string) =>
+      writeFileSync(file(name), readFileSync(file(name), 'utf8').replace(/^title: .*$/m, `title: ${title}`));
+    const cache = createBuildCache();
+    const listing = createContentListing();
+    await settle();
+    const load = async (reported: string[] | 'all') => {
+      listing.report(reported);
+      const raw = await loadContent(content, collections, DEFAULT_LIMITS, cache, undefined, (root) => listing.list(root));
+      expect(shapeOf(raw)).toEqual(shapeOf(await loadContent(content, collections)));
+      return raw;
+    };
+    await load('all');
+    retitle('intelligence/rag-evaluation.md', 'Edited');
+    expect((await load(['intelligence/rag-evaluation.md'])).read).toBe(1);
+    // Read again while it is within the racy window, as the one edited now.
+    retitle('services/seo-audit.md', 'Edited too');
+    expect((await load(['services/seo-audit.md'])).read).toBe(2);
+    writeFileSync(
+      file('intelligence/topics.yaml'),
+      readFileSync(file('intelligence/topics.yaml'), 'utf8').replace('Agentic Commerce', 'Agentic Trade'),
+    );
+    await load(['intelligence/topics.yaml']);
+    writeFileSync(file('services/seo-audit.md'), 'not front matter: [');
+    expect((await load(['services/seo-audit.md'])).problems.map((problem) => problem.file)).toEqual([]);
+    writeFileSync(file('services/seo-audit.md'), '---\ntitle: [unclosed\n---\n');
+    expect((await load(['services/seo-audit.md'])).problems.map((problem) => problem.file)).toEqual(['services/seo-audit.md']);
+    rmSync(file('services/seo-audit.md'));
+    await load(['services/seo-audit.md']);
+    renameSync(file('intelligence/mcp-server-for-catalogue-search.md'), file('intelligence/zz.md'));
+    await load(['intelligence/mcp-server-for-catalogue-search.md', 'intelligence/zz.md']);
+  }, 30_000);
+
+  it('takes a scan up to date from the one before when the listing is its own with entries replaced', async () => {
+    const content = fixtureDir('valid');
+    const before = await scanContent(content, DEFAULT_LIMITS, listEntries(content));
+    const name = 'intelligence/rag-evaluation.md';
+    writeFileSync(path.join(content, name), 'edited');
+    const fresh = listEntries(content);
+    const entries = before.entries.map((entry) => (entry.path === name ? fresh.find((now) => now.path === name)! : entry));
+    const scan = await scanContent(content, DEFAULT_LIMITS, entries, before);
+    expect(scan.changed).toEqual(new Set([name]));
+    const whole = await scanContent(content, DEFAULT_LIMITS, fresh);
+    expect([[...scan.readable].sort(), scan.identities.get(name)]).toEqual([[...whole.readable].sort(), whole.identities.get(name)]);
+    expect((await scanContent(content, DEFAULT_LIMITS, fresh, scan)).changed).toBeUndefined();
+  });
 });

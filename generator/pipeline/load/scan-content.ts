@@ -24,6 +24,10 @@ export interface ContentScan {
   /** Each readable file as the scan saw it: a read checks it still has this identity (read-approved.ts). */
   identities: Map<string, FileIdentity>;
   problems: Problem[];
+  /** The listing scanned. */
+  entries: readonly ContentEntry[];
+  /** Paths whose entries changed since the scan this one was taken up to date from (scanContent's `before`). */
+  changed?: ReadonlySet<string> | undefined;
 }
 
 const MB = 1024 * 1024;
@@ -84,11 +88,73 @@ export function listEntries(root: string, known?: ReadonlyMap<string, Stats>, li
   return entries;
 }
 
+/** One entry that is no link and not reached through one: readable with its identity, or refused with a problem. */
+function scanEntry(root: string, limits: ContentLimits, entry: ContentEntry, scan: ContentScan): void {
+  const limit = isImage(entry.path) ? limits.imageBytes : limits.textBytes;
+  if (entry.stats.size > limit) {
+    const setting = isImage(entry.path) ? 'MAX_IMAGE_MB' : 'MAX_TEXT_KB';
+    scan.problems.push({
+      file: entry.path,
+      line: 1,
+      field: '-',
+      message: `is ${formatSize(entry.stats.size)}, over the limit of ${formatSize(limit)} (${setting})`,
+    });
+    return;
+  }
+  const { dev, ino, size, mtimeMs, ctimeMs } = entry.stats;
+  const identity = { dev, ino, size, changedMs: Math.max(mtimeMs, ctimeMs) };
+  const svgProblem = isSvg(entry.path) ? svgFileProblem(root, entry.path, identity) : undefined;
+  if (svgProblem) scan.problems.push(svgProblem);
+  else {
+    scan.readable.add(entry.path);
+    scan.identities.set(entry.path, identity);
+  }
+}
+
+/** Past this share of the listing changed, a scan is taken whole (a listing taken whole is all new entries). */
+const CHANGED_SHARE = 1 / 8;
+
+/**
+ * The entries that are not `before`'s, when `entries` is `before`'s listing with some entries replaced in
+ * place (npm run dev's listing after files written in place); undefined when it is not, or when a link is or
+ * was among them (what a link refuses is the whole listing's to say).
+ */
+function changedSince(before: ContentScan, entries: readonly ContentEntry[]): ContentEntry[] | undefined {
+  if (before.problems.length > 0 || before.entries.length !== entries.length) return undefined;
+  const changed: ContentEntry[] = [];
+  const most = entries.length * CHANGED_SHARE;
+  for (let at = 0; at < entries.length; at++) {
+    const entry = entries[at]!;
+    if (entry === before.entries[at]) continue;
+    if (entry.path !== before.entries[at]!.path || entry.stats.isSymbolicLink() || changed.length >= most) return undefined;
+    changed.push(entry);
+  }
+  return changed;
+}
+
 /**
  * Lists what may be read and what is refused; reads only SVGs (to check them), nothing else. `entries`: the
  * folder's listing as listEntries gives it, when the caller knows it already (npm run dev, from its watcher).
+ * `before`: the scan of the build before, when the caller keeps it; taken up to date in place when the listing
+ * is its own with a few entries replaced (changedSince), so a steady build looks at the entries it changed only.
  */
-export async function scanContent(root: string, limits: ContentLimits, entries = listEntries(root)): Promise<ContentScan> {
+export async function scanContent(
+  root: string,
+  limits: ContentLimits,
+  entries: readonly ContentEntry[] = listEntries(root),
+  before?: ContentScan,
+): Promise<ContentScan> {
+  const changed = before && changedSince(before, entries);
+  if (before && changed) {
+    // The scan before had no problem, so no link: each changed entry is looked at alone.
+    const scan: ContentScan = { ...before, problems: [], entries, changed: new Set(changed.map((entry) => entry.path)) };
+    for (const entry of changed) {
+      scan.readable.delete(entry.path);
+      scan.identities.delete(entry.path);
+      if (entry.stats.isFile()) scanEntry(root, limits, entry, scan);
+    }
+    return scan;
+  }
   const problems: Problem[] = [];
   const links = entries.filter((entry) => entry.stats.isSymbolicLink()).map((entry) => entry.path);
   for (const link of links) {
@@ -100,29 +166,7 @@ export async function scanContent(root: string, limits: ContentLimits, entries =
     });
   }
   const throughLink = (file: string) => links.some((link) => file.startsWith(`${link}/`));
-  const readable = new Set<string>();
-  const identities = new Map<string, FileIdentity>();
-  for (const entry of entries) {
-    if (!entry.stats.isFile() || throughLink(entry.path)) continue;
-    const limit = isImage(entry.path) ? limits.imageBytes : limits.textBytes;
-    if (entry.stats.size > limit) {
-      const setting = isImage(entry.path) ? 'MAX_IMAGE_MB' : 'MAX_TEXT_KB';
-      problems.push({
-        file: entry.path,
-        line: 1,
-        field: '-',
-        message: `is ${formatSize(entry.stats.size)}, over the limit of ${formatSize(limit)} (${setting})`,
-      });
-      continue;
-    }
-    const { dev, ino, size, mtimeMs, ctimeMs } = entry.stats;
-    const identity = { dev, ino, size, changedMs: Math.max(mtimeMs, ctimeMs) };
-    const svgProblem = isSvg(entry.path) ? svgFileProblem(root, entry.path, identity) : undefined;
-    if (svgProblem) problems.push(svgProblem);
-    else {
-      readable.add(entry.path);
-      identities.set(entry.path, identity);
-    }
-  }
-  return { readable, identities, problems };
+  const scan: ContentScan = { readable: new Set(), identities: new Map(), problems, entries };
+  for (const entry of entries) if (entry.stats.isFile() && !throughLink(entry.path)) scanEntry(root, limits, entry, scan);
+  return scan;
 }
