@@ -142,7 +142,7 @@ export async function* generateOutput(published: Content, options: OutputOptions
   // Every body is rendered in the helper for a cold build only: after an edit, most pages are carried over. Every
   // published body's kept rendering stays kept, used or not: a page carried over now may be made after the next edit.
   const rendered = await renderCold(options, () => markdownBodies(published, collections));
-  if (options.cache) for (const body of markdownBodies(published, collections)) options.cache.keep('html', body);
+  options.cache?.live('html', () => markdownBodies(published, collections));
   const render = bodyRenderer(options.cache, rendered, renderBody);
   const catalogue = createCatalogue(published, collections, {
     siteUrl: options.siteUrl,
