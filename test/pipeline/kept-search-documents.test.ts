@@ -16,6 +16,7 @@ import { loadContent } from '../../generator/pipeline/load/load-content.ts';
 import { createSearchDocuments, searchText, toSearchText } from '../../generator/pipeline/outputs/search-documents.ts';
 import { renderBody } from '../../generator/pipeline/outputs/render-markdown.ts';
 import { validateContent } from '../../generator/pipeline/validate/validate-content.ts';
+import { keptDocuments } from '../../generator/pipeline/outputs/search/search-state.ts';
 import type { SearchDocument } from '../../generator/search/index-format.ts';
 
 setFlagsFromString('--expose-gc');
@@ -45,5 +46,29 @@ describe('kept search documents', () => {
     const body = documents.find((document) => document.id.startsWith('intelligence'))!.body;
     expect(body.length).toBeGreaterThan(100);
     expect(body).toBe(toSearchText(body));
+  });
+});
+
+describe('the documents kept by their inputs', () => {
+  it('are found at their place, or where they moved from; a record whose inputs changed gets none', () => {
+    const holder = {};
+    const keys = ['a', 'b', 'c', 'd', 'e', 'f'].map((name) => `digest-${name}\tterms`);
+    const documents = keys.map((key) => ({ key }) as unknown as SearchDocument);
+    const first = keptDocuments(holder, 'https://example.test', keys);
+    expect(keys.map((_, index) => first.known(index))).toEqual(keys.map(() => undefined));
+    first.keep(documents);
+    // `b` and `d` swap places (a date edit reorders), `e` is edited; the others are new strings of the same inputs.
+    const now = [keys[0]!, keys[3]!, keys[2]!, keys[1]!, 'digest-e2\tterms', keys[5]!].map((key) => `${key} `.trim());
+    const second = keptDocuments(holder, 'https://example.test', now);
+    expect(now.map((_, index) => second.known(index))).toEqual([
+      documents[0],
+      documents[3],
+      documents[2],
+      documents[1],
+      undefined,
+      documents[5],
+    ]);
+    second.keep(documents);
+    expect(keptDocuments(holder, 'https://elsewhere.test', now).known(0)).toBeUndefined();
   });
 });
