@@ -8,6 +8,7 @@
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hash } from 'node:crypto';
 import { type BuildOptions, buildSite } from '../../generator/pipeline/build-site.ts';
@@ -217,6 +218,26 @@ describe('the order of a collection patched from the previous build’s', () => 
     const returned = orderRecords(back, collection, moved.kept);
     expect(returned.sorted).toEqual(sortRecords(back, collection));
     expect(returned.kept.newest, 'the newest date read again once its record moved back').toBe('2026-12-28');
+  });
+
+  it('gives a sort’s order and newest date after any changes of any records’ dates, in any number', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 40 }), { minLength: 1, maxLength: 60 }),
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 40 })), { maxLength: 8 }),
+        (days, changes) => {
+          const reads = { count: 0 };
+          const list = days.map((at, index) => record(index, day(at), reads));
+          const { kept } = orderRecords(list, collection);
+          const now = list.slice();
+          for (const [index, at] of changes) now[index % now.length] = record(index % now.length, day(at), reads);
+          const patched = orderRecords(now, collection, kept);
+          expect(patched.sorted).toEqual(sortRecords(now, collection));
+          expect(patched.kept.newest).toBe(orderRecords(now, collection).kept.newest);
+          expect(new Set(patched.edited)).toEqual(new Set(now.filter((entry, index) => entry !== list[index])));
+        },
+      ),
+    );
   });
 
   it('sorts whole when a record is added or removed, or another file is at a position', () => {
