@@ -14,7 +14,7 @@ import path from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { MANIFEST_PATH } from '../shared/data-paths.ts';
 import type { BuildFiles } from './build-files.ts';
-import { linkTreeInBackground, removeAfterExit, removeInBackground, removeStaleSnapshots } from './snapshot-linker.ts';
+import { type Linking, linkTreeInBackground, removeAfterExit, removeInBackground, removeStaleSnapshots } from './snapshot-linker.ts';
 
 /** One build as the server serves it: its files, which no later build changes, and what was made from them. */
 export interface ServedBuild<T> {
@@ -136,6 +136,8 @@ export function createFolderSource<T>(dist: string, prepare: (files: BuildFiles)
   const holder = createHolder<T>();
   /** Snapshots made or being made, to remove at shutdown if the server stops before they are. */
   const snapshots = new Set<string>();
+  /** Snapshots being linked, stopped at once when the server closes. */
+  const linkings = new Set<Linking>();
   let identity: string | null = null;
   let stopped = false;
 
@@ -146,17 +148,21 @@ export function createFolderSource<T>(dist: string, prepare: (files: BuildFiles)
       snapshots.delete(dir);
       removeInBackground(dir);
     };
-    linkTreeInBackground(folder.files.dir, dir, () => stopped || holder.current() !== folder).then(
-      () => {
-        if (stopped) return;
-        if (holder.current() !== folder || identity !== served) return gone();
-        const files = { dir };
-        holder.serve({ files, value: prepare(files), users: 0, retired: false, dispose: gone });
-      },
-      // Abandoned, or the folder was replaced (and deleted) while it was linked; or no links can be made there
-      // (read-only, another file system): the folder goes on being served through its handle.
-      gone,
-    );
+    const linking = linkTreeInBackground(folder.files.dir, dir, () => stopped || holder.current() !== folder);
+    linkings.add(linking);
+    linking.done
+      .finally(() => linkings.delete(linking))
+      .then(
+        () => {
+          if (stopped) return;
+          if (holder.current() !== folder || identity !== served) return gone();
+          const files = { dir };
+          holder.serve({ files, value: prepare(files), users: 0, retired: false, dispose: gone });
+        },
+        // Abandoned, or the folder was replaced (and deleted) while it was linked; or no links can be made there
+        // (read-only, another file system): the folder goes on being served through its handle.
+        gone,
+      );
   };
 
   const refresh = () => {
@@ -174,6 +180,7 @@ export function createFolderSource<T>(dist: string, prepare: (files: BuildFiles)
   if (!holder.current()) throw new Error(`${dist} holds no build`);
   return holder.source(refresh, () => {
     stopped = true;
+    for (const linking of linkings) linking.stop();
     for (const build of holder.all) if (!snapshots.has(build.files.dir)) build.dispose();
     removeAfterExit([...snapshots]);
   });

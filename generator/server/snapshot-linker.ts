@@ -11,14 +11,20 @@ import { leftovers } from '../pipeline/emit/leftovers.ts';
 /** Thrown into a linking that was abandoned (a newer build came, or the server stops). */
 export class Abandoned extends Error {}
 
+/** A linking under way: `done` settles once its process has ended; `stop` ends it at once. */
+export interface Linking {
+  done: Promise<void>;
+  stop(): void;
+}
+
 /** How often a linking is asked whether it is still wanted. */
 const ASK_MS = 50;
 
 /**
  * The linking process: hard-links every file of `from` into `to` (which must not exist) with synchronous
  * calls at the lowest priority. Every 256 entries it checks that the server that started it still runs,
- * and if not removes what it made and ends: a server that stops does not wait for it, and nothing else
- * would know the folder is unfinished. Plain JavaScript, so the process starts without the TypeScript loader.
+ * and if not removes what it made and ends: a killed server cannot stop it, and nothing else would know
+ * the folder is unfinished. Plain JavaScript, so the process starts without the TypeScript loader.
  */
 const LINK_SCRIPT = [
   "const fs=require('node:fs'),os=require('node:os'),path=require('node:path');",
@@ -32,28 +38,31 @@ const LINK_SCRIPT = [
 ].join('');
 
 /**
- * Hard-links every file of `from` into `to` (which must not exist) in a process of its own; `abandoned()` is
- * asked every ASK_MS and, once true, ends the linking (the promise then rejects with Abandoned once the process
- * has ended, so nothing is still being linked into `to` when the caller removes it).
+ * Hard-links every file of `from` into `to` (which must not exist) in a process of its own. It is abandoned
+ * once `abandoned()` (asked every ASK_MS) is true, or at once by `stop()` (a server that closes, and whose
+ * caller may remove the folders next); `done` then rejects with Abandoned, and only once the process has
+ * ended, so nothing is still being linked into `to` when the caller removes it.
  */
-export function linkTreeInBackground(from: string, to: string, abandoned: () => boolean): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let child: ReturnType<typeof spawn>;
+export function linkTreeInBackground(from: string, to: string, abandoned: () => boolean): Linking {
+  // A folder read through this process's handle on it (served-builds.ts) is named by this process's id there.
+  const source = from.startsWith('/proc/self/') ? `/proc/${process.pid}/${from.slice('/proc/self/'.length)}` : from;
+  let child: ReturnType<typeof spawn> | undefined;
+  let stopped = false;
+  let asking: ReturnType<typeof setInterval> | undefined;
+  const stop = () => {
+    stopped = true;
+    clearInterval(asking);
+    child?.kill('SIGKILL');
+  };
+  const done = new Promise<void>((resolve, reject) => {
     try {
-      // A folder read through this process's handle on it (served-builds.ts) is named by this process's id there.
-      const source = from.startsWith('/proc/self/') ? `/proc/${process.pid}/${from.slice('/proc/self/'.length)}` : from;
       child = spawn(process.execPath, ['-e', LINK_SCRIPT, source, to], { stdio: 'ignore' });
     } catch (error) {
       return reject(error);
     }
-    let stopped = false;
-    const asking = setInterval(() => {
-      if (!abandoned()) return;
-      stopped = true;
-      child.kill('SIGKILL');
-    }, ASK_MS);
+    asking = setInterval(() => abandoned() && stop(), ASK_MS);
     asking.unref();
-    // The process is not waited for at exit: a server that stops leaves it to notice and clean up.
+    // The process is not waited for at exit: a server that ends leaves it to notice and clean up.
     child.unref();
     child.once('error', (error) => {
       clearInterval(asking);
@@ -66,6 +75,7 @@ export function linkTreeInBackground(from: string, to: string, abandoned: () => 
       else reject(new Error(`linking ${from} into ${to} ended with ${code}`));
     });
   });
+  return { done, stop };
 }
 
 /**

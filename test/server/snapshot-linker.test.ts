@@ -36,7 +36,7 @@ describe('linking a snapshot in the background', () => {
   it('makes every file of the tree a hard link of the same file, nested folders included', async () => {
     const from = tree('small', 3, 20);
     const to = path.join(root, 'small-snapshot');
-    await linkTreeInBackground(from, to, () => false);
+    await linkTreeInBackground(from, to, () => false).done;
     expect(filesOf(to)).toEqual(filesOf(from));
     expect(filesOf(to)).toContain(path.join('folder-0', 'nested', 'file-0.json'));
     for (const file of filesOf(from)) expect(statSync(path.join(to, file)).ino).toBe(statSync(path.join(from, file)).ino);
@@ -47,7 +47,7 @@ describe('linking a snapshot in the background', () => {
     const fd = openSync(from, 'r');
     try {
       const to = path.join(root, 'by-handle-snapshot');
-      await linkTreeInBackground(`/proc/self/fd/${fd}`, to, () => false);
+      await linkTreeInBackground(`/proc/self/fd/${fd}`, to, () => false).done;
       expect(filesOf(to)).toEqual(filesOf(from));
     } finally {
       closeSync(fd);
@@ -58,7 +58,7 @@ describe('linking a snapshot in the background', () => {
     const from = tree('large', 20, 500);
     const to = path.join(root, 'large-snapshot');
     let abandon = false;
-    const linking = linkTreeInBackground(from, to, () => abandon);
+    const linking = linkTreeInBackground(from, to, () => abandon).done;
     await until(() => existsSync(to));
     abandon = true;
     await expect(linking).rejects.toBeInstanceOf(Abandoned);
@@ -69,8 +69,21 @@ describe('linking a snapshot in the background', () => {
     expect(filesOf(to).length).toBe(count);
   });
 
+  it('stops at once when told to (a server that closes), the process ended before the caller hears', async () => {
+    const from = tree('stopped', 20, 500);
+    const to = path.join(root, 'stopped-snapshot');
+    const linking = linkTreeInBackground(from, to, () => false);
+    await until(() => existsSync(to));
+    linking.stop();
+    await expect(linking.done).rejects.toBeInstanceOf(Abandoned);
+    const count = filesOf(to).length;
+    expect(count).toBeLessThan(10_000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(filesOf(to).length).toBe(count);
+  });
+
   it('fails with the reason when the tree cannot be linked', async () => {
-    await expect(linkTreeInBackground(path.join(root, 'no-such-folder'), path.join(root, 'nowhere'), () => false)).rejects.toThrow(
+    await expect(linkTreeInBackground(path.join(root, 'no-such-folder'), path.join(root, 'nowhere'), () => false).done).rejects.toThrow(
       /ended with 1/,
     );
   });
@@ -82,7 +95,7 @@ describe('linking a snapshot in the background', () => {
     const script = [
       "import { statSync } from 'node:fs';",
       `import { linkTreeInBackground } from ${JSON.stringify(path.resolve('generator/server/snapshot-linker.ts'))};`,
-      `linkTreeInBackground(${JSON.stringify(from)}, ${JSON.stringify(to)}, () => false).catch(() => {});`,
+      `linkTreeInBackground(${JSON.stringify(from)}, ${JSON.stringify(to)}, () => false).done.catch(() => {});`,
       `const wait = () => { try { statSync(${JSON.stringify(to)}); process.exit(0); } catch { setTimeout(wait, 5); } };`,
       'wait();',
     ].join('\n');
