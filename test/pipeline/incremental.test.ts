@@ -13,6 +13,7 @@ import { BUILD_ENV, readTree, removeBuildDirs, tempDir } from '../helpers/build-
 import { expectSameTree } from '../helpers/same-tree.ts';
 import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
 import { ADDRESS, outputPath } from '../helpers/addresses.ts';
+import { createContentListing } from '../../generator/server/dev/dev-content-listing.ts';
 
 afterAll(() => {
   removeBuildDirs();
@@ -38,38 +39,49 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
 
 let added = 0;
 
-/** Applies an edit to the articles of a content folder (they reference nothing that others need). */
-function apply(content: string, change: Edit): void {
+/**
+ * Applies an edit to the articles of a content folder (they reference nothing that others need); the paths
+ * it changed, as npm run dev's watcher reports them.
+ */
+function apply(content: string, change: Edit): string[] {
   const dir = path.join(content, 'intelligence');
   const articles = readdirSync(dir)
     .filter((name) => name.endsWith('.md'))
     .sort();
   const pick = (index: number) => path.join(dir, articles[index % articles.length]!);
+  const reported = (...files: string[]) => files.map((file) => path.relative(content, file).split(path.sep).join('/'));
   switch (change.kind) {
     case 'retitle': {
       const file = pick(change.index);
       writeFileSync(file, readFileSync(file, 'utf8').replace(/^title: .*$/m, `title: ${change.words}`));
-      return;
+      return reported(file);
     }
     case 'body': {
       const file = pick(change.index);
       writeFileSync(file, `${readFileSync(file, 'utf8')}\n${change.words}.\n`);
-      return;
+      return reported(file);
     }
-    case 'add':
+    case 'add': {
+      const file = path.join(dir, `added-${++added}.md`);
       writeFileSync(
-        path.join(dir, `added-${++added}.md`),
+        file,
         `---\ntitle: ${change.words}\nsummary: Added.\ndate: 2026-0${1 + (added % 9)}-15\nauthor: Someone\ntopics: [agentic-commerce]\n---\n${change.words}.\n`,
       );
-      return;
+      return reported(file);
+    }
     case 'rename': {
       const file = pick(change.index);
-      renameSync(file, path.join(dir, `renamed-${++added}.md`));
-      return;
+      const to = path.join(dir, `renamed-${++added}.md`);
+      renameSync(file, to);
+      return reported(file, to);
     }
-    case 'delete':
+    case 'delete': {
       // Keep two articles at least, so the lists stay worth comparing.
-      if (articles.length > 2) rmSync(pick(change.index));
+      if (articles.length <= 2) return [];
+      const file = pick(change.index);
+      rmSync(file);
+      return reported(file);
+    }
   }
 }
 
@@ -121,6 +133,28 @@ describe('an incremental build', () => {
         }
       }),
       { numRuns: Number(process.env.PROPERTY_RUNS ?? 6) },
+    );
+  }, 120_000);
+
+  it('writes the same bytes as a clean build after any series of edits, given the listing and the paths each edit changed (npm run dev)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(edit, { minLength: 1, maxLength: 6 }), async (edits) => {
+        const content = fixtureDir('valid');
+        const out = path.join(tempDir('reported'), 'dist');
+        const cache = createBuildCache();
+        const listing = createContentListing();
+        const build = () =>
+          buildSite({ contentDir: content, outDir: out, env: BUILD_ENV, cache, listContent: (root) => listing.list(root) });
+        await build();
+        for (const change of edits) {
+          listing.report(apply(content, change));
+          await build();
+          const clean = path.join(tempDir('clean'), 'dist');
+          await buildSite({ contentDir: content, outDir: clean, env: BUILD_ENV });
+          expectSameTree(readTree(out), readTree(clean), JSON.stringify(change));
+        }
+      }),
+      { numRuns: Number(process.env.PROPERTY_RUNS ?? 4) },
     );
   }, 120_000);
 

@@ -40,6 +40,8 @@ describe('a load kept with the build cache', () => {
     const again = await load();
     expect(again.read).toBe(0);
     expect(again.records.intelligence![0]).toBe(first.records.intelligence![0]);
+    // Limits of the same values, as each build resolves them from the settings anew.
+    expect((await loadContent(content, collections, { ...DEFAULT_LIMITS }, cache)).read).toBe(0);
 
     writeFileSync(
       article('rag-evaluation.md'),

@@ -75,7 +75,8 @@ export function freshLoads(root: string, collections: CollectionTable, limits: C
 /** What `cache` kept of the last load of this folder under these collections and limits; a new one otherwise. */
 export function keptFor(cache: BuildCache, root: string, collections: CollectionTable, limits: ContentLimits): KeptLoads {
   const kept = keptLoads.get(cache);
-  if (kept?.root === root && kept.collections === collections && kept.limits === limits) return kept;
+  const sameLimits = kept?.limits.textBytes === limits.textBytes && kept.limits.imageBytes === limits.imageBytes;
+  if (kept?.root === root && kept.collections === collections && sameLimits) return kept;
   const fresh = freshLoads(root, collections, limits);
   keptLoads.set(cache, fresh);
   return fresh;
