@@ -64,7 +64,7 @@ export function layBlock(
     for (let i = first; i < last; i++) {
       const location = entries.get(slice[i]!)?.location;
       const length = records.get(slice[i]!)!.bytes.length;
-      if (changed!.has(slice[i]!) || !location || !sameLocation(location, [shard, at[i]![1], length])) return undefined;
+      if (changed!.has(slice[i]!) || location?.[0] !== shard || location[1] !== at[i]![1] || location[2] !== length) return undefined;
       bytes += length;
     }
     return bytes === before.length ? before : undefined;
@@ -76,8 +76,15 @@ export function layBlock(
   slice.forEach((term, i) => {
     const record = records.get(term)!;
     const [j, offset] = at[i]!;
-    record.bytes = shards[j]!.subarray(offset, offset + record.bytes.length);
-    entries.set(term, { postings: record.postings, location: [shardNumber(block, j), offset, record.bytes.length] });
+    const shard = shards[j]!;
+    // A record of a shard kept as it was is a view of it already, with its entry (most of an update's block).
+    if (record.bytes.buffer !== shard.buffer || record.bytes.byteOffset !== shard.byteOffset + offset) {
+      record.bytes = shard.subarray(offset, offset + record.bytes.length);
+    }
+    const location: PostingsLocation = [shardNumber(block, j), offset, record.bytes.length];
+    const entry = entries.get(term);
+    if (entry?.postings !== record.postings || !sameLocation(entry.location, location))
+      entries.set(term, { postings: record.postings, location });
   });
   return [
     { path: dictionaryPath(block), body: JSON.stringify(toDictionaryBlock(slice, entries)) },

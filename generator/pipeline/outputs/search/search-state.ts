@@ -128,15 +128,16 @@ export function keptSearchIndexFiles(
   holder.kept = kept;
   // A part carried before is the same object again: one look-up a part, of thousands, each build.
   const files: OutputFile[] = [];
-  for (const [path, body] of state.files) {
-    let file = kept.carried.get(path);
-    if (!file && changed.has(path)) file = { path, body };
-    if (!file) {
-      const { source } = kept;
-      file = { path, carried: hash('sha1', body, 'base64'), make: () => source.files.get(path)! };
-      kept.carried.set(path, file);
-    }
-    files.push(file);
-  }
+  for (const path of state.files.keys()) files.push(kept.carried.get(path) ?? handOn(kept, path, changed.has(path)));
   return files;
+}
+
+/** A part for the emit step: with its bytes when they changed, else carried with its digest (and kept so). */
+function handOn(kept: KeptSearchIndex, path: string, changed: boolean): OutputFile {
+  const body = kept.state.files.get(path)!;
+  if (changed) return { path, body };
+  const { source } = kept;
+  const file = { path, carried: hash('sha1', body, 'base64'), make: () => source.files.get(path)! };
+  kept.carried.set(path, file);
+  return file;
 }
