@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, type Stats, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { damagedFiles, identityOf, readJournal, readPreviousOutput } from './emit/previous-output.ts';
+import { damagedCount, identityOf, readJournal } from './emit/previous-output.ts';
 import type { BuildSettings } from './build-settings.ts';
 import type { DamageCheck } from './emit/damage-check.ts';
 import { type ContentNames, listNames } from './load/list-names.ts';
@@ -164,11 +164,7 @@ export async function readUnchangedBuild<S>(
   if (recorded?.fingerprint !== fingerprint.value || recorded.identity !== identityOf(target)) return undefined;
   // An update in place was cut short (update-in-place.ts): files may be half done or left over.
   if (readJournal(target)) return undefined;
-  const output = readPreviousOutput(target);
-  if (!output) return undefined;
-  const found = await damage?.answer;
-  const damaged = found && found.record === output.recordDigest ? found.damaged.size : damagedFiles(output).length;
-  return damaged === 0 ? recorded : undefined;
+  return damagedCount(target, await damage?.answer) === 0 ? recorded : undefined;
 }
 
 /** Records the build of `outDir`; `identity` is the folder it put in place (the one in place by default). */

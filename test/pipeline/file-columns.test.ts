@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fromColumns, toColumns } from '../../generator/pipeline/emit/file-columns.ts';
 import {
+  damagedCount,
   damageOf,
   type FileRecord,
   identityOf,
@@ -117,6 +118,19 @@ describe('the records beside the output, as columns', () => {
       record.identity = 'another:folder';
     });
     expect(damageOf(out, bytes())).toBeUndefined();
+  });
+
+  it("count the damaged files by the damage check's answer only when it is for the record in place", () => {
+    const { out } = recordedOutput();
+    const record = hash('sha1', readFileSync(`${out}.digests.json`), 'base64');
+    const answer = (digest: string) => ({ record: digest, damaged: new Set(['one', 'two', 'three']) });
+    expect(damagedCount(out, answer(record))).toBe(3);
+    // An answer for another record is not taken: each file is statted.
+    expect(damagedCount(out, answer('another record'))).toBe(0);
+    writeFileSync(path.join(out, 'a/b.json'), 'two, changed');
+    expect(damagedCount(out)).toBe(1);
+    rmSync(`${out}.digests.json`);
+    expect(damagedCount(out, answer(record))).toBeUndefined();
   });
 
   it('of tracked outputs: read back for the folder they name, refused for another or when damaged', () => {

@@ -122,11 +122,21 @@ export function readPreviousOutput(target: string): PreviousOutput | undefined {
   return previousOutputOf(target, bytes);
 }
 
-/** The recorded files of `previous` that were changed or removed since (the output is not what it recorded). */
-export function damagedFiles(previous: PreviousOutput): string[] {
-  const damaged: string[] = [];
-  for (const [file, record] of previous.records ?? []) if (!isIntact(under(previous.dir, file), record)) damaged.push(file);
-  return damaged;
+/**
+ * How many files of the output's record were changed or removed since it was written: `found` (the damage
+ * check's answer) when it is for this very record (the digest of its bytes), else a stat of each file;
+ * undefined when there is no record to trust for the folder in place. No map of the record is made: with
+ * nothing changed, the damage check's answer is all that is asked of 233,000 rows at 100,000 articles.
+ */
+export function damagedCount(target: string, found?: { record: string; damaged: ReadonlySet<string> }): number | undefined {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(digestsFile(target));
+  } catch {
+    return undefined;
+  }
+  if (found && found.record === hash('sha1', bytes, 'base64')) return found.damaged.size;
+  return damageOf(target, bytes)?.damaged.length;
 }
 
 /** The journal of an update in place (update-in-place.ts): the files it is replacing or removing. */
