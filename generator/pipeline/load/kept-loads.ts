@@ -41,7 +41,7 @@ const keptLoads = new WeakMap<BuildCache, KeptLoads>();
  * A collection's file pattern (`folder/*.md`; the collections table's own, not content) as a test of a
  * content path: `*` stands for any name within one folder that does not start with a dot.
  */
-export function patternMatcher(pattern: string): (file: string) => boolean {
+function patternMatcher(pattern: string): (file: string) => boolean {
   const source = pattern
     .split('*')
     .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
@@ -88,6 +88,13 @@ export const forgetLoads = (cache: BuildCache) => keptLoads.delete(cache);
 /** Site paths of the files under `images/` among `readable`. */
 export const imagesOf = (readable: ReadonlySet<string>) =>
   new Set([...readable].filter((file) => file.startsWith('images/')).map((file) => `/${file}`));
+
+/**
+ * Whether a settings or list file is loaded: when the scan found it readable, or found nothing wrong with it
+ * (an absent file is its loader's to report); a file the scan refused gives no records.
+ */
+export const loadsSingleFile = (scan: ContentScan, file: string) =>
+  scan.readable.has(file) || !scan.problems.some((problem) => problem.file === file);
 
 /** The collection `file` is a file of, if any. */
 function collectionOf(kept: KeptLoads, file: string): string | undefined {
@@ -166,7 +173,7 @@ export function loadChanged(kept: KeptLoads, scan: ContentScan, source: ContentS
     if (key === undefined) continue;
     const collection = kept.collections[key]!;
     if (collection.kind !== 'markdown') {
-      const loads = scan.readable.has(file) || !scan.problems.some((problem) => problem.file === file);
+      const loads = loadsSingleFile(scan, file);
       if (!loads) dropLoad(kept, file);
       records.set(key, loads ? take(file, collection).records : []);
       continue;

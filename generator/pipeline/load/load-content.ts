@@ -11,7 +11,7 @@ import {
   keptFor,
   keptProblems,
   loadChanged,
-  patternMatcher,
+  loadsSingleFile,
 } from './kept-loads.ts';
 import type { ContentSource, RawContent, RawRecord } from './load-file.ts';
 import { type Collection, type FileLoad, loadFile } from './load-one-file.ts';
@@ -32,8 +32,7 @@ const sameIdentity = (a: FileIdentity | undefined, b: FileIdentity | undefined) 
   a === b || (a !== undefined && b !== undefined && a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.changedMs === b.changedMs);
 
 /** A collection's files among those the scan found readable, in sorted order, whatever the file system's order. */
-function matchedFiles(readable: ReadonlySet<string>, pattern: string): string[] {
-  const matches = patternMatcher(pattern);
+function matchedFiles(readable: ReadonlySet<string>, matches: (file: string) => boolean): string[] {
   const files: string[] = [];
   for (const file of readable) if (matches(file)) files.push(file);
   return files.sort();
@@ -69,12 +68,12 @@ function loadAll(scan: ContentScan, source: ContentSource, cache: BuildCache, st
   for (const [key, collection] of Object.entries(collections)) {
     if (collection.kind === 'markdown') {
       // Matched among what the scan found readable, so nothing is listed twice or reached through a link.
-      const files = same ? kept.matched.get(key)! : matchedFiles(scan.readable, collection.pattern);
+      const files = same ? kept.matched.get(key)! : matchedFiles(scan.readable, kept.matchers.get(key)!);
       matched.set(key, files);
       const loaded: RawRecord[] = [];
       for (const file of files) for (const record of loadOf(file, collection).records) loaded.push(record);
       records.set(key, loaded);
-    } else if (scan.readable.has(collection.file) || !scan.problems.some((problem) => problem.file === collection.file)) {
+    } else if (loadsSingleFile(scan, collection.file)) {
       records.set(key, loadOf(collection.file, collection).records);
     } else {
       records.set(key, []);
