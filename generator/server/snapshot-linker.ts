@@ -79,35 +79,6 @@ export function linkTreeInBackground(from: string, to: string, abandoned: () => 
 }
 
 /**
- * File calls run at most `concurrency` at a time: `run` resolves once another may start, and rejects with the
- * first failure of any; `drain` waits for the last.
- */
-export function fewAtATime(concurrency: number) {
-  const pending = new Set<Promise<void>>();
-  let failure: unknown;
-  return {
-    async run(job: () => Promise<void>): Promise<void> {
-      const tracked: Promise<void> = job().then(
-        () => {
-          pending.delete(tracked);
-        },
-        (error: unknown) => {
-          pending.delete(tracked);
-          failure ??= error;
-        },
-      );
-      pending.add(tracked);
-      if (pending.size >= concurrency) await Promise.race(pending);
-      if (failure) throw failure;
-    },
-    async drain(): Promise<void> {
-      await Promise.all(pending);
-      if (failure) throw failure;
-    },
-  };
-}
-
-/**
  * Removes a folder without taking the server's thread or its thread pool: in a process of its own (a
  * recursive removal in this process would queue thousands of calls ahead of the requests' own file reads).
  * Failures are ignored: the next start removes leftovers.

@@ -8,7 +8,6 @@
  */
 import { link, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fewAtATime } from '../snapshot-linker.ts';
 
 /** File calls in flight at once: a few, so that the server's own reads from the thread pool never queue behind them. */
 const CONCURRENCY = 2;
@@ -38,4 +37,33 @@ export async function writeRebase(source: RebaseSource, to: string): Promise<voi
     await calls.run(bytes ? () => writeFile(target, bytes) : () => link(path.join(source.from, file), target));
   }
   await calls.drain();
+}
+
+/**
+ * File calls run at most `concurrency` at a time: `run` resolves once another may start, and rejects with the
+ * first failure of any; `drain` waits for the last.
+ */
+function fewAtATime(concurrency: number) {
+  const pending = new Set<Promise<void>>();
+  let failure: unknown;
+  return {
+    async run(job: () => Promise<void>): Promise<void> {
+      const tracked: Promise<void> = job().then(
+        () => {
+          pending.delete(tracked);
+        },
+        (error: unknown) => {
+          pending.delete(tracked);
+          failure ??= error;
+        },
+      );
+      pending.add(tracked);
+      if (pending.size >= concurrency) await Promise.race(pending);
+      if (failure) throw failure;
+    },
+    async drain(): Promise<void> {
+      await Promise.all(pending);
+      if (failure) throw failure;
+    },
+  };
 }
