@@ -9,6 +9,7 @@
  */
 import type { AnyEntry, MarkdownCollection } from '../../schemas/collections.ts';
 import { recordOrder, sortRecords } from './order.ts';
+import { insertionPoint } from '../../shared/sorted-search.ts';
 
 /** What a build keeps of a collection for the next: its published records as given, in its order, and their newest date. */
 export interface KeptOrder {
@@ -42,18 +43,6 @@ const newestOf = (records: readonly AnyEntry[], collection: MarkdownCollection):
     const day = dayOf(record, collection);
     return day > newest ? day : newest;
   }, '');
-
-/** Where `record` goes in `sorted` (in the order `compare`): the position of the first record not before it. */
-function insertionPoint(sorted: readonly AnyEntry[], record: AnyEntry, compare: (a: AnyEntry, b: AnyEntry) => number): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (compare(sorted[middle]!, record) < 0) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
 
 /** `given` in the order of `collection`, from the previous build's `before` when it kept the same collection's. */
 export function orderRecords(given: readonly AnyEntry[], collection: MarkdownCollection, before?: KeptOrder): Ordered {

@@ -11,6 +11,7 @@ import type { Problem } from '../problems.ts';
 import type { ContentSource, RawRecord } from './load-file.ts';
 import { type Collection, type FileLoad, loadFile } from './load-one-file.ts';
 import type { ContentLimits, ContentScan } from './scan-content.ts';
+import { firstAtOrAfter } from '../../shared/sorted-search.ts';
 
 export interface KeptLoads {
   root: string;
@@ -104,18 +105,6 @@ function collectionOf(kept: KeptLoads, file: string): string | undefined {
   return undefined;
 }
 
-/** Where `file` is or would be in the sorted `files`. */
-function bisect(files: readonly string[], file: string): number {
-  let low = 0;
-  let high = files.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (files[middle]! < file) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
-
 /** Notes a file's new load in what is kept. */
 export function keepLoad(kept: KeptLoads, file: string, load: FileLoad): void {
   kept.files.set(file, load);
@@ -179,7 +168,7 @@ export function loadChanged(kept: KeptLoads, scan: ContentScan, source: ContentS
       continue;
     }
     const files = kept.matched.get(key)!;
-    const at = bisect(files, file);
+    const at = firstAtOrAfter(files, file);
     const present = files[at] === file;
     if (!scan.readable.has(file)) {
       if (present) files.splice(at, 1);
