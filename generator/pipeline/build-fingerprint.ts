@@ -8,13 +8,14 @@
  * when its witness says it may have changed (content-witnesses.ts).
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync, type Stats, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { damagedCount, identityOf, readJournal } from './emit/previous-output.ts';
 import type { BuildSettings } from './build-settings.ts';
 import type { DamageCheck } from './emit/damage-check.ts';
 import { type ContentNames, listNames } from './load/list-names.ts';
+import { type FileStats, keptStats } from './load/file-stats.ts';
 import { digestInThread } from './content-digests.ts';
 import { addDigest, type ContentDigests, digestContent, noDigests, witnessColumns, witnessesOf } from './content-witnesses.ts';
 
@@ -35,7 +36,7 @@ export interface Fingerprint {
   /** Whether any content file had to be read (changed, or touched, since the record was made). */
   reread: boolean;
   /** Each regular content file's stats, by path: the build's scan of the folder takes them rather than a second stat. */
-  stats: Map<string, Stats>;
+  stats: Map<string, FileStats>;
   /** The content folder's names as listed for the check: the build's scan takes them rather than list it again. */
   listing: ContentNames;
   /** The last build's record as read for the witnesses (readUnchangedBuild takes it rather than read it again). */
@@ -112,12 +113,12 @@ export function fingerprintCold(inputs: BuildInputs, recorded = readBuildRecord(
   if (recorded) return undefined;
   const { hash, generator } = hashGenerator(inputs);
   const content = noDigests(Date.now());
-  const stats = new Map<string, Stats>();
+  const stats = new Map<string, FileStats>();
   const listing = listNames(inputs.contentDir);
   const files: string[] = [];
   // The same walk as the hash's below, here only to take each file's stats and name it to the thread.
   hashTree(createHash('sha1'), listing, (file, name) => {
-    stats.set(name, statSync(file));
+    stats.set(name, keptStats(statSync(file)));
     files.push(file);
     return '';
   });

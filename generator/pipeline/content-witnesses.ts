@@ -4,7 +4,8 @@
  * ones is not read again (as git's index does); one changed within RACY_MS of the recording is, since a
  * coarse clock could hide an edit made in the same tick.
  */
-import { type Stats, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { type FileStats, keptStats } from './load/file-stats.ts';
 import { digestFile } from './content-digests.ts';
 import { columnsOf, fromColumns } from './emit/file-columns.ts';
 import type { RecordedBuild } from './build-fingerprint.ts';
@@ -26,7 +27,7 @@ export interface ContentDigests {
 
 export const noDigests = (at: number): ContentDigests => ({ at, paths: [], digests: [], sizes: [], mtimes: [], ctimes: [], inodes: [] });
 
-export function addDigest(content: ContentDigests, name: string, stats: Stats, digest: string): void {
+export function addDigest(content: ContentDigests, name: string, stats: FileStats, digest: string): void {
   content.paths.push(name);
   content.digests.push(digest);
   content.sizes.push(stats.size);
@@ -70,7 +71,7 @@ const RACY_MS = 2000;
  */
 export function digestContent(known: ContentDigests | undefined) {
   const content = noDigests(Date.now());
-  const taken = new Map<string, Stats>();
+  const taken = new Map<string, FileStats>();
   let reread = false;
   const trustedBefore = (known?.at ?? 0) - RACY_MS;
   let next = 0;
@@ -84,7 +85,7 @@ export function digestContent(known: ContentDigests | undefined) {
     return row;
   };
   const digestOf = (file: string, name: string) => {
-    const stats = statSync(file);
+    const stats = keptStats(statSync(file));
     taken.set(name, stats);
     // The record is a file anyone can edit: its columns were checked as they were read (witnessesOf).
     const row = rowOf(name);

@@ -37,6 +37,40 @@ describe('the content listing of npm run build', () => {
     );
   });
 
+  it('keeps of each stat only the numbers and the kind the build reads, no dates (0.8 KB of heap a file otherwise)', () => {
+    const content = path.join(root, 'kept-stats');
+    mkdirSync(path.join(content, 'notes'), { recursive: true });
+    writeFileSync(path.join(content, 'notes', 'a.md'), 'text');
+    symlinkSync(path.join(content, 'notes', 'a.md'), path.join(content, 'link.md'));
+    const fingerprint = fingerprintBuild({
+      contentDir: content,
+      outDir: path.join(root, 'kept-stats-dist'),
+      settings: resolveBuildSettings({}),
+    });
+    const entries = listEntries(content);
+    for (const stats of [...entries.map((entry) => entry.stats), ...fingerprint.stats.values()])
+      expect(Object.values(stats).some((value) => value instanceof Date)).toBe(false);
+    for (const { path: file, stats } of entries) {
+      const real = lstatSync(path.join(content, file));
+      const { dev, ino, size, mtimeMs, ctimeMs } = real;
+      expect({ ...stats, isFile: stats.isFile(), isDirectory: stats.isDirectory(), isSymbolicLink: stats.isSymbolicLink() }).toEqual({
+        dev,
+        ino,
+        size,
+        mtimeMs,
+        ctimeMs,
+        isFile: real.isFile(),
+        isDirectory: real.isDirectory(),
+        isSymbolicLink: real.isSymbolicLink(),
+      });
+    }
+    expect(entries.map((entry) => [entry.path, entry.stats.isFile(), entry.stats.isDirectory(), entry.stats.isSymbolicLink()])).toEqual([
+      ['link.md', false, false, true],
+      ['notes', false, true, false],
+      ['notes/a.md', true, false, false],
+    ]);
+  });
+
   it('takes the names the nothing-changed check listed, in the order the scan lists, and only for the folder they list', () => {
     const content = path.join(root, 'listed');
     mkdirSync(path.join(content, 'a'), { recursive: true });

@@ -116,9 +116,11 @@ export async function loadContent(
   // Copies: the content is the build's to use as it likes, what is kept the next load's.
   const records = Object.fromEntries([...kept.records].map(([key, loaded]) => [key, loaded.slice()]));
   const { images } = kept;
+  // The identities only: the scan's listing, every entry with its stats, is not the build's to hold to its end.
+  const { identities } = scan;
   const readImageAt = (sitePath: string) => {
     const file = sitePath.slice(1);
-    const identity = scan.identities.get(file);
+    const identity = identities.get(file);
     if (!images.has(sitePath) || !identity) throw new Error(`${sitePath} is not an image of the content`);
     return readImage(root, file, identity);
   };

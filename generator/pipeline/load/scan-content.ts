@@ -4,12 +4,13 @@
  * so each is a problem and nothing behind it is read; a file over its size limit is a problem before it is
  * read; an SVG that could run script when opened is a problem before it is published.
  */
-import { lstatSync, type Stats } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import type { Problem } from '../problems.ts';
 import { decodeUtf8, type FileIdentity, FileChangedError, NotUtf8Error, readApproved } from './read-approved.ts';
 import { type ContentNames, listNames } from './list-names.ts';
 import { checkSvg } from './svg-check.ts';
+import { type FileStats, keptStats } from './file-stats.ts';
 
 export interface ContentLimits {
   /** Largest Markdown or YAML file, in bytes. */
@@ -67,7 +68,7 @@ function svgFileProblem(root: string, file: string, identity: FileIdentity): Pro
 /** An entry under the content folder: its path (relative, with `/`) and its stats, links not followed. */
 export interface ContentEntry {
   path: string;
-  stats: Stats;
+  stats: FileStats;
 }
 
 /**
@@ -78,11 +79,11 @@ export interface ContentEntry {
  * which names are regular files, so a link or a folder is never taken from them. `listed`: the names as the
  * caller listed them (listNames), taken only when they are of this very folder.
  */
-export function listEntries(root: string, known?: ReadonlyMap<string, Stats>, listed?: ContentNames): ContentEntry[] {
+export function listEntries(root: string, known?: ReadonlyMap<string, FileStats>, listed?: ContentNames): ContentEntry[] {
   const { names } = listed?.root === path.resolve(root) ? listed : listNames(root);
   const entries: ContentEntry[] = [];
   for (const { path: file, dirent } of names) {
-    const stats = (dirent.isFile() && known?.get(file)) || lstatSync(path.join(root, file));
+    const stats = (dirent.isFile() && known?.get(file)) || keptStats(lstatSync(path.join(root, file)));
     entries.push({ path: file, stats });
   }
   return entries;

@@ -10,6 +10,7 @@
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { type ContentEntry, listEntries } from '../../pipeline/load/scan-content.ts';
+import { keptStats } from '../../pipeline/load/file-stats.ts';
 
 /** Past this many reported paths, listing the folder whole costs no more than a stat of each. */
 const MAX_REPORTED = 512;
@@ -59,7 +60,7 @@ function patched(root: string, before: Listed, reported: ReadonlySet<string>): L
     const entry = known(file);
     // A folder, a link or anything else but a file: what it holds, or points at, is the whole listing's to say.
     if (stats ? !stats.isFile() : entry && !entry.stats.isFile()) return undefined;
-    if (stats || entry) changes.set(file, stats && { path: file, stats });
+    if (stats || entry) changes.set(file, stats && { path: file, stats: keptStats(stats) });
   }
   if ([...changes].every(([file, entry]) => entry && before.at.has(file))) {
     const entries = before.entries.slice();
