@@ -18,7 +18,10 @@ import { carrier, groupCarrier, madeFiles } from './carried-files.ts';
 export interface TrackedOutputs {
   files: ReadonlyMap<string, [key: string, digest: string]>;
   groups: ReadonlyMap<string, { key: string; files: string[] }>;
-  /** Values outputs keep for the next build (in memory only), each with the scope it was made under. */
+  /**
+   * Values outputs keep for the next build, each with the scope it was made under: in memory, all of them; beside
+   * the output, the values of facts alone (`steadyKept`).
+   */
   kept?: ReadonlyMap<string, { scope: string; value: unknown; facts?: boolean }>;
   /**
    * Each file's inputs, and the scope's digest they were keyed under (in memory only, npm run dev): a file whose
@@ -80,8 +83,9 @@ export interface OutputTracker {
   /**
    * A value made from the facts of every published record (which records, in which order, with which groups:
    * list selections by position, counts): the previous build's, kept under `name`, when no fact changed
-   * (`sameFacts`); else `make()`'s. Kept for the next build either way (in memory only). It must hold no
-   * record itself (an edited record is a new object, and the value outlives the edit), only positions, files and values.
+   * (`sameFacts`); else `make()`'s. Kept for the next build either way (in memory, or beside the output). It must
+   * hold no record itself (an edited record is a new object, and the value outlives the edit), only positions,
+   * files and values, which the structured clone of the record beside the output keeps as they are.
    */
   steadyKept<T>(name: string, make: () => T): T;
   /** How many files were carried over unmade so far. */
@@ -170,8 +174,9 @@ export function createOutputTracker(options: {
     madeGroup: (name, inputs, files) => setGroup(name, keyOf(inputs), files),
     settle(emitted) {
       if (!emitted) return undefined;
-      // Values are kept in memory only (npm run dev): a build that keeps no inputs never makes them.
-      const values = inputsNow && keptValues(kept, facts, scope, reach?.sameFacts() ? previous : undefined);
+      // In memory (npm run dev) every kept value; beside the output (npm run build) those of facts alone (keptFacts).
+      const before = reach?.sameFacts() ? previous : undefined;
+      const values = inputsNow ? keptValues(kept, facts, scope, before) : keptFacts(kept, facts, scope, before);
       const inputs = inputsNow && { scoped, before: inputsBefore, now: inputsNow };
       return settleTracked({ previous, made, groups, emitted, rest: rest.carried(), inputs, kept: values, records: reach?.record() });
     },
@@ -188,6 +193,19 @@ function keptValues(kept: ReadonlyMap<string, () => unknown>, facts: ReadonlySet
   );
   for (const [name, entry] of previous?.kept ?? []) if (entry.facts && entry.scope === scope && !values.has(name)) values.set(name, entry);
   return values;
+}
+
+/**
+ * The values of facts a build keeps beside its output (the others, relations per record, would cost more to
+ * write and read than to make): the previous build's very table when every one asked for is the previous value
+ * itself (a steady build), so the file beside the output need not be written again.
+ */
+function keptFacts(kept: ReadonlyMap<string, () => unknown>, facts: ReadonlySet<string>, scope: string, previous?: TrackedOutputs) {
+  const asked = [...facts].map((name) => [name, kept.get(name)!()] as const);
+  const same = previous?.kept && asked.every(([name, value]) => previous.kept!.get(name)?.value === value);
+  if (same) return previous.kept;
+  const values = keptValues(new Map(asked.map(([name, value]) => [name, () => value])), facts, scope, previous);
+  return values.size ? values : undefined;
 }
 
 /** A tracker that carries nothing over and records nothing: every file is made. */

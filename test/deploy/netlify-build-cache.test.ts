@@ -39,7 +39,15 @@ const identity = (dir: string) => statSync(dir).ino;
 function freshCheckout(source: string, content: string, out: string): void {
   rmSync(content, { recursive: true, force: true });
   cpSync(source, content, { recursive: true });
-  for (const file of [out, `${out}.digests.json`, `${out}.build.json`, `${out}.inputs.json`, `${out}.load`, `${out}.search`])
+  for (const file of [
+    out,
+    `${out}.digests.json`,
+    `${out}.build.json`,
+    `${out}.inputs.json`,
+    `${out}.kept.bin`,
+    `${out}.load`,
+    `${out}.search`,
+  ])
     rmSync(file, { recursive: true, force: true });
 }
 

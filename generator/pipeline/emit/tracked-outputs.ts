@@ -4,15 +4,29 @@
  * describes. Trusted only while that folder is the one in place: a build cut short before it recorded its own
  * leaves the previous record, which names a folder no longer there. A carried file is still linked only when
  * the output's own record (previous-output.ts) has the same digest and the file is intact.
+ *
+ * The values of facts a build kept (output-tracker.ts `steadyKept`: list selections, groups and ranks by
+ * position, counts) go into a file of their own (`<out>.kept.bin`, a structured clone), named in the record by
+ * the digest of its bytes: a fresh process takes them as `npm run dev` takes its own, where it walked every
+ * record to make them again. A steady build keeps the very values it read, so the file is not written again.
+ * A file that is missing, or whose bytes are not the ones the record names (a build killed between writing
+ * the two), is no kept value: each is made again.
  */
+import { hash } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { deserialize, serialize } from 'node:v8';
 import type { TrackedOutputs } from '../output-tracker.ts';
 import type { RecordFacts } from '../edit-reach.ts';
 import { fromColumns, toColumns } from './file-columns.ts';
 import { identityOf } from './previous-output.ts';
 
 const inputsFile = (outDir: string) => `${path.resolve(outDir)}.inputs.json`;
+const keptFile = (outDir: string) => `${path.resolve(outDir)}.kept.bin`;
+
+type Kept = NonNullable<TrackedOutputs['kept']>;
+/** The kept values read from beside the output, with the digest of their file: kept as they were, not written again. */
+const keptOnDisk = new WeakMap<Kept, string>();
 
 /** Raise when the record changes shape: a record of another version is no record (the build makes everything). */
 const VERSION = 4;
@@ -26,6 +40,7 @@ export function readTrackedOutputs(outDir: string): TrackedOutputs | undefined {
       files: unknown;
       groups: Record<string, { key: unknown; files: unknown }>;
       records?: { scoped: unknown; files: unknown };
+      kept?: unknown;
     };
     if (recorded.version !== VERSION || typeof recorded.identity !== 'string' || recorded.identity !== identityOf(path.resolve(outDir)))
       return undefined;
@@ -39,10 +54,40 @@ export function readTrackedOutputs(outDir: string): TrackedOutputs | undefined {
       if (typeof group?.key === 'string' && Array.isArray(group.files) && group.files.every((file) => typeof file === 'string'))
         groups.set(name, { key: group.key, files: group.files as string[] });
     }
-    return { files, groups, records: recordFactsOf(recorded.records) };
+    return { files, groups, records: recordFactsOf(recorded.records), kept: readKept(outDir, recorded.kept) };
   } catch {
     return undefined;
   }
+}
+
+/** The kept values beside the output when their file's bytes have `digest`; undefined otherwise. */
+function readKept(outDir: string, digest: unknown): Kept | undefined {
+  if (typeof digest !== 'string') return undefined;
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(keptFile(outDir));
+  } catch {
+    return undefined;
+  }
+  if (hash('sha1', bytes, 'base64') !== digest) return undefined;
+  const kept = deserialize(bytes) as Kept;
+  keptOnDisk.set(kept, digest);
+  return kept;
+}
+
+/** Writes the kept values (unless they are the ones read) and gives their file's digest; none: the file is removed. */
+function writeKept(outDir: string, kept: Kept | undefined): string | undefined {
+  const file = keptFile(outDir);
+  if (!kept?.size) {
+    rmSync(file, { force: true });
+    return undefined;
+  }
+  const known = keptOnDisk.get(kept);
+  if (known) return known;
+  const bytes = serialize(kept);
+  writeFileSync(`${file}.${process.pid}`, bytes);
+  renameSync(`${file}.${process.pid}`, file);
+  return hash('sha1', bytes, 'base64');
 }
 
 /** The published records' digests and facts (edit-reach.ts) as recorded; undefined for a table of another shape. */
@@ -60,6 +105,7 @@ export function recordTrackedOutputs(outDir: string, outputs: TrackedOutputs | u
   const file = inputsFile(outDir);
   if (!outputs || !identity) {
     rmSync(file, { force: true });
+    rmSync(keptFile(outDir), { force: true });
     return;
   }
   const files = toColumns(outputs.files, { key: ([key]) => key, digest: ([, digest]) => digest });
@@ -67,7 +113,9 @@ export function recordTrackedOutputs(outDir: string, outputs: TrackedOutputs | u
     scoped: outputs.records.scoped,
     files: toColumns(outputs.records.byFile, { digest: ([digest]) => digest, facts: ([, facts]) => facts, shown: ([, , shown]) => shown }),
   };
-  const record = { version: VERSION, identity, files, groups: Object.fromEntries(outputs.groups), records };
+  // The kept values' file first: the record names its digest, so a build killed in between leaves them apart.
+  const kept = writeKept(outDir, outputs.kept);
+  const record = { version: VERSION, identity, files, groups: Object.fromEntries(outputs.groups), records, kept };
   // Written whole, then renamed over the old one: a build killed while writing leaves no half record.
   writeFileSync(`${file}.${process.pid}`, JSON.stringify(record));
   renameSync(`${file}.${process.pid}`, file);

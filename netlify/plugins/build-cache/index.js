@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 
 /**
- * The output folder, the three records kept beside it (generator/pipeline/emit, build-fingerprint.ts), the
+ * The output folder, the records kept beside it (generator/pipeline/emit, build-fingerprint.ts), the
  * load store (generator/pipeline/load/load-store.ts): a fresh checkout's files have new inodes, so the store
  * confirms each by its bytes, which is still far cheaper than parsing it again; and the search index's state
  * (generator/pipeline/outputs/search/search-store.ts), trusted only for parts of the output whose bytes it
@@ -21,6 +21,7 @@ const cachedPaths = (publishDir) => [
   `${publishDir}.digests.json`,
   `${publishDir}.build.json`,
   `${publishDir}.inputs.json`,
+  `${publishDir}.kept.bin`,
   `${publishDir}.load`,
   `${publishDir}.search`,
 ];
