@@ -6,8 +6,13 @@
  *   form has a posting in the block (the exact tier when its own term has one) and the saturated BM25 part
  *   of the best form's bound (the writer's per-block bound times the form's weight), plus a complete match's
  *   tier (a longer query's) when every word's own term has a posting there.
- * - Blocks are visited best coarse bound first, by buckets of bounds (a counting sort, no comparison sort),
- *   each bucket's blocks in document order; a bucket whose best bound cannot reach the page ends the walk.
+ * - The quick bound of a block, for a query of more than one word, is the most words one document of it is
+ *   found with (match-count.ts bitsets, counted for 16 documents at once) times the most one word may add
+ *   there, plus a complete match's tier when that is every word.
+ * - Blocks are visited best bound first (the coarse or the quick one, whichever is lower), by buckets of
+ *   bounds (a counting sort, no comparison sort), each bucket's blocks in document order; a bucket whose
+ *   best bound cannot reach the page ends the walk. So the blocks where one document holds every word of a
+ *   long question come first, and fill the page before the many where the words are spread over documents.
  * - The tight bound of a block is the best over its documents of what the words found in that document
  *   (match-count.ts bitsets) may add: a block where no document holds every word is bounded by the most any
  *   one document holds, which is what lets a query of many words skip most blocks. The documents' own bounds,
@@ -36,6 +41,7 @@ export interface BlockBounds {
   best: Float64Array;
   coarse: Float64Array;
   blocks: number;
+  words: number;
   /** Where blockOrder's columns are in that memory (reserved with these). */
   layout: QueryMemory;
   /** The query's tiers (wordTiers), taken once rather than per block and document. */
@@ -100,16 +106,26 @@ export function blockBounds(units: PreparedForm[][], at: QueryMemory): BlockBoun
     best: new Float64Array(memory, at.all, words * blocks),
     coarse: new Float64Array(memory, at.coarse, blocks),
     blocks,
+    words,
     layout: at,
     tiers: tier,
   };
 }
 
-/** The blocks in `[firstBlock, endBlock)` with a bound, best bound first by buckets; each bucket's best bound. */
-export function blockOrder({ layout: at }: BlockBounds, firstBlock: number, endBlock: number) {
-  const memory = blockPasses().memory.buffer;
-  const count = blockPasses().blockOrder(at.coarse, firstBlock, endBlock, at.starts, at.bucketBest, at.order, at.bucketOf, at.next);
+/**
+ * The blocks in `[firstBlock, endBlock)` with a bound, best bound first by buckets (the coarse bound, or the
+ * quick one where lower: wasm/block-order.as.ts orderBounds, blockOrder); each bucket's best bound, and each
+ * block's bound the order is by.
+ */
+export function blockOrder({ layout: at, blocks, words, tiers }: BlockBounds, firstBlock: number, endBlock: number) {
+  const passes = blockPasses();
+  const memory = passes.memory.buffer;
+  const { orderBound } = at;
+  const sets = [at.found, at.setBytes, at.all, blocks, words, RANKING.blockSize] as const;
+  passes.orderBounds(at.coarse, firstBlock, endBlock, orderBound, ...sets, tiers.exact, tiers.complete, RANKING.saturation);
+  const count = passes.blockOrder(orderBound, firstBlock, endBlock, at.starts, at.bucketBest, at.order, at.bucketOf, at.next);
   return {
+    bounds: new Float64Array(memory, orderBound, blocks),
     order: new Int32Array(memory, at.order, count),
     starts: new Int32Array(memory, at.starts, BUCKETS + 1),
     bucketBest: new Float64Array(memory, at.bucketBest, BUCKETS),

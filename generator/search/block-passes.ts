@@ -76,11 +76,25 @@ export interface BlockPasses {
     bounds: number,
     starts: number,
   ): number;
-  quickBound(block: number): number;
   tightBound(block: number): number;
   lowerByImpacts(block: number): number;
-  blockOrder(
+  orderBounds(
     coarse: number,
+    first: number,
+    end: number,
+    bounds: number,
+    found: number,
+    setBytes: number,
+    best: number,
+    blocks: number,
+    words: number,
+    size: number,
+    exactTier: number,
+    complete: number,
+    saturation: number,
+  ): void;
+  blockOrder(
+    bounds: number,
     first: number,
     end: number,
     starts: number,

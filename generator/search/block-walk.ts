@@ -22,7 +22,7 @@ const WALK_FIELDS = [
   'words',
   'blocks',
   'best',
-  'coarse',
+  'orderBound',
   'order',
   'orderLength',
   'starts',
@@ -118,7 +118,7 @@ function layOut(units: PreparedForm[][], bits: WordBits, bounds: BlockBounds, wa
   const fields: WalkContext = {
     ...{ forms: forms.descriptors, formCount: forms.count, formWeights: forms.weights, words, blocks: bounds.blocks },
     wordForms: put((at) => new Int32Array(buffer, at, forms.wordForms.length), forms.wordForms, forms.wordForms.length * 4),
-    ...{ best: memory.all, coarse: memory.coarse, order: walkOrder.order.byteOffset, orderLength: walkOrder.order.length },
+    ...{ best: memory.all, orderBound: memory.orderBound, order: walkOrder.order.byteOffset, orderLength: walkOrder.order.length },
     ...{ starts: walkOrder.starts.byteOffset, bucketBest: walkOrder.bucketBest.byteOffset, buckets: walkOrder.bucketBest.length },
     ...{ found: memory.found, exact: memory.exactSets, setBytes, first: options.range[0], end: options.range[1], size },
     ...{ atOnce: options.atOnce ? 1 : 0, capacity: options.capacity, keys: take(heapSlots * 8), raws: take(heapSlots * 8) },
@@ -164,10 +164,6 @@ export function prepareWalk(units: PreparedForm[][], bits: WordBits, bounds: Blo
         const units = Math.floor(keys[i]! / span);
         return { units, document: span - 1 - (keys[i]! - units * span), raw: raws[i]! };
       });
-    },
-    quickBound(block: number): number {
-      bind();
-      return passes.quickBound(block);
     },
     /** The block's tight bound, and each document's (by slot). */
     tightBound(block: number): { best: number; slots: number[] } {

@@ -89,7 +89,8 @@ function layout(words: number, documents: number, longest: number) {
   const bucketOf = order + align8(blocks * 4);
   const next = bucketOf + align8(blocks * 4);
   const exact = next + BUCKETS * 4;
-  const free = align8(exact + blocks);
+  const orderBound = align8(exact + blocks);
+  const free = orderBound + blocks * 8;
   return {
     blocks,
     all,
@@ -108,6 +109,7 @@ function layout(words: number, documents: number, longest: number) {
     bucketOf,
     next,
     exact,
+    orderBound,
     free,
   };
 }

@@ -59,7 +59,7 @@ export function rank(units: Unit[], context: ScoreContext, options: RankOptions)
   const order = blockOrder(bounds, Math.floor(range[0] / size), Math.ceil(range[1] / size));
   // Every block's bound from the impacts is taken a chunk of the walk at a time once the walk proves long, for
   // a query of a few words: its cost grows with every form's postings, and a longer query's walk is cut short
-  // by the quick bound (most words in one document) instead.
+  // by the quick bound (most words in one document), which its order is by (block-bounds.ts), instead.
   const walk = prepareWalk(prepared, bits, bounds, order, {
     range,
     capacity: every ? -1 : end,

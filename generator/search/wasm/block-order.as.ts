@@ -1,6 +1,7 @@
 // A query's blocks bounded and ordered in WebAssembly (block-bounds.ts): each word's bound per block from its
-// forms' block tables, their sum (the coarse bound), and the blocks best bound first, as the walk visits
-// them. Arithmetic is block-bounds.ts's, operation for operation on IEEE doubles.
+// forms' block tables, their sum (the coarse bound), the quick bound from the words' sets, and the blocks
+// best bound first, as the walk visits them. Arithmetic is block-bounds.ts's, operation for operation on
+// IEEE doubles.
 
 /**
  * block-bounds.ts blockBounds for one form of word `base / blocks`: its `n` entries (blocks at `list`, i32;
@@ -52,26 +53,93 @@ export function wordBounds(
   }
 }
 
+/**
+ * The quick bound of `block`: the most words one document of it is found with (a bit-sliced count of the
+ * words' 16-bit sets, `found`: `setBytes` per word), times the most one word may add there (its exact tier
+ * `exactTier` and its saturated best bound, `best`: f64 per word and block), plus a complete match's tier
+ * (`complete`) when that is every word. Infinity where it does not apply (other block sizes, 16 words or more).
+ */
+function quickOf(
+  found: i32, setBytes: i32, best: i32, blocks: i32, words: i32, size: i32, block: i32,
+  exactTier: f64, complete: f64, saturation: f64,
+): f64 {
+  if (size != 16 || words > 15) return Infinity;
+  let one = 0;
+  let two = 0;
+  let four = 0;
+  let eight = 0;
+  let most = 0.0;
+  for (let u = 0; u < words; u++) {
+    const set = <i32>load<u16>(found + u * setBytes + block * 2);
+    if (set == 0) continue;
+    const carry1 = one & set;
+    one ^= set;
+    const carry2 = two & carry1;
+    two ^= carry1;
+    const carry4 = four & carry2;
+    four ^= carry2;
+    eight |= carry4;
+    const bound = load<f64>(best + ((u * blocks + block) << 3));
+    if (bound > most) most = bound;
+  }
+  let count = 0;
+  let slots = 0xffff;
+  if (slots & eight) {
+    slots &= eight;
+    count |= 8;
+  }
+  if (slots & four) {
+    slots &= four;
+    count |= 4;
+  }
+  if (slots & two) {
+    slots &= two;
+    count |= 2;
+  }
+  if (slots & one) count |= 1;
+  // The saturated part grows with the bound (each IEEE operation is monotone), so it is taken of the best bound only.
+  return <f64>count * (exactTier + most / (most + saturation)) + (count == words ? complete : 0.0);
+}
+
+/**
+ * block-bounds.ts blockOrder's bound per block in `[first, end)` (`bound`, f64 per block): the coarse one
+ * (`coarse`) or, for a query of more than one word, the quick one (quickOf, the other arguments) where it is
+ * lower. A block no document of which holds every word then sorts below every block where one does.
+ */
+export function orderBounds(
+  coarse: i32, first: i32, end: i32, bound: i32, found: i32, setBytes: i32, best: i32, blocks: i32, words: i32,
+  size: i32, exactTier: f64, complete: f64, saturation: f64,
+): void {
+  for (let block = first; block < end; block++) {
+    let value = load<f64>(coarse + (block << 3));
+    if (words > 1 && value > 0) {
+      const quick = quickOf(found, setBytes, best, blocks, words, size, block, exactTier, complete, saturation);
+      if (quick < value) value = quick;
+    }
+    store<f64>(bound + (block << 3), value);
+  }
+}
+
 const BUCKETS = 4096;
 
 /**
- * block-bounds.ts blockOrder: the blocks in `[first, end)` with a coarse bound (`coarse`, f64 per block),
+ * block-bounds.ts blockOrder: the blocks in `[first, end)` with a bound (`bounds`, f64 per block: orderBounds'),
  * best bound first by buckets (a counting sort): `order` (i32), each bucket's start (`starts`, BUCKETS + 1
  * i32, zeroed) and best bound (`bucketBest`, BUCKETS f64, zeroed); `bucketOf` (i32 per block of the range)
  * and `next` (BUCKETS i32) are scratch. Returns how many blocks `order` holds.
  */
-export function blockOrder(coarse: i32, first: i32, end: i32, starts: i32, bucketBest: i32, order: i32, bucketOf: i32, next: i32): i32 {
+export function blockOrder(bounds: i32, first: i32, end: i32, starts: i32, bucketBest: i32, order: i32, bucketOf: i32, next: i32): i32 {
   let low = Infinity;
   let high = 0.0;
   for (let block = first; block < end; block++) {
-    const bound = load<f64>(coarse + (block << 3));
+    const bound = load<f64>(bounds + (block << 3));
     if (bound == 0) continue;
     if (bound < low) low = bound;
     if (bound > high) high = bound;
   }
   const scale = high > low ? <f64>(BUCKETS - 1) / (high - low) : 0.0;
   for (let block = first; block < end; block++) {
-    const bound = load<f64>(coarse + (block << 3));
+    const bound = load<f64>(bounds + (block << 3));
     const at = bucketOf + ((block - first) << 2);
     if (bound == 0) {
       store<i32>(at, -1);
@@ -91,7 +159,7 @@ export function blockOrder(coarse: i32, first: i32, end: i32, starts: i32, bucke
     const index = load<i32>(slot);
     store<i32>(slot, index + 1);
     store<i32>(order + (index << 2), block);
-    const bound = load<f64>(coarse + (block << 3));
+    const bound = load<f64>(bounds + (block << 3));
     const best = bucketBest + (bucket << 3);
     if (bound > load<f64>(best)) store<f64>(best, bound);
   }

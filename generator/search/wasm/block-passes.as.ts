@@ -13,9 +13,9 @@
 // - typo-scan.as.ts: the typo files' scan.
 export { decodeTable, tableBody, tableLastBlock } from './block-table.as';
 export { decodeRare, prepareRare } from './rare-terms.as';
-export { blockOrder, formBounds, wordBounds } from './block-order.as';
+export { blockOrder, formBounds, orderBounds, wordBounds } from './block-order.as';
 export { formBits, orBytes, unionCount } from './match-bits.as';
 export { bindWalk, walk } from './block-walk.as';
-export { lowerByImpacts, quickBound, tightBound } from './walk-bounds.as';
+export { lowerByImpacts, tightBound } from './walk-bounds.as';
 export { impactBlockBounds } from './impact-bounds.as';
 export { typoScan } from './typo-scan.as';

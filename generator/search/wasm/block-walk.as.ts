@@ -1,17 +1,17 @@
-// The walk over a query's blocks (scoring.ts), in WebAssembly: blocks visited best coarse bound first, each
-// dropped by the cheapest bound that proves it cannot reach the page (the impacts of the walk's next
-// blocks, the quick and tight bounds from the words' sets, each document's bound from the impacts:
-// impact-bounds.as.ts, walk-bounds.as.ts), the others scored word by word into a heap of the page's size
-// (block-scoring.as.ts, walk-heap.as.ts). block-walk.ts lays out the memory and the context
-// (walk-state.as.ts). Arithmetic is the JavaScript rules' (ranking.ts, postings-codec.ts), operation for
-// operation on IEEE doubles, so scores are identical to theirs.
+// The walk over a query's blocks (scoring.ts), in WebAssembly: blocks visited best bound first (the coarse
+// or the quick one, block-order.as.ts), each dropped by the cheapest bound that proves it cannot reach the
+// page (that bound, the impacts of the walk's next blocks, the tight bound from the words' sets, each
+// document's bound from the impacts: impact-bounds.as.ts, walk-bounds.as.ts), the others scored word by
+// word into a heap of the page's size (block-scoring.as.ts, walk-heap.as.ts). block-walk.ts lays out the
+// memory and the context (walk-state.as.ts). Arithmetic is the JavaScript rules' (ranking.ts,
+// postings-codec.ts), operation for operation on IEEE doubles, so scores are identical to theirs.
 import { scoreBlock } from './block-scoring.as';
 import { impactBlockBounds } from './impact-bounds.as';
-import { lowerByImpacts, quickBound, tightBound } from './walk-bounds.as';
+import { lowerByImpacts, tightBound } from './walk-bounds.as';
 import { below, clearHeap, heapSize } from './walk-heap.as';
 import {
-  AT_ONCE, BUCKET_BEST, BUCKETS, COARSE, FORM_COUNT, FORM_WEIGHTS, FORMS, HEAP_COUNT, IMPACT_OUT, IMPACTS_AFTER,
-  IMPACTS_CHUNK, ORDER, ORDER_LENGTH, SCRATCH, STARTS, TIERS, WORD_ORDER,
+  AT_ONCE, BUCKET_BEST, BUCKETS, FORM_COUNT, FORM_WEIGHTS, FORMS, HEAP_COUNT, IMPACT_OUT, IMPACTS_AFTER,
+  IMPACTS_CHUNK, ORDER, ORDER_BOUND, ORDER_LENGTH, SCRATCH, STARTS, TIERS, WORD_ORDER,
   bindState, ctx, end, field, first, saturation, size, wordBest, words,
 } from './walk-state.as';
 
@@ -46,7 +46,7 @@ function orderWords(block: i32): void {
 export function walk(): i32 {
   const order = field(ORDER);
   const starts = field(STARTS);
-  const coarse = field(COARSE);
+  const bounds = field(ORDER_BOUND);
   const out = field(IMPACT_OUT);
   const atOnce = field(AT_ONCE) != 0;
   const length = field(ORDER_LENGTH);
@@ -61,7 +61,7 @@ export function walk(): i32 {
     if (below(load<f64>(field(BUCKET_BEST) + (bucket << 3)))) break;
     for (let i = from; i < to; i++) {
       const block = load<i32>(order + (i << 2));
-      if (below(load<f64>(coarse + (block << 3)))) continue;
+      if (below(load<f64>(bounds + (block << 3)))) continue;
       if (++visited >= field(IMPACTS_AFTER) && atOnce && i >= boundedTo) {
         boundedTo = min(length, i + field(IMPACTS_CHUNK));
         const status = impactBlockBounds(
@@ -71,7 +71,7 @@ export function walk(): i32 {
         if (status < 0) return status;
         impacts = true;
       }
-      if ((impacts && below(load<f64>(out + (block << 3)))) || (words > 1 && below(quickBound(block)))) continue;
+      if (impacts && below(load<f64>(out + (block << 3)))) continue;
       if (below(tightBound(block))) continue;
       orderWords(block);
       const dropped = lowerByImpacts(block);

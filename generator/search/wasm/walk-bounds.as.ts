@@ -1,56 +1,12 @@
-// The bounds that drop a block before it is scored (scoring.ts): the quick bound (how many words one
-// document may hold), the tight bound (each document's words and their tiers), and each document's own bound
-// lowered word by word from its forms' impacts. Each is compared with the page (walk-heap.as.ts below).
+// The bounds that drop a block before it is scored (scoring.ts), after the bound the walk's order is by
+// (block-order.as.ts): the tight bound (each document's words and their tiers), and each document's own
+// bound lowered word by word from its forms' impacts. Each is compared with the page (walk-heap.as.ts below).
 import { FORM_BYTES, KIND, findEntry, impactsInto, rareInto } from './forms.as';
 import { below } from './walk-heap.as';
 import {
-  EXACT, FORM_WEIGHTS, FORMS, FOUND, IMPACTS, SATURATED, SET_BYTES, SLOTS, WORD_BOUNDS, WORD_FORMS, WORD_ORDER,
+  EXACT, FORM_WEIGHTS, FORMS, FOUND, IMPACTS, SATURATED, SLOTS, WORD_BOUNDS, WORD_FORMS, WORD_ORDER,
   end, field, first, hasBit, saturation, size, tier, wordBest, words,
 } from './walk-state.as';
-
-/**
- * The quick bound of `block`: the most words one document of it is found with (a bit-sliced
- * count of the words' 16-bit sets), times the most one word may add there.
- */
-export function quickBound(block: i32): f64 {
-  if (size != 16 || words > 15) return Infinity;
-  const exactFound = tier(1);
-  let one = 0;
-  let two = 0;
-  let four = 0;
-  let eight = 0;
-  let most = 0.0;
-  for (let u = 0; u < words; u++) {
-    const set = <i32>load<u16>(field(FOUND) + u * field(SET_BYTES) + block * 2);
-    if (set == 0) continue;
-    const carry1 = one & set;
-    one ^= set;
-    const carry2 = two & carry1;
-    two ^= carry1;
-    const carry4 = four & carry2;
-    four ^= carry2;
-    eight |= carry4;
-    const bound = wordBest(u, block);
-    const best = exactFound + bound / (bound + saturation);
-    if (best > most) most = best;
-  }
-  let count = 0;
-  let slots = 0xffff;
-  if (slots & eight) {
-    slots &= eight;
-    count |= 8;
-  }
-  if (slots & four) {
-    slots &= four;
-    count |= 4;
-  }
-  if (slots & two) {
-    slots &= two;
-    count |= 2;
-  }
-  if (slots & one) count |= 1;
-  return <f64>count * most + (count == words ? tier(4) : 0.0);
-}
 
 /**
  * The tight bound of `block`: per document, the sum over the words found in it of the word's
