@@ -17,8 +17,8 @@ import { buildListPages } from './outputs/pages/list-pages.ts';
 import { buildCmsFiles } from './outputs/cms/cms-files.ts';
 import type { CmsBackend } from './outputs/cms/cms-config.ts';
 import { buildSemanticIndex } from './outputs/semantic/semantic-output.ts';
-import { type BuildHelper, type FinishRendering, renderCold, renderEarly, startBuildHelper } from './helper/build-helper.ts';
-import { bodyRenderer, markdownBodies, rawBodies } from './render-bodies.ts';
+import { type BuildHelper, type FinishRendering, renderAsRead, renderCold, startBuildHelper } from './helper/build-helper.ts';
+import { bodyRenderer, markdownBodies } from './render-bodies.ts';
 import { buildOpenApi, serializeOpenApi } from './outputs/openapi/openapi-document.ts';
 import { createExampleCollector } from './outputs/openapi/openapi-examples.ts';
 import { buildHomeFiles } from './outputs/pages/home-page.ts';
@@ -212,10 +212,12 @@ async function buildWith(options: BuildOptions, helper: BuildHelper | undefined,
   const collections = options.collections ?? siteCollections;
   const store = options.keepLoads ? openLoadStore(options.outDir, { trust: !options.force }) : undefined;
   const tracking = openTracking({ ...options, ownEmit: !!(options.emit ?? options.snapshot) });
-  const loaded = await loadContent(options.contentDir, collections, settings.limits, options.cache, store, options.listContent);
+  // A cold build renders every body: the helper renders each as the load reads it, then while this thread validates.
+  const reading = helper && !tracking.previous ? renderAsRead(helper) : undefined;
+  const { contentDir, listContent } = options;
+  const loaded = await loadContent(contentDir, collections, settings.limits, options.cache, store, listContent, reading?.read);
   const raw = options.amend ? options.amend(loaded) : loaded;
-  // A cold build renders every body: the helper starts on them now, while this thread validates the content.
-  const renders = helper && !tracking.previous ? renderEarly(helper, rawBodies(raw, collections)) : undefined;
+  const renders = reading?.finish();
   const content = validateContent(raw, collections, options.cache);
   const builtAt = buildTimeOf(settings);
   const buildDate = isoSeconds(builtAt).slice(0, 10);

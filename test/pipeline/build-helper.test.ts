@@ -4,7 +4,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { renderWithHelper, SLICE_CHARACTERS, slicesOf, startBuildHelper } from '../../generator/pipeline/helper/build-helper.ts';
+import {
+  type BuildHelper,
+  renderAsRead,
+  renderWithHelper,
+  SLICE_CHARACTERS,
+  slicesOf,
+  startBuildHelper,
+} from '../../generator/pipeline/helper/build-helper.ts';
 import { writeIndexKeeping } from '../../generator/pipeline/outputs/search/stored-search.ts';
 import { renderMarkdown } from '../../generator/pipeline/outputs/render-markdown.ts';
 import { toSearchText } from '../../generator/pipeline/outputs/search-documents.ts';
@@ -70,6 +77,31 @@ describe('the build helper thread', () => {
     expect(html.size).toBe(bodies.length - 1);
     for (const body of bodies.filter((body) => body !== TOO_DEEP))
       expect(html.get(body) === renderMarkdown(body), body.slice(0, 12)).toBe(true);
+  });
+
+  it("renders a cold build's bodies as the load reads them: every distinct one in the helper, a slice sent once it is full", async () => {
+    const bodies = Array.from(
+      { length: 12 },
+      (_, i) => `## Part ${i}\n\n${`Some *text* ${i} with a [link](https://example.test/${i}). `.repeat(SLICE_CHARACTERS / 240)}`,
+    );
+    const sent: string[][] = [];
+    const counting: BuildHelper = { ...helper, render: (slice) => (sent.push(slice), helper.render(slice)) };
+    const reading = renderAsRead(counting);
+    for (const [index, body] of bodies.entries()) {
+      reading.read({ body });
+      reading.read({ body: index === 3 ? TOO_DEEP : bodies[0] });
+      reading.read({});
+    }
+    // Slices went to the helper while the records were still being read, each body once.
+    const beforeFinish = sent.length;
+    expect(beforeFinish).toBeGreaterThanOrEqual(2);
+    const html = await reading.finish()(() => {
+      throw new Error('this thread renders none of the bodies');
+    });
+    expect(sent.flat().sort()).toEqual([...bodies, TOO_DEEP].sort());
+    expect(html.has(TOO_DEEP)).toBe(false);
+    expect(html.size).toBe(bodies.length);
+    for (const body of bodies) expect(html.get(body) === renderMarkdown(body), body.slice(0, 12)).toBe(true);
   });
 
   it('writes the same index parts as this thread from documents whose bodies are Markdown', async () => {

@@ -42,7 +42,14 @@ function matchedFiles(readable: ReadonlySet<string>, matches: (file: string) => 
  * Every file of every collection loaded, or taken from `kept` while the file keeps the identity it was read
  * under; what is kept brought up to date. The number of files read.
  */
-function loadAll(scan: ContentScan, source: ContentSource, cache: BuildCache, store: LoadStore | undefined, kept: KeptLoads): number {
+function loadAll(
+  scan: ContentScan,
+  source: ContentSource,
+  cache: BuildCache,
+  store: LoadStore | undefined,
+  kept: KeptLoads,
+  onMarkdown?: (record: RawRecord) => void,
+): number {
   const { collections } = kept;
   // With the same files as the load before, its order is taken as it is, and its loads are changed in place.
   const same = kept.scan !== undefined && sameFiles(kept.scan.readable, scan.readable);
@@ -71,7 +78,11 @@ function loadAll(scan: ContentScan, source: ContentSource, cache: BuildCache, st
       const files = same ? kept.matched.get(key)! : matchedFiles(scan.readable, kept.matchers.get(key)!);
       matched.set(key, files);
       const loaded: RawRecord[] = [];
-      for (const file of files) for (const record of loadOf(file, collection).records) loaded.push(record);
+      for (const file of files)
+        for (const record of loadOf(file, collection).records) {
+          loaded.push(record);
+          onMarkdown?.(record);
+        }
       records.set(key, loaded);
     } else if (loadsSingleFile(scan, collection.file)) {
       records.set(key, loadOf(collection.file, collection).records);
@@ -89,6 +100,8 @@ function loadAll(scan: ContentScan, source: ContentSource, cache: BuildCache, st
  * build reads only the files that changed.
  * `store`: Markdown files kept on disk by an earlier build, and where to keep this build's (the caller saves it).
  * `list`: the folder's listing, when the caller knows it without listing it (npm run dev, from its watcher).
+ * `onMarkdown`: told each record of a Markdown collection as it is read, in a load of the whole folder (a cold
+ * build's helper renders its body meanwhile: build-helper.ts renderAsRead).
  */
 export async function loadContent(
   root: string,
@@ -97,6 +110,7 @@ export async function loadContent(
   cache: BuildCache = NO_CACHE,
   store?: LoadStore,
   list?: (root: string) => ContentEntry[],
+  onMarkdown?: (record: RawRecord) => void,
 ): Promise<RawContent> {
   // The load store keeps what this build asks it for: with one, every file is asked for. Without a cache, what
   // is kept is this load's only.
@@ -107,7 +121,7 @@ export async function loadContent(
   try {
     scan = await scanContent(root, limits, list?.(root), remembers ? kept.scan : undefined);
     const source: ContentSource = { root, identities: scan.identities, problems: [], digests: kept.digests };
-    read = scan.changed ? loadChanged(kept, scan, source, cache) : loadAll(scan, source, cache, store, kept);
+    read = scan.changed ? loadChanged(kept, scan, source, cache) : loadAll(scan, source, cache, store, kept, onMarkdown);
   } catch (error) {
     forgetLoads(cache);
     throw error;
