@@ -85,7 +85,13 @@ describe('the build helper thread', () => {
       (_, i) => `## Part ${i}\n\n${`Some *text* ${i} with a [link](https://example.test/${i}). `.repeat(SLICE_CHARACTERS / 240)}`,
     );
     const sent: string[][] = [];
-    const counting: BuildHelper = { ...helper, render: (slice) => (sent.push(slice), helper.render(slice)) };
+    const counting: BuildHelper = {
+      ...helper,
+      render: (slice) => {
+        sent.push(slice);
+        return helper.render(slice);
+      },
+    };
     const reading = renderAsRead(counting);
     for (const [index, body] of bodies.entries()) {
       reading.read({ body });
