@@ -4,6 +4,7 @@
  * is ever reachable (content is data, never code). Splits exactly where the former parser (gray-matter) split, so bodies keep their bytes.
  */
 import { parseFrontMatter } from './parse-yaml.ts';
+import { readPlainFrontMatter } from './plain-front-matter.ts';
 
 export interface FrontMatter {
   /** Whether the file opens with front matter at all. */
@@ -46,8 +47,11 @@ function isEmptyMatter(matter: string): boolean {
   return true;
 }
 
-/** The front matter's data; an anchor or alias (`&name`, `*name`) is refused with its line (parse-yaml.ts). */
+/**
+ * The front matter's data; an anchor or alias (`&name`, `*name`) is refused with its line (parse-yaml.ts). Most
+ * front matter is read without the parser, to the same data (plain-front-matter.ts).
+ */
 export function parseFrontMatterData(matter: string): unknown {
   if (isEmptyMatter(matter)) return {};
-  return parseFrontMatter(matter, 1);
+  return readPlainFrontMatter(matter) ?? parseFrontMatter(matter, 1);
 }
