@@ -12,7 +12,7 @@ import { buildApiFiles } from './outputs/api/api-files.ts';
 import { buildArticleFeeds } from './outputs/feed/article-feeds.ts';
 import { buildFeedFiles } from './outputs/feed/feed-files.ts';
 import { buildResourcePages } from './outputs/pages/resource-pages.ts';
-import { buildRecordPages } from './outputs/pages/record-pages.ts';
+import { recordPages } from './outputs/pages/paired-pages.ts';
 import { buildListPages } from './outputs/pages/list-pages.ts';
 import { buildCmsFiles } from './outputs/cms/cms-files.ts';
 import type { CmsBackend } from './outputs/cms/cms-config.ts';
@@ -155,7 +155,8 @@ export async function* generateOutput(published: Content, options: OutputOptions
   const search =
     options.searchIndex === false ? undefined : trackedSearch(catalogue, options.helper, options.searchIndexBudgetMb, options.tracking);
   const semantic = search && buildSemanticIndex(catalogue, options.semanticSearch ?? true);
-  const api = buildApiFiles(catalogue, search?.documents ?? 0);
+  const pagesOfRecords = options.recordPages === false ? undefined : recordPages(catalogue);
+  const api = buildApiFiles(catalogue, search?.documents ?? 0, pagesOfRecords?.afterEnvelope);
   const examples = createExampleCollector(api.operations);
   for (const file of api.files) {
     examples.offer(file);
@@ -169,12 +170,12 @@ export async function* generateOutput(published: Content, options: OutputOptions
   yield { path: OPENAPI_PATH, body: openApi };
   // Pages are yielded as they are made; the sitemap keeps only their paths.
   const pages: string[] = [];
-  const recordPages = options.recordPages === false ? [] : [() => buildRecordPages(catalogue), () => buildListPages(catalogue)];
+  const recordAndListPages = pagesOfRecords ? [() => pagesOfRecords.rest(pages), () => buildListPages(catalogue)] : [];
   for (const build of [
     () => buildHomeFiles(catalogue),
     () => buildReferenceFiles(catalogue, openApi),
     () => buildResourcePages(catalogue),
-    ...recordPages,
+    ...recordAndListPages,
   ]) {
     for (const file of build()) {
       options.helper?.pump();

@@ -2,7 +2,7 @@
  * Every `/v1/` response that does not depend on the request, as complete envelopes, plus the manifest and
  * the route table the handler reads. A pure function of the catalogue: `{ path, body }` files out.
  */
-import { apiCollections, type ApiSpec } from '../../../schemas/collections.ts';
+import { type AnyEntry, apiCollections, type ApiSpec } from '../../../schemas/collections.ts';
 import { OPERATIONS_PATH, MANIFEST_PATH, recordPath } from '../../../shared/data-paths.ts';
 import { serializeEnvelope, type MetaFields } from '../../../shared/envelope.ts';
 import type { Manifest } from '../../../shared/manifest.ts';
@@ -36,8 +36,17 @@ function allowedFilterValues(filter: ApiSpec['filters'][number], catalogue: Cata
   return [...new Set(filter.taxonomies.flatMap((taxonomy) => (catalogue.terms[taxonomy] ?? []).map((term) => term.id)))];
 }
 
+/** What follows a record's envelope: its page, when the build makes each page beside its envelope (paired-pages.ts). */
+export type AfterEnvelope = (key: string, record: AnyEntry) => OutputFile | undefined;
+
 /** Every record's envelope, under its id and, when they differ, its slug; carried over when its inputs are unchanged. */
-function* recordFiles(served: ServedCollection, route: string, meta: MetaFields, catalogue: Catalogue): Generator<OutputFile> {
+function* recordFiles(
+  served: ServedCollection,
+  route: string,
+  meta: MetaFields,
+  catalogue: Catalogue,
+  after: AfterEnvelope | undefined,
+): Generator<OutputFile> {
   // In a steady build that names only what its edit reached, the other envelopes are carried over unnamed, but
   // the first record's: the OpenAPI examples print it.
   const reached = reachedRecords(catalogue, served.key);
@@ -50,6 +59,8 @@ function* recordFiles(served: ServedCollection, route: string, meta: MetaFields,
     const untouched = !catalogue.track.touched(record.file);
     yield catalogue.track.file(recordPath(route, record.id), inputs, make, untouched);
     if (record.slug !== record.id) yield catalogue.track.file(recordPath(route, record.slug), inputs, make, untouched);
+    const next = after?.(served.key, record);
+    if (next) yield next;
   }
 }
 
@@ -59,8 +70,8 @@ const byPath = (operations: readonly Operation[], path: string) => {
   return found;
 };
 
-/** `searchDocuments`: how many documents the search index holds, for the manifest. */
-export function buildApiFiles(catalogue: Catalogue, searchDocuments = 0): ApiFiles {
+/** `searchDocuments`: how many documents the search index holds, for the manifest. `after`: see AfterEnvelope. */
+export function buildApiFiles(catalogue: Catalogue, searchDocuments = 0, after?: AfterEnvelope): ApiFiles {
   // The handler swaps in each request's own meta; the stored one carries the content's time, not the clock's,
   // so an unchanged site rebuilds to the same envelopes.
   const meta: MetaFields = {
@@ -112,7 +123,7 @@ export function buildApiFiles(catalogue: Catalogue, searchDocuments = 0): ApiFil
 
   function* files(): Generator<OutputFile> {
     for (const list of lists) yield* list();
-    for (const served of collections) yield* recordFiles(served, `${served.collection.api.path}/get`, meta, catalogue);
+    for (const served of collections) yield* recordFiles(served, `${served.collection.api.path}/get`, meta, catalogue, after);
     yield* small;
   }
   return { files: files(), manifest, operations };

@@ -141,20 +141,33 @@ function makePageInputs(context: PageContext, key: string, record: AnyEntry): st
   return `page\n${recordInputs(record, key, context.catalogue)}\n${links.join('\n')}`;
 }
 
+/** The page of one published record of a paged collection (pagedCollections), made as the emit step writes it. */
+export type RecordPage = (key: string, record: AnyEntry) => OutputFile;
+
+export function recordPageMaker(catalogue: Catalogue): RecordPage {
+  const context = createContext(catalogue);
+  const shapers = new Map<string, ReturnType<typeof createShaper>>();
+  return (key, record) => {
+    let shaper = shapers.get(key);
+    if (!shaper) {
+      shaper = createShaper(key, catalogue);
+      shapers.set(key, shaper);
+    }
+    const path = `${sitePath(catalogue, catalogue.recordUrl(key, record)).slice(1)}index.html`;
+    return catalogue.track.file(
+      path,
+      () => pageInputs(context, key, record),
+      () => renderRecordPage(context, key, record, shaper.record(record, shaper.item(record))),
+      !catalogue.track.touched(record.file),
+    );
+  };
+}
+
 /** One page per published record of every paged collection, made one at a time as the emit step writes them. */
 export function* buildRecordPages(catalogue: Catalogue): Generator<OutputFile> {
-  const context = createContext(catalogue);
+  const page = recordPageMaker(catalogue);
   for (const key of pagedCollections(catalogue)) {
-    const shaper = createShaper(key, catalogue);
     // In a steady build that names only what its edit reached, the other pages are carried over unnamed.
-    for (const record of reachedRecords(catalogue, key) ?? catalogue.records[key]!) {
-      const path = `${sitePath(catalogue, catalogue.recordUrl(key, record)).slice(1)}index.html`;
-      yield catalogue.track.file(
-        path,
-        () => pageInputs(context, key, record),
-        () => renderRecordPage(context, key, record, shaper.record(record, shaper.item(record))),
-        !catalogue.track.touched(record.file),
-      );
-    }
+    for (const record of reachedRecords(catalogue, key) ?? catalogue.records[key]!) yield page(key, record);
   }
 }
