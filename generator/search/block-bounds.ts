@@ -77,15 +77,17 @@ export function blockBounds(units: PreparedForm[][], at: QueryMemory): BlockBoun
     for (const prepared of units[u]!) {
       const n = prepared.blocks.length;
       const { kept } = prepared;
-      // A common term's blocks are kept beside its record (query-memory.ts), and so are its bounds when the
-      // form's weight leaves them as they are.
+      // A common term's blocks and bounds are kept beside its record (query-memory.ts); a rare term's are copied.
       const formBlocks = kept ? kept.columns : at.formBlocks;
-      const formBounds = kept && prepared.bounds === prepared.form.record.blocks!.bound ? kept.bounds : at.formBounds;
-      if (formBounds === at.formBounds) new Float64Array(memory, at.formBounds, n).set(prepared.bounds);
-      if (formBlocks === at.formBlocks) new Int32Array(memory, at.formBlocks, n).set(prepared.blocks);
+      const formBounds = kept ? kept.bounds : at.formBounds;
+      if (!kept) {
+        new Float64Array(memory, at.formBounds, n).set(prepared.bounds);
+        new Int32Array(memory, at.formBlocks, n).set(prepared.blocks);
+      }
       const isExact = prepared.form.kind === 'exact' ? 1 : 0;
+      const weight = prepared.boundWeight;
       // A form limited to some fields may have a block with no posting in them: bound 0, nothing found.
-      count = passes.formBounds(formBlocks, formBounds, n, blocks, base, at.exact, at.touched, count, isExact);
+      count = passes.formBounds(formBlocks, formBounds, weight, n, blocks, base, at.exact, at.touched, count, isExact);
       if (count < 0) throw new Error(CORRUPT);
     }
     passes.wordBounds(

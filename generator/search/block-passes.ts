@@ -16,6 +16,7 @@ export interface BlockPasses {
   formBounds(
     list: number,
     bound: number,
+    weight: number,
     n: number,
     blocks: number,
     all: number,

@@ -118,10 +118,19 @@ export function findBlock(blocks: Int32Array, block: number): number {
   return -1;
 }
 
-/** A form prepared for the query: which blocks it has, its bound in each, and its postings there on demand. */
+/**
+ * A form prepared for the query: which blocks it has, its bound in each (`bounds` times `boundWeight`), and
+ * its postings there on demand.
+ */
 export class PreparedForm {
   readonly blocks: Int32Array;
   readonly bounds: Float64Array;
+  /**
+   * What `bounds` are still to be multiplied by: a common term's are the writer's, shared by every form of
+   * its record, and weighed where they are read (wasm/block-order.as.ts formBounds); a rare term's are scored
+   * with the form's weight already.
+   */
+  readonly boundWeight: number;
   /** A rare term's postings, scored, and where each of its blocks starts in them. */
   readonly whole?: { postings: BlockPostings; starts: Int32Array };
   /** Where the WebAssembly memory holds the record's shard position 0 (a common term's, kept there by query-memory.ts). */
@@ -136,13 +145,15 @@ export class PreparedForm {
     const { record } = form;
     if (record.blocks) {
       this.blocks = record.blocks.block;
-      this.bounds = form.weight === 1 ? record.blocks.bound : record.blocks.bound.map((bound) => bound * form.weight);
+      this.bounds = record.blocks.bound;
+      this.boundWeight = form.weight;
       return;
     }
     // A rare term: every posting scored now, so its bounds are exact.
     const { blocks, bounds, scores, starts } = prepareRare(form, context);
     this.blocks = blocks;
     this.bounds = bounds;
+    this.boundWeight = 1;
     this.whole = { postings: { docs: record.postings!.docs, scores }, starts };
   }
 

@@ -5,14 +5,14 @@
 
 /**
  * block-bounds.ts blockBounds for one form of word `base / blocks`: its `n` entries (blocks at `list`, i32;
- * bounds at `bound`, f64) into the word's bounds (`all + base * 8`), marking `exact` (a byte per block) and
- * listing each block the word reaches first in `touched` from `count`. Returns the new count, -1 when a
- * block number is out of range.
+ * bounds at `bound`, f64, each times `weight`) into the word's bounds (`all + base * 8`), marking `exact` (a
+ * byte per block) and listing each block the word reaches first in `touched` from `count`. Returns the new
+ * count, -1 when a block number is out of range.
  */
-export function formBounds(list: i32, bound: i32, n: i32, blocks: i32, all: i32, exact: i32, touched: i32, count: i32, isExact: i32): i32 {
+export function formBounds(list: i32, bound: i32, weight: f64, n: i32, blocks: i32, all: i32, exact: i32, touched: i32, count: i32, isExact: i32): i32 {
   for (let i = 0; i < n; i++) {
     const block = load<i32>(list + (i << 2));
-    const value = load<f64>(bound + (i << 3));
+    const value = load<f64>(bound + (i << 3)) * weight;
     if (!(block >= 0 && block < blocks)) return -1;
     if (value == 0) continue;
     const at = all + (block << 3);

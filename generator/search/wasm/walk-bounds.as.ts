@@ -31,7 +31,9 @@ export function tightBound(block: i32): f64 {
       if (!hasBit(FOUND, u, document)) continue;
       sum += (hasBit(EXACT, u, document) ? exactTier : foundTier) + load<f64>(saturated + (u << 3));
     }
-    const value = document >= first && document < end ? sum : 0.0;
+    // A document that cannot reach the page now cannot later in this block (its bound only falls): 0, so
+    // lowerSlots passes over it.
+    const value = document >= first && document < end && !below(sum) ? sum : 0.0;
     store<f64>(slots + (slot << 3), value);
     if (value > best) best = value;
   }
