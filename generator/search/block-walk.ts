@@ -53,13 +53,14 @@ const WALK_FIELDS = [
   'impactsAfter',
   'impactsChunk',
   'buckets',
+  'chunk',
 ] as const;
 
 type WalkContext = Record<(typeof WALK_FIELDS)[number], number>;
 
 /** Blocks a walk visits before it takes blocks' bounds from the impacts, and how many at a time. */
 const IMPACTS_AFTER = 64;
-const IMPACTS_CHUNK = 256;
+export const IMPACTS_CHUNK = 256;
 /** Bounds are compared with this much room, so rounding in their sums can never skip a block that counts. */
 const BOUND_ROOM = 1 + 1e-9;
 
@@ -126,7 +127,7 @@ function layOut(units: PreparedForm[][], bits: WordBits, bounds: BlockBounds, wa
     ...{ wordBounds: take(words * size * 8), scoreBest: take(words * size * 8), scoreExact: take(words * size) },
     ...{ wordOrder: take(words * 4), saturated: take(words * 8), gapSlots: take(size * 4), heapCount: 0 },
     averages: put((at) => new Float64Array(buffer, at, 5), options.averages, 40),
-    ...{ impactsAfter: IMPACTS_AFTER, impactsChunk: IMPACTS_CHUNK },
+    ...{ impactsAfter: IMPACTS_AFTER, impactsChunk: IMPACTS_CHUNK, chunk: take(IMPACTS_CHUNK * 4) },
   };
   const context = take(WALK_FIELDS.length * 4);
   if (space(0).end > buffer.byteLength || walkOrder.order.buffer !== buffer) throw new Error('search: the walk outgrew its memory');

@@ -6,6 +6,7 @@
  * each time it is asked (KEPT_LIMIT bounds them). Runtime-neutral.
  */
 import { align8, keepUpTo, reserve, scratchStart } from './block-passes.ts';
+import { IMPACTS_CHUNK } from './block-walk.ts';
 import type { PreparedForm } from './prepared-form.ts';
 import { blockCount } from './postings-codec.ts';
 import { RANKING } from './ranking.ts';
@@ -177,7 +178,7 @@ function keepRecords(units: PreparedForm[][]): void {
 /**
  * Bytes laid out from `impactSpace`: the forms (impact-bounds.ts: descriptions, weights, work space, tiers,
  * bounds, columns), then the walk's (block-walk.ts: its context, the page's `heapSlots` keys and scores,
- * per-block work space).
+ * per-block work space, the list of blocks bounded from the impacts at once).
  */
 export function impactSpaceBytes(units: PreparedForm[][], blocks: number, heapSlots: number): number {
   const forms = units.flat();
@@ -193,5 +194,5 @@ export function impactSpaceBytes(units: PreparedForm[][], blocks: number, heapSl
       : align8(n * 4) + align8((n + 1) * 4) + align8(postings * 4) + postings * 8;
   }
   const perBlock = size * 8 * 2 + words * size * 17 + words * 12 + size * 4 + 40;
-  return bytes + 512 + align8((words + 1) * 4) + heapSlots * 16 + perBlock + 128;
+  return bytes + 512 + align8((words + 1) * 4) + heapSlots * 16 + perBlock + IMPACTS_CHUNK * 4 + 128;
 }

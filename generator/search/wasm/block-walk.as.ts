@@ -10,7 +10,7 @@ import { impactBlockBounds } from './impact-bounds.as';
 import { lowerByImpacts, tightBound } from './walk-bounds.as';
 import { below, clearHeap, heapSize } from './walk-heap.as';
 import {
-  AT_ONCE, BUCKET_BEST, BUCKETS, FORM_COUNT, FORM_WEIGHTS, FORMS, HEAP_COUNT, IMPACT_OUT, IMPACTS_AFTER,
+  AT_ONCE, BUCKET_BEST, BUCKETS, CHUNK, FORM_COUNT, FORM_WEIGHTS, FORMS, HEAP_COUNT, IMPACT_OUT, IMPACTS_AFTER,
   IMPACTS_CHUNK, ORDER, ORDER_BOUND, ORDER_LENGTH, SCRATCH, STARTS, TIERS, WORD_ORDER,
   bindState, ctx, end, field, first, saturation, size, wordBest, words,
 } from './walk-state.as';
@@ -63,9 +63,16 @@ export function walk(): i32 {
       const block = load<i32>(order + (i << 2));
       if (below(load<f64>(bounds + (block << 3)))) continue;
       if (++visited >= field(IMPACTS_AFTER) && atOnce && i >= boundedTo) {
-        boundedTo = min(length, i + field(IMPACTS_CHUNK));
+        // The next blocks of the order that can still reach the page (one below it now stays below: the page
+        // only rises), so that none is bounded that the walk will pass over or never reach.
+        const chunk = field(CHUNK);
+        let listed = 0;
+        for (boundedTo = i; boundedTo < length && listed < field(IMPACTS_CHUNK); boundedTo++) {
+          const next = load<i32>(order + (boundedTo << 2));
+          if (!below(load<f64>(bounds + (next << 3)))) store<i32>(chunk + (listed++ << 2), next);
+        }
         const status = impactBlockBounds(
-          field(FORMS), field(FORM_COUNT), field(FORM_WEIGHTS), words, first, end, size, order + (i << 2), boundedTo - i,
+          field(FORMS), field(FORM_COUNT), field(FORM_WEIGHTS), words, first, end, size, chunk, listed,
           field(TIERS), saturation, field(SCRATCH), out,
         );
         if (status < 0) return status;

@@ -41,6 +41,7 @@ export const HEAP_COUNT = 34;
 export const IMPACTS_AFTER = 35;
 export const IMPACTS_CHUNK = 36;
 export const BUCKETS = 37;
+export const CHUNK = 38;
 
 export let ctx: i32 = 0;
 export let words: i32 = 0;
