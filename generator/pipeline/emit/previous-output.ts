@@ -20,6 +20,8 @@ export interface PreviousOutput {
   records?: ReadonlyMap<string, FileRecord>;
   /** The digest of the record's bytes as read (damage-check.ts takes its answer only for the same record). */
   recordDigest?: string;
+  /** The bytes of every file the record names, summed as it was read. */
+  bytes?: number;
 }
 
 export const digestsFile = (target: string) => `${target}.digests.json`;
@@ -78,13 +80,48 @@ function readTable(target: string, bytes?: Buffer) {
 }
 
 /** Every file's record, by path, from the record beside the output; undefined when it cannot be read or is of another shape. */
-function readRecords(target: string, bytes?: Buffer): { identity: unknown; records: Map<string, FileRecord> } | undefined {
+function readRecords(target: string, bytes?: Buffer): { identity: unknown; records: Map<string, FileRecord>; bytes: number } | undefined {
   const table = readTable(target, bytes);
   if (!table) return undefined;
   const records = new Map<string, FileRecord>();
-  for (let row = 0; row < table.paths.length; row++)
+  let total = 0;
+  for (let row = 0; row < table.paths.length; row++) {
     records.set(table.paths[row]!, [table.digests[row]!, table.sizes[row]!, table.times[row]!, table.inodes[row]!]);
-  return { identity: table.identity, records };
+    total += table.sizes[row]!;
+  }
+  return { identity: table.identity, records, bytes: total };
+}
+
+/**
+ * Each file's digest, read from its record: a map of its own, 233,000 entries at 100,000 articles, cost a
+ * fresh build's edit a tenth of a second and as much again for the garbage collector.
+ */
+class DigestsOf implements ReadonlyMap<string, string> {
+  constructor(private readonly records: ReadonlyMap<string, FileRecord>) {}
+  get size() {
+    return this.records.size;
+  }
+  get(file: string) {
+    return this.records.get(file)?.[0];
+  }
+  has(file: string) {
+    return this.records.has(file);
+  }
+  keys() {
+    return this.records.keys();
+  }
+  *values(): MapIterator<string> {
+    for (const record of this.records.values()) yield record[0];
+  }
+  *entries(): MapIterator<[string, string]> {
+    for (const [file, record] of this.records) yield [file, record[0]];
+  }
+  [Symbol.iterator]() {
+    return this.entries();
+  }
+  forEach(each: (digest: string, file: string, map: ReadonlyMap<string, string>) => void) {
+    for (const [file, record] of this.records) each(record[0], file, this);
+  }
 }
 
 /**
@@ -106,9 +143,8 @@ export function damageOf(target: string, bytes: Buffer): { record: string; damag
 function previousOutputOf(target: string, bytes: Buffer): PreviousOutput | undefined {
   const recorded = readRecords(target, bytes);
   if (!recorded || recorded.identity !== identityOf(target)) return undefined;
-  const digests = new Map<string, string>();
-  for (const [file, [digest]] of recorded.records) digests.set(file, digest);
-  return { dir: target, records: recorded.records, digests, recordDigest: hash('sha1', bytes, 'base64') };
+  const { records } = recorded;
+  return { dir: target, records, digests: new DigestsOf(records), recordDigest: hash('sha1', bytes, 'base64'), bytes: recorded.bytes };
 }
 
 /** The previous build's records, when the folder they describe is still the one in place. */
