@@ -17,7 +17,8 @@ afterAll(() => removeBuildDirs());
 function outputs(copied: string): OutputFile[] {
   const files: OutputFile[] = [];
   for (let n = 0; n < 1500; n++) {
-    const text = `file ${n} `.repeat(1 + ((n * 7919) % 3000));
+    // Some texts hold characters past ASCII and a lone surrogate: the writer encodes them as the build's thread would.
+    const text = `file ${n} ${n % 7 === 0 ? 'café — 😀 \uD800 ' : ''}`.repeat(1 + ((n * 7919) % 3000));
     const folder = `pages/${n % 300}`;
     if (n === 900) files.push({ path: `${folder}/image.png`, copyFrom: copied });
     else files.push({ path: `${folder}/${n}.html`, body: n % 5 === 0 ? new TextEncoder().encode(text) : text });

@@ -9,7 +9,7 @@ import { copyFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { makeDirOnce } from './settle-file.ts';
-import { FAILED, type WriteJob, type WriterAnswer, WRITTEN_KIB } from './file-writer.ts';
+import { FAILED, postedSize, type WriteJob, type WriterAnswer, WRITTEN_KIB } from './file-writer.ts';
 
 const { shared } = workerData as { shared: Int32Array };
 const made = new Set<string>();
@@ -20,21 +20,22 @@ const inodes: number[] = [];
 let failure: string | undefined;
 
 function writeBatch(batch: WriteJob[]): void {
-  let bytes = 0;
+  let posted = 0;
   for (const [target, body, copyFrom] of batch) {
     makeDirOnce(made, path.dirname(target));
-    // Hashed here rather than in the build's thread, which makes the next files meanwhile (settle-file.ts
-    // hashes the same bytes the same way where there is no writer).
-    digests.push(hash('sha1', body ?? readFileSync(copyFrom!), 'base64'));
+    // Encoded and hashed here rather than in the build's thread, which makes the next files meanwhile
+    // (settle-file.ts hashes and writes a text's UTF-8 the same way where there is no writer).
+    const encoded = typeof body === 'string' ? Buffer.from(body) : body;
+    digests.push(hash('sha1', encoded ?? readFileSync(copyFrom!), 'base64'));
     if (copyFrom !== null) copyFileSync(copyFrom, target);
-    else writeFileSync(target, body!);
+    else writeFileSync(target, encoded!);
     const stats = statSync(target);
     sizes.push(stats.size);
     times.push(stats.mtimeMs);
     inodes.push(stats.ino);
-    bytes += body === null ? 0 : body.byteLength;
+    posted += postedSize(body);
   }
-  Atomics.add(shared, WRITTEN_KIB, Math.ceil(bytes / 1024));
+  Atomics.add(shared, WRITTEN_KIB, Math.ceil(posted / 1024));
   Atomics.notify(shared, WRITTEN_KIB);
 }
 

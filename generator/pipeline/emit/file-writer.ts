@@ -6,8 +6,9 @@
  * (a cold build, `--force`), so the writer alone makes every folder and file of the staging folder.
  *
  * The build's thread never turns to its event loop while it makes files, so it cannot hear the writer: the
- * writer counts the bytes it has written in memory both threads share, and the build's thread waits on that
- * count when more than `AHEAD_BYTES` are posted and not written yet, so at most that much sits in messages.
+ * writer counts what it has written in memory both threads share (each body's `postedSize`), and the build's
+ * thread waits on that count when more than `AHEAD_BYTES` are posted and not written yet, so at most that much
+ * sits in messages.
  */
 import type { OutputFile } from '../outputs/output-file.ts';
 import { startTypeScriptWorker } from '../typescript-worker.ts';
@@ -20,10 +21,12 @@ const BATCH_FILES = 64;
 /** A writer that writes nothing for this long is taken as stopped. */
 const STALL_MS = 120_000;
 
-/** One file to write: its target path, and its bytes or the file to copy. */
-export type WriteJob = [target: string, body: Uint8Array | null, copyFrom: string | null];
+/** One file to write: its target path, and its text or bytes or the file to copy. */
+export type WriteJob = [target: string, body: string | Uint8Array | null, copyFrom: string | null];
 
-const utf8 = new TextEncoder();
+/** What a body counts for against `AHEAD_BYTES`, the same in both threads: a text's length, or its bytes. */
+export const postedSize = (body: string | Uint8Array | null) =>
+  body === null ? 0 : typeof body === 'string' ? body.length : body.byteLength;
 
 /** What the writer thread answers once it has written everything, or the first error. */
 export type WriterAnswer = { digests: string[]; sizes: number[]; times: number[]; inodes: number[] } | { error: string };
@@ -50,15 +53,13 @@ export function startFileWriter(): FileWriter {
     worker.once('exit', () => resolve({ error: 'the file writer thread ended early' }));
   });
   let batch: WriteJob[] = [];
-  let handed: ArrayBuffer[] = [];
   let postedKib = 0;
   let batchBytes = 0;
   const post = () => {
     if (batch.length === 0) return;
-    worker.postMessage(batch, handed);
+    worker.postMessage(batch);
     postedKib += Math.ceil(batchBytes / 1024);
     batch = [];
-    handed = [];
     batchBytes = 0;
     waitForRoom();
   };
@@ -75,13 +76,11 @@ export function startFileWriter(): FileWriter {
   };
   return {
     write(target, file) {
-      const made = 'copyFrom' in file ? null : 'body' in file ? file.body : file.make();
-      // A page's text encoded here, in a buffer of its own, is handed over rather than copied into the
-      // message: copying 70 MB of text into messages took 0.3 s of the build's thread at 4,000 articles.
-      const body = typeof made === 'string' ? utf8.encode(made) : made;
-      if (typeof made === 'string') handed.push(body!.buffer as ArrayBuffer);
+      // A page's text goes as it is, encoded by the writer: copying a text into a message costs this thread
+      // half of encoding it (the 10,113 files of 4,000 articles: 50 to 60 ms against 110 to 210 ms).
+      const body = 'copyFrom' in file ? null : 'body' in file ? file.body : file.make();
       batch.push([target, body, 'copyFrom' in file ? file.copyFrom : null]);
-      batchBytes += body === null ? 0 : body.byteLength;
+      batchBytes += postedSize(body);
       if (batch.length >= BATCH_FILES) post();
     },
     async finish() {
