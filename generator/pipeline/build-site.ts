@@ -213,7 +213,6 @@ async function buildWith(options: BuildOptions, helper: BuildHelper | undefined,
   const collections = options.collections ?? siteCollections;
   const store = options.keepLoads ? openLoadStore(options.outDir, { trust: !options.force }) : undefined;
   const tracking = openTracking({ ...options, ownEmit: !!(options.emit ?? options.snapshot) });
-  // A cold build renders every body: the helper renders each as the load reads it, then while this thread validates.
   const reading = helper && !tracking.previous ? renderAsRead(helper) : undefined;
   const { contentDir, listContent } = options;
   const loaded = await loadContent(contentDir, collections, settings.limits, options.cache, store, listContent, reading?.read);
