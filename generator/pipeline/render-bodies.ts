@@ -2,6 +2,7 @@
 import { type CollectionTable, markdownCollections } from '../schemas/collections.ts';
 import { type Content, entriesOf } from '../schemas/content.ts';
 import type { BuildCache } from './build-cache.ts';
+import { letTextGo } from './validate/check-record.ts';
 
 /** The bodies of every published record. */
 export function* markdownBodies(published: Content, collections: CollectionTable): Generator<string> {
@@ -18,11 +19,11 @@ const USES = 2;
 
 /**
  * Each body's HTML, from the rendering the build started (`rendered`) or made here, let go once the outputs
- * that print it have had it: kept to the end, every body's HTML was 2.6 KB an article of the build's heap
- * (2.6 GB at a million). A later use (an article in the feeds, a body two records share) renders it again,
- * to the same bytes.
+ * that print it have had it, and the record's text with it (`letTextGo`): kept to the end, every body's HTML
+ * was 2.6 KB an article of the build's heap (2.6 GB at a million), its file's text 2.85 KB. A later use (an
+ * article in the feeds, a body two records share) reads and renders it again, to the same bytes.
  */
-function renderLettingGo(rendered: Map<string, string> | undefined, render: Render): Render {
+function renderLettingGo(rendered: Map<string, string> | undefined, render: Render, letTextGo: (record: object) => void): Render {
   const made = rendered ?? new Map<string, string>();
   const uses = new Map<string, number>();
   return (record) => {
@@ -36,6 +37,7 @@ function renderLettingGo(rendered: Map<string, string> | undefined, render: Rend
     else {
       made.delete(record.body);
       uses.delete(record.body);
+      letTextGo(record);
     }
     return html;
   };
@@ -45,9 +47,9 @@ type Render = (record: { body: string; file: string }) => string;
 
 /**
  * A body's HTML for the build's outputs: kept across builds in `cache` when the caller keeps one (npm run dev),
- * else let go once used (renderLettingGo). `rendered`: what the build's rendering already made.
+ * else let go once used, with the record's text (renderLettingGo). `rendered`: what the build's rendering already made.
  */
 export function bodyRenderer(cache: BuildCache | undefined, rendered: Map<string, string> | undefined, render: Render): Render {
-  if (!cache) return renderLettingGo(rendered, render);
+  if (!cache) return renderLettingGo(rendered, render, letTextGo);
   return (record) => cache.memo('html', record.body, () => rendered?.get(record.body) ?? render(record));
 }

@@ -61,6 +61,17 @@ export function* slicesOf<T extends { body: string }>(documents: readonly T[], k
   }
 }
 
+/**
+ * A document as it is posted to the helper: a copy holding the body until posted. The caller's own lets its
+ * body go (the caller keeps the documents, but not their bodies, to the index's end: stored-search.ts), which
+ * held the Markdown, and the text of the file it is cut from, to the end of the build.
+ */
+function handedOver(document: SearchDocument): SearchDocument {
+  const copy = { ...document };
+  document.body = '';
+  return copy;
+}
+
 /** The helper's share of the bodies to render (measured on 4,000 articles: both threads then finish together). */
 const HELPER_SHARE = 0.65;
 
@@ -84,7 +95,8 @@ export function startBuildHelper({ endAfterSearch = false } = {}): BuildHelper {
     keys?: readonly string[],
   ) => {
     posting.post({ kind: 'search-start', synonyms, keep } satisfies HelperTold);
-    for (const slice of slicesOf(documents, keys)) posting.post({ kind: 'search-slice', ...slice } satisfies HelperTold, true);
+    for (const slice of slicesOf(documents, keys))
+      posting.post({ kind: 'search-slice', ...slice, documents: slice.documents.map(handedOver) } satisfies HelperTold, true);
     return ask<T>({ kind: 'search', budgetMb });
   };
   return {

@@ -22,6 +22,8 @@ export interface RawRecord {
   checked?: Checked | undefined;
   /** Keeps the schema's value for the next build (npm run build's load store). */
   keepChecked?: ((checked: Checked) => void) | undefined;
+  /** Markdown records: lets the file's text go; `body` and `locate` read it again if asked (markdownRecord). */
+  letTextGo?: () => void;
 }
 
 export interface RawContent {
@@ -142,6 +144,14 @@ function keptText(source: ContentSource, file: string, digest: string): string {
   return text;
 }
 
+/**
+ * A string of its own, apart from the text it was cut from. A string cut from a longer one holds that one
+ * whole (V8's sliced strings): the values parsed from a front matter cut from its file would hold the file's
+ * text, body and all, as long as the record, when its body is let go once its outputs have it (markdownRecord).
+ * Joined to another and cut back, the copy is made once: a new string, which the values are then cut from.
+ */
+const ownCopy = (text: string) => `${text}\n`.slice(0, -1);
+
 /** Front matter starts on line 2, after the opening `---`. */
 const FRONT_MATTER_FIRST_LINE = 2;
 
@@ -152,7 +162,6 @@ export function loadMarkdownFile(source: ContentSource, file: string, cache: Bui
   if (stored) source.digests.set(file, stored.digest);
   const text = stored ? stored.text : readChecked(source, file);
   if (text === null || text === undefined) return undefined;
-  const slug = path.posix.basename(file, '.md');
   const split = splitFrontMatter(text);
   if (split.present && !isYamlLanguage(split.language)) {
     const message = `front matter must be YAML: the file opens with "---${split.language}"; start it with "---" alone (content is data, never code)`;
@@ -162,13 +171,18 @@ export function loadMarkdownFile(source: ContentSource, file: string, cache: Bui
   let data: unknown;
   try {
     // Kept across builds by its text (npm run dev): nothing downstream changes parsed data in place.
-    data = stored ? stored.data : split.present ? cache.memo('front matter', split.matter, () => parseFrontMatterData(split.matter)) : {};
+    data = stored
+      ? stored.data
+      : split.present
+        ? cache.memo('front matter', split.matter, () => parseFrontMatterData(ownCopy(split.matter)))
+        : {};
   } catch (error) {
     problems.push(syntaxProblem(file, error, 'YAML front matter'));
     return undefined;
   }
-  source.keep = { text, digest: source.digests.get(file)!, data };
-  return { file, slug, data, checked: stored?.checked, body: split.body, locate: locateIn(text, split) };
+  const digest = source.digests.get(file)!;
+  source.keep = { text, digest, data };
+  return markdownRecord(source, file, { data, checked: stored?.checked, digest }, { split, locate: locateIn(text, split) });
 }
 
 /** Where a field of a Markdown file's front matter is (its line), parsed only when a problem needs it. */
@@ -184,10 +198,24 @@ function locateIn(text: string, split: FrontMatter): Locate {
  */
 function keptMarkdownFile(source: ContentSource, file: string, stored: StoredFile): RawRecord {
   source.digests.set(file, stored.digest);
-  let read: { split: FrontMatter; locate: Locate } | undefined;
+  return markdownRecord(source, file, stored);
+}
+
+/**
+ * A Markdown file's record, its text (`read`, when the load just read it) held until `letTextGo`: a cold
+ * build lets it go once the record's envelope and page have its body (render-bodies.ts), since every file's
+ * text held to the end was 2.85 KB an article of the build's heap. Asked again (a feed's newest articles), it
+ * is read again from the file under the scan's approval and the digest it was loaded with (keptText).
+ */
+function markdownRecord(
+  source: ContentSource,
+  file: string,
+  { data, checked, digest }: { data: unknown; checked?: Checked | undefined; digest: string },
+  read?: { split: FrontMatter; locate: Locate },
+): RawRecord {
   const text = () => {
     if (read) return read;
-    const now = keptText(source, file, stored.digest);
+    const now = keptText(source, file, digest);
     const split = splitFrontMatter(now);
     read = { split, locate: locateIn(now, split) };
     return read;
@@ -195,11 +223,14 @@ function keptMarkdownFile(source: ContentSource, file: string, stored: StoredFil
   return {
     file,
     slug: path.posix.basename(file, '.md'),
-    data: stored.data,
-    checked: stored.checked,
+    data,
+    checked,
     get body() {
       return text().split.body;
     },
     locate: (fieldPath) => text().locate(fieldPath),
+    letTextGo: () => {
+      read = undefined;
+    },
   };
 }

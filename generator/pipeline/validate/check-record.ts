@@ -39,6 +39,12 @@ function slugProblems(raw: RawRecord): Problem[] {
 
 const isObject = (data: unknown): data is Record<string, unknown> => data !== null && typeof data === 'object' && !Array.isArray(data);
 
+/** Each Markdown entry's raw record, whose text its outputs may let go (letTextGo). */
+const rawOf = new WeakMap<object, RawRecord>();
+
+/** Lets the text of `entry`'s file go: its body is read again from the file if asked (load-file.ts markdownRecord). */
+export const letTextGo = (entry: object): void => rawOf.get(entry)?.letTextGo?.();
+
 function addEntryMeta(raw: RawRecord, value: Record<string, unknown>, collection: MarkdownCollection): Record<string, unknown> {
   // Assigned field by field, in the order a spread would give them: 100,000 spreads with a getter among
   // the properties cost about a second a build.
@@ -50,6 +56,7 @@ function addEntryMeta(raw: RawRecord, value: Record<string, unknown>, collection
   // Read when asked for: a record the load store kept reads its file only if one of its outputs is made.
   Object.defineProperty(entry, 'body', { get: () => raw.body ?? '', enumerable: true, configurable: true });
   entry.file = raw.file;
+  rawOf.set(entry, raw);
   return entry;
 }
 

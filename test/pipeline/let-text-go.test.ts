@@ -1,0 +1,46 @@
+/**
+ * A cold build lets each Markdown file's text go once the record's envelope and page have its body
+ * (load-file.ts markdownRecord, render-bodies.ts): asked again, the body is read again from the file, and
+ * only while the file is the one the build loaded.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadContent } from '../../generator/pipeline/load/load-content.ts';
+import { bodyRenderer } from '../../generator/pipeline/render-bodies.ts';
+import { validateContent } from '../../generator/pipeline/validate/validate-content.ts';
+import { entriesOf } from '../../generator/schemas/content.ts';
+import { collections } from '../../generator/schemas/collections.ts';
+import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
+
+afterAll(removeFixtureDirs);
+
+describe("a Markdown record's text, let go", () => {
+  it('is read again from the file when asked, and fails the build if the file changed since it was loaded', async () => {
+    const content = fixtureDir('valid');
+    const raw = await loadContent(content, collections);
+    const [record, other] = raw.records.intelligence!;
+    const file = path.join(content, record!.file);
+    const body = record!.body!;
+    expect(readFileSync(file, 'utf8').endsWith(body)).toBe(true);
+    record!.letTextGo!();
+    expect(record!.body).toBe(body);
+    record!.letTextGo!();
+    writeFileSync(file, `${readFileSync(file, 'utf8')}\nMore.\n`);
+    expect(() => record!.body).toThrow(/changed while the build was reading the content/);
+    expect(other!.body).toBeTypeOf('string');
+  });
+
+  it("is let go by a cold build's outputs once both that print its body's HTML have it", async () => {
+    const content = fixtureDir('valid');
+    const published = validateContent(await loadContent(content, collections), collections);
+    const [entry] = entriesOf(published, 'intelligence');
+    const render = bodyRenderer(undefined, undefined, (record) => `<p>${record.body.length}</p>`);
+    const html = render(entry!);
+    const file = path.join(content, entry!.file);
+    writeFileSync(file, `${readFileSync(file, 'utf8')}\nMore.\n`);
+    // Held after the envelope's use, let go after the page's: then read again, from a file now changed.
+    expect(render(entry!)).toBe(html);
+    expect(() => entry!.body).toThrow(/changed while the build was reading the content/);
+  });
+});
