@@ -6,9 +6,9 @@
  *   form has a posting in the block (the exact tier when its own term has one) and the saturated BM25 part
  *   of the best form's bound (the writer's per-block bound times the form's weight), plus a complete match's
  *   tier (a longer query's) when every word's own term has a posting there.
- * - The quick bound of a block, for a query of more than one word, is the most words one document of it is
- *   found with (match-count.ts bitsets, counted for 16 documents at once) times the most one word may add
- *   there, plus a complete match's tier when that is every word.
+ * - The quick bound of a block where no document is found with every word of a query of several words
+ *   (match-count.ts bitsets, 16 documents at once) is one word fewer than the query's times the most one
+ *   word may add there.
  * - Blocks are visited best bound first (the coarse or the quick one, whichever is lower), by buckets of
  *   bounds (a counting sort, no comparison sort), each bucket's blocks in document order; a bucket whose
  *   best bound cannot reach the page ends the walk. So the blocks where one document holds every word of a
@@ -123,8 +123,8 @@ export function blockOrder({ layout: at, blocks, words, tiers }: BlockBounds, fi
   const passes = blockPasses();
   const memory = passes.memory.buffer;
   const { orderBound } = at;
-  const sets = [at.found, at.setBytes, at.all, blocks, words, RANKING.blockSize] as const;
-  passes.orderBounds(at.coarse, firstBlock, endBlock, orderBound, ...sets, tiers.exact, tiers.complete, RANKING.saturation);
+  const sets = [at.found, at.setBytes, at.all, blocks, words] as const;
+  passes.orderBounds(at.coarse, firstBlock, endBlock, orderBound, ...sets, tiers.exact, RANKING.saturation);
   const count = passes.blockOrder(orderBound, firstBlock, endBlock, at.starts, at.bucketBest, at.order, at.bucketOf, at.next);
   return {
     bounds: new Float64Array(memory, orderBound, blocks),

@@ -89,9 +89,7 @@ export interface BlockPasses {
     best: number,
     blocks: number,
     words: number,
-    size: number,
     exactTier: number,
-    complete: number,
     saturation: number,
   ): void;
   blockOrder(

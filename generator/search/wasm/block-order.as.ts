@@ -54,16 +54,12 @@ export function wordBounds(
 }
 
 /**
- * The quick bound of `block`: the most words one document of it is found with (a bit-sliced count of the
- * words' 16-bit sets, `found`: `setBytes` per word), times the most one word may add there (its exact tier
- * `exactTier` and its saturated best bound, `best`: f64 per word and block), plus a complete match's tier
- * (`complete`) when that is every word. Infinity where it does not apply (other block sizes, 16 words or more).
+ * The quick bound of `block`, where no document is found with every one of `words` words: the most words one
+ * document of it is found with (a bit-sliced count of the words' 16-bit sets, `found`: `setBytes` apart),
+ * times the most one word may add there (its exact tier `exactTier` and the saturated part of its best
+ * bound, `best`: f64 per word and block).
  */
-function quickOf(
-  found: i32, setBytes: i32, best: i32, blocks: i32, words: i32, size: i32, block: i32,
-  exactTier: f64, complete: f64, saturation: f64,
-): f64 {
-  if (size != 16 || words > 15) return Infinity;
+function quickOf(found: i32, setBytes: i32, best: i32, blocks: i32, words: i32, block: i32, exactTier: f64, saturation: f64): f64 {
   let one = 0;
   let two = 0;
   let four = 0;
@@ -97,24 +93,31 @@ function quickOf(
     count |= 2;
   }
   if (slots & one) count |= 1;
-  // The saturated part grows with the bound (each IEEE operation is monotone), so it is taken of the best bound only.
-  return <f64>count * (exactTier + most / (most + saturation)) + (count == words ? complete : 0.0);
+  // The saturated part grows with the bound (each IEEE operation is monotone): taken of the best bound only.
+  return <f64>count * (exactTier + most / (most + saturation));
 }
 
 /**
  * block-bounds.ts blockOrder's bound per block in `[first, end)` (`bound`, f64 per block): the coarse one
- * (`coarse`) or, for a query of more than one word, the quick one (quickOf, the other arguments) where it is
- * lower. A block no document of which holds every word then sorts below every block where one does.
+ * (`coarse`), or for a query of 2 to 15 words where no document of the block is found with every word (the
+ * words' sets have no bit in common), the quick one (quickOf, the other arguments) where lower. So a block
+ * where one document holds every word sorts above every block where none does. (Where one does, the quick
+ * bound is not below the coarse one: it counts every word at its best.)
  */
 export function orderBounds(
   coarse: i32, first: i32, end: i32, bound: i32, found: i32, setBytes: i32, best: i32, blocks: i32, words: i32,
-  size: i32, exactTier: f64, complete: f64, saturation: f64,
+  exactTier: f64, saturation: f64,
 ): void {
+  const quick = words > 1 && words < 16;
   for (let block = first; block < end; block++) {
     let value = load<f64>(coarse + (block << 3));
-    if (words > 1 && value > 0) {
-      const quick = quickOf(found, setBytes, best, blocks, words, size, block, exactTier, complete, saturation);
-      if (quick < value) value = quick;
+    if (quick && value > 0) {
+      let every = 0xffff;
+      for (let u = 0; u < words && every != 0; u++) every &= <i32>load<u16>(found + u * setBytes + block * 2);
+      if (every == 0) {
+        const lower = quickOf(found, setBytes, best, blocks, words, block, exactTier, saturation);
+        if (lower < value) value = lower;
+      }
     }
     store<f64>(bound + (block << 3), value);
   }
