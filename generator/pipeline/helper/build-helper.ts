@@ -166,7 +166,10 @@ export function startRendering(helper: BuildHelper, bodies: Iterable<string>, sh
  * content was read, the helper was idle through the load (0.5 to 0.7 s at 4,000 articles) and this thread
  * rendered a fifth of the bodies itself.
  */
-export function renderAsRead(helper: BuildHelper): { read(record: { body?: string | undefined }): void; finish(): FinishRendering } {
+export function renderAsRead(helper: BuildHelper): {
+  read(record: { body?: string | undefined; readBody?: () => string }): void;
+  finish(): FinishRendering;
+} {
   const seen = new Set<string>();
   const sent: { bodies: string[]; html: Promise<(string | null)[]> }[] = [];
   let slice: string[] = [];
@@ -177,7 +180,9 @@ export function renderAsRead(helper: BuildHelper): { read(record: { body?: strin
     characters = 0;
   };
   return {
-    read({ body }) {
+    read(record) {
+      // A record the load store kept holds no text: its body is read from its file (load-file.ts bodyOf).
+      const body = record.body ?? record.readBody?.();
       if (body === undefined || seen.has(body)) return;
       seen.add(body);
       slice.push(body);

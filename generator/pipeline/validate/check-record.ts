@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import { id } from '../../schemas/fields.ts';
 import type { CollectionTable, MarkdownCollection } from '../../schemas/collections.ts';
 import type { RawRecord } from '../load/load-content.ts';
+import { bodyOf } from '../load/load-file.ts';
 import type { Problem } from '../problems.ts';
 import type { Checked } from './checked.ts';
 import { describeIssues } from './describe-issue.ts';
@@ -54,7 +55,7 @@ function addEntryMeta(raw: RawRecord, value: Record<string, unknown>, collection
   // A collection with a publication date defaults `updated` to it; the other collections require it.
   entry.updated = value.updated ?? (collection.fields.date && value[collection.fields.date]);
   // Read when asked for: a record the load store kept reads its file only if one of its outputs is made.
-  Object.defineProperty(entry, 'body', { get: () => raw.body ?? '', enumerable: true, configurable: true });
+  Object.defineProperty(entry, 'body', { get: () => bodyOf(raw) ?? '', enumerable: true, configurable: true });
   entry.file = raw.file;
   rawOf.set(entry, raw);
   return entry;
