@@ -3,10 +3,18 @@
  * previous build (output-tracker.ts): made from the same inputs, so the same bytes, whose digest the previous
  * build recorded. An emit step links or keeps the previous file; only when it cannot does it call `make()`.
  */
+import type { AnyEntry } from '../../schemas/collections.ts';
+
 export type OutputFile =
   | { path: string; body: string | Uint8Array }
   | { path: string; copyFrom: string }
   | { path: string; carried: string; make: () => string | Uint8Array };
+
+/**
+ * What follows a record's envelope: its page, when the build makes each page beside its envelope
+ * (pages/paired-pages.ts). Declared here, with the files both outputs make, since neither output reaches into the other.
+ */
+export type AfterEnvelope = (key: string, record: AnyEntry) => OutputFile | undefined;
 
 /**
  * The previous build's files that a steady build carries over without naming them (carried-rest.ts): the emit

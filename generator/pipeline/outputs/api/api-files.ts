@@ -2,13 +2,13 @@
  * Every `/v1/` response that does not depend on the request, as complete envelopes, plus the manifest and
  * the route table the handler reads. A pure function of the catalogue: `{ path, body }` files out.
  */
-import { type AnyEntry, apiCollections, type ApiSpec } from '../../../schemas/collections.ts';
+import { apiCollections, type ApiSpec } from '../../../schemas/collections.ts';
 import { OPERATIONS_PATH, MANIFEST_PATH, recordPath } from '../../../shared/data-paths.ts';
 import { serializeEnvelope, type MetaFields } from '../../../shared/envelope.ts';
 import type { Manifest } from '../../../shared/manifest.ts';
 import { createOperations, type Operation } from '../../../shared/operations.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
-import type { OutputFile } from '../output-file.ts';
+import type { AfterEnvelope, OutputFile } from '../output-file.ts';
 import { buildListFiles, type ListFilter } from './list-files.ts';
 import { buildRouteFiles, type ServedCollection } from './route-files.ts';
 import { createShaper, recordInputs } from '../records/shape-records.ts';
@@ -35,9 +35,6 @@ function serveCollections(catalogue: Catalogue): ServedCollection[] {
 function allowedFilterValues(filter: ApiSpec['filters'][number], catalogue: Catalogue): string[] {
   return [...new Set(filter.taxonomies.flatMap((taxonomy) => (catalogue.terms[taxonomy] ?? []).map((term) => term.id)))];
 }
-
-/** What follows a record's envelope: its page, when the build makes each page beside its envelope (paired-pages.ts). */
-export type AfterEnvelope = (key: string, record: AnyEntry) => OutputFile | undefined;
 
 /** Every record's envelope, under its id and, when they differ, its slug; carried over when its inputs are unchanged. */
 function* recordFiles(

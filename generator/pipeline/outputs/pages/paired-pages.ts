@@ -8,8 +8,7 @@
  * are the same either way; the sitemap lists the pages in buildRecordPages' order.
  */
 import type { Catalogue } from '../../catalogue/catalogue.ts';
-import type { AfterEnvelope } from '../api/api-files.ts';
-import type { OutputFile } from '../output-file.ts';
+import type { AfterEnvelope, OutputFile } from '../output-file.ts';
 import { pagedCollections } from '../paged-collections.ts';
 import { buildRecordPages, recordPageMaker } from './record-pages.ts';
 
