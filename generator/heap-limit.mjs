@@ -1,6 +1,7 @@
 // The heap a large build needs. The build's thread holds every record, its relations and every output's path
-// until the files are made: 13 to 18 KB of heap an article (measured at 20,000 and 200,000 articles), so past
-// some 200,000 articles it needs more than V8's default heap limit, which is 4 GB on a 64-bit machine whatever
+// until the files are made: 10 to 11 KB of heap an article live at its top (measured at 20,000 and 100,000
+// articles), and V8 grows a heap well past what is live before it collects, so past some 200,000 articles it
+// needs more than V8's default heap limit, which is 4 GB on a 64-bit machine whatever
 // its memory. A build of a content folder that large is started again in a child process with a limit taken
 // from the machine's memory. Smaller builds run as they are: a larger limit lets V8 collect later, which would
 // raise their peak for nothing, and a second process costs some 50 ms.
@@ -19,8 +20,14 @@ const HEAP_PER_FILE = 24 * 1024;
  * is one stat.
  */
 const FOLDER_BYTES_PER_FILE = 32;
-/** Share of the machine's memory the build's thread may take: the rest is its other threads' and the system's. */
-const MACHINE_SHARE = 0.7;
+/**
+ * Share of the machine's memory the build's thread may take: the rest is its other threads' and the system's.
+ * V8 lets a heap grow well past what is live before it collects (1.9 GB for 1.0 GB live at 100,000 articles),
+ * up to this limit: at a million articles, some 10 GB live at the build's top (docs/builds.md), the helper's
+ * index up to 3.8 GB beside it and the rest outside the heaps, 70% (16.5 GB on a 23.5 GB machine) left the
+ * machine short of memory; 60% leaves the build's thread a third more than it holds live.
+ */
+const MACHINE_SHARE = 0.6;
 /** The share of the current limit a build may be expected to need before it is given more. */
 const HEADROOM = 0.75;
 

@@ -53,7 +53,8 @@ describe("a large build's heap", () => {
     const at300k = heapLimitFor(300_000, machine);
     expect(at300k).toBeGreaterThan(machine.limitMb);
     expect(heapLimitFor(1_000_000, machine)).toBeGreaterThan(at300k);
-    expect(heapLimitFor(1_000_000, machine)).toBeLessThan(machine.machineMb);
+    // 60% of the machine: the helper's index and what is outside the heaps take the rest (heap-limit.mjs).
+    expect(heapLimitFor(1_000_000, machine)).toBe(Math.floor(machine.machineMb * 0.6));
   });
 
   it('leaves a limit set by hand alone', () => {
