@@ -9,6 +9,7 @@ import type { SynonymTable } from '../../search/synonyms.ts';
 import { startTypeScriptWorker } from '../typescript-worker.ts';
 import type { OutputFile } from '../outputs/output-file.ts';
 import type { KeptWhole } from '../outputs/search/search-store.ts';
+import { bodyOf, type RawRecord } from '../load/load-file.ts';
 import { askThread } from '../thread-requests.ts';
 import { pacedPosting } from './paced-posting.ts';
 import { renderMarkdown } from '../outputs/render-markdown.ts';
@@ -167,7 +168,7 @@ export function startRendering(helper: BuildHelper, bodies: Iterable<string>, sh
  * rendered a fifth of the bodies itself.
  */
 export function renderAsRead(helper: BuildHelper): {
-  read(record: { body?: string | undefined; readBody?: () => string }): void;
+  read(record: Pick<RawRecord, 'body' | 'readBody'>): void;
   finish(): FinishRendering;
 } {
   const seen = new Set<string>();
@@ -181,8 +182,8 @@ export function renderAsRead(helper: BuildHelper): {
   };
   return {
     read(record) {
-      // A record the load store kept holds no text: its body is read from its file (load-file.ts bodyOf).
-      const body = record.body ?? record.readBody?.();
+      // A record the load store kept holds no text: its body is read from its file.
+      const body = bodyOf(record);
       if (body === undefined || seen.has(body)) return;
       seen.add(body);
       slice.push(body);

@@ -30,7 +30,7 @@ export interface RawRecord {
 }
 
 /** A Markdown record's body: held, or read again from its file. */
-export const bodyOf = (record: RawRecord): string | undefined => record.body ?? record.readBody?.();
+export const bodyOf = (record: Pick<RawRecord, 'body' | 'readBody'>): string | undefined => record.body ?? record.readBody?.();
 
 export interface RawContent {
   root: string;
