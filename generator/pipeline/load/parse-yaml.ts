@@ -29,12 +29,16 @@ const ANCHOR_MESSAGE = 'anchors and aliases (&name, *name) are not accepted; wri
  * that does not exist over (2025-02-30 becomes 2025-03-02) and the build would publish the wrong date;
  * this one leaves such a day a string, which the date field then refuses.
  */
+export const CALENDAR_DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** A `YYYY-MM-DD` as a `Date` when the day exists; else the text as it is. */
+export const calendarDateOf = (source: string): Date | string => (isCalendarDay(source) ? new Date(`${source}T00:00:00Z`) : source);
+
 const calendarDate: ScalarTag = {
   identify: (value) => value instanceof Date,
   default: true,
   tag: 'tag:yaml.org,2002:timestamp',
-  test: /^\d{4}-\d{2}-\d{2}$/,
-  resolve: (source) => (isCalendarDay(source) ? new Date(`${source}T00:00:00Z`) : source),
+  test: CALENDAR_DATE,
+  resolve: calendarDateOf,
   stringify: ({ value }) => (value instanceof Date ? value.toISOString().slice(0, 10) : String(value)),
 };
 
@@ -43,8 +47,8 @@ const frontMatterSchema = jsYaml.CORE_SCHEMA.extend({
   implicit: [
     new jsYaml.Type('tag:yaml.org,2002:timestamp', {
       kind: 'scalar',
-      resolve: (source: string | null) => source !== null && /^\d{4}-\d{2}-\d{2}$/.test(source),
-      construct: (source: string) => calendarDate.resolve(source, () => {}, {} as never),
+      resolve: (source: string | null) => source !== null && CALENDAR_DATE.test(source),
+      construct: calendarDateOf,
       instanceOf: Date,
     }),
   ],

@@ -8,7 +8,7 @@
  * parser's for every file, and the parser's cost (a third of the load at 4,000 articles) is paid only where it
  * is needed. One pass over the lines, each tested by patterns without nested repetition: linear in the text.
  */
-import { isCalendarDay } from '../../schemas/fields.ts';
+import { CALENDAR_DATE, calendarDateOf } from './parse-yaml.ts';
 
 const KEY = /^([A-Za-z][A-Za-z0-9_-]*):(?: (.*))?$/;
 const LIST_ITEM = /^( +)- (.*)$/;
@@ -29,7 +29,6 @@ const BOOLEANS = new Map([
 ]);
 const NULLS = new Set(['null', 'Null', 'NULL']);
 const WHOLE_NUMBER = /^(?:0|[1-9][0-9]{0,14})$/;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** What a plain string may start with: a letter or a slash (an address), never an indicator, a sign or a digit. */
 const PLAIN_FIRST = /^[A-Za-z/]/;
 const BLANK = /^ *$/;
@@ -45,7 +44,7 @@ function scalar(text: string): unknown {
   if (first >= 48 && first <= 57) {
     if (WHOLE_NUMBER.test(text)) return Number(text);
     // The parser's calendar date (parse-yaml.ts): a day that does not exist stays a string.
-    if (DATE.test(text)) return isCalendarDay(text) ? new Date(`${text}T00:00:00Z`) : text;
+    if (CALENDAR_DATE.test(text)) return calendarDateOf(text);
     return undefined;
   }
   const boolean = BOOLEANS.get(text);
