@@ -11,9 +11,10 @@
  * indexed: each of those writes the index whole. Runtime-neutral. The state is changed in place: after a
  * failure, the caller writes the index whole.
  */
-import { type SearchDocument, SEARCH_META_PATH } from './index-format.ts';
+import { type SearchDocument, SEARCH_META_PATH, type SearchMeta } from './index-format.ts';
 import {
   type Analyse,
+  type Card,
   cardsFile,
   CARDS_PER_FILE,
   documentAnalyser,
@@ -46,22 +47,12 @@ const sameDocument = (a: SearchDocument, b: SearchDocument) =>
 const sameBody = (a: string | Uint8Array | undefined, b: string | Uint8Array) =>
   a === b || (typeof a === 'string' || typeof b === 'string' ? a === b : a !== undefined && sameBytes(a, b));
 
-/**
- * The previous documents as a state read back from disk holds them (a build keeps their analyses, not their
- * text): whether the document at an index of `state.documents` is unchanged, and its analysis before.
- */
-export interface PreviousDocuments {
-  same(index: number, document: SearchDocument): boolean;
-  analysis(index: number): FieldAnalysis[];
-}
-
 /** The index of `documents` from `state`: updated by term when it can be, else written whole. */
 export function updateSearchIndex(
   state: SearchIndexState,
   documents: readonly SearchDocument[],
   analyse?: Analyse,
   synonyms: SynonymTable | null = null,
-  kept?: PreviousDocuments,
 ): SearchIndexUpdate {
   const reason = wholeReason(state, documents, synonyms);
   if (reason) return writeWhole(state, documents, analyse, synonyms, reason);
@@ -84,7 +75,7 @@ export function updateSearchIndex(
   for (const [index, was] of others) {
     const document = documents[index]!;
     const previous = state.documents[was]!;
-    if (previous === document || (kept ? kept.same(was, document) : sameDocument(previous, document))) {
+    if (previous === document || sameDocument(previous, document)) {
       // A loop, not subarray and set: this may run for every document, and a view costs more than five copies.
       for (let fieldId = 0; fieldId < FIELDS; fieldId++) lengths[index * FIELDS + fieldId] = state.lengths[was * FIELDS + fieldId]!;
       continue;
@@ -93,22 +84,53 @@ export function updateSearchIndex(
     now.forEach(({ length }, fieldId) => {
       lengths[index * FIELDS + fieldId] = length;
     });
-    changed.push({ number: state.numbers.get(document.id)!, old: kept ? kept.analysis(was) : analyser(previous), now });
+    changed.push({ number: state.numbers.get(document.id)!, old: analyser(previous), now });
   }
+  const update = updateTerms(state, { count: documents.length, lengths, changed, byNumber: numbering(state, documents) }, synonyms);
+  if (!update) return writeWhole(state, documents, analyse, synonyms, 'an average field length moved to another grid point');
+  const next: SearchIndexState = { ...state, documents, lengths, meta: update.meta, synonyms };
+  return { state: next, written: update.written, removed: update.removed, whole: false };
+}
+
+/**
+ * What an edit of existing documents changed, as updateTerms takes it: updateSearchIndex finds it by a walk
+ * over the documents; a build with its state on disk, from the keys it kept (stored-search-update.ts).
+ */
+export interface TermEdits {
+  /** The number of documents, the same as before. */
+  count: number;
+  /** Every document's field lengths now, in build order. */
+  lengths: Uint32Array;
+  /** Each edited document's number, and its analysis before and now. */
+  changed: { number: number; old: FieldAnalysis[]; now: FieldAnalysis[] }[];
+  /** The document of a number (for the edited documents' cards), undefined past the last. */
+  byNumber: (number: number) => Card | undefined;
+}
+
+/** The parts of an index an update by term reads and changes. */
+export type IndexParts = Pick<SearchIndexState, 'meta' | 'records' | 'parts' | 'files'>;
+
+/**
+ * The parts `edits` change made again, `state`'s records, layout and files changed in place: the parts
+ * written (new or other bytes), the parts removed and the new meta. Undefined when an average moves to another
+ * grid point (every bound changes: the index is written whole).
+ */
+export function updateTerms(
+  state: IndexParts,
+  { count, lengths, changed, byNumber }: TermEdits,
+  synonyms: SynonymTable | null,
+): { meta: SearchMeta; written: SearchIndexFile[]; removed: string[] } | undefined {
   const averages = averagesOf(lengths);
   const grid = boundAverages(averages);
-  if (grid.some((value, i) => value !== state.meta.boundAverages[i])) {
-    return writeWhole(state, documents, analyse, synonyms, 'an average field length moved to another grid point');
-  }
+  if (grid.some((value, i) => value !== state.meta.boundAverages[i])) return undefined;
   const files = new Map<string, string | Uint8Array>();
   const removed: string[] = [];
   const { records, parts } = state;
-  const terms = rebuildRecords(records, changed, { documents: documents.length, grid });
+  const terms = rebuildRecords(records, changed, { documents: count, grid });
   const moved = relayTerms(parts, records, terms, files, removed, state.files);
   typoUpdates(parts, records, terms, moved, files, removed);
-  const meta = metaOf(documents.length, averages, state.meta.types, parts.blocks, synonyms);
+  const meta = metaOf(count, averages, state.meta.types, parts.blocks, synonyms);
   files.set(SEARCH_META_PATH, JSON.stringify(meta));
-  const byNumber = numbering(state, documents);
   for (const chunk of new Set(changed.map(({ number }) => Math.floor(number / CARDS_PER_FILE)))) {
     const card = cardsFile(chunk, byNumber);
     files.set(card.path, card.body);
@@ -119,8 +141,7 @@ export function updateSearchIndex(
     state.files.set(path, body);
   }
   for (const path of removed) state.files.delete(path);
-  const next: SearchIndexState = { ...state, documents, lengths, meta, synonyms };
-  return { state: next, written, removed, whole: false };
+  return { meta, written, removed };
 }
 
 const ADDED_OR_REMOVED = 'documents were added or removed (the documents after them are numbered anew)';

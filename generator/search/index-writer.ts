@@ -132,7 +132,7 @@ export function cardsFile(chunk: number, byNumber: (number: number) => Card | un
 }
 
 /** What a result card is made of: a document's id and its stored fields. */
-type Card = Pick<SearchDocument, 'id' | 'stored'>;
+export type Card = Pick<SearchDocument, 'id' | 'stored'>;
 
 /** The result cards, CARDS_PER_FILE documents a file, in document-number order. */
 function writeCards(cards: readonly Card[], order: readonly number[]): SearchIndexFile[] {

@@ -14,10 +14,10 @@ import { layoutFromParts } from '../../generator/pipeline/outputs/search/index-f
 import { openSearchStore, type SearchStore, stagingDir, storeDir } from '../../generator/pipeline/outputs/search/search-store.ts';
 import { updateFromStore } from '../../generator/pipeline/outputs/search/stored-search-update.ts';
 import { writeIndexKeeping } from '../../generator/pipeline/outputs/search/stored-search.ts';
-import { toSearchText } from '../../generator/pipeline/outputs/search-documents.ts';
+import { type SearchDocumentSource, toSearchText } from '../../generator/pipeline/outputs/search-documents.ts';
 import type { OutputFile } from '../../generator/pipeline/outputs/output-file.ts';
 import { type SearchDocument, SEARCH_DIR } from '../../generator/search/index-format.ts';
-import { writeSearchIndexState } from '../../generator/search/index-writer.ts';
+import { CARDS_PER_FILE, writeSearchIndexState } from '../../generator/search/index-writer.ts';
 import { createSynonymTable, type SynonymTable } from '../../generator/search/synonyms.ts';
 import { loadSearchDocuments, syntheticSearchDocuments } from '../helpers/search-documents.ts';
 import { createRandom } from '../helpers/synthetic-content.ts';
@@ -80,12 +80,25 @@ function writeWhole(out: string, documents: readonly SearchDocument[], synonyms:
   expect(readdirSync(storeDir(out)).filter((name) => name.startsWith('staging-'))).toEqual([]);
 }
 
+/** `documents` as a build's source gives them, counting the documents made. */
+function sourceOf(documents: readonly SearchDocument[]): SearchDocumentSource & { made: number } {
+  return {
+    count: documents.length,
+    made: 0,
+    idAt: (index) => documents[index]!.id,
+    at(index) {
+      this.made++;
+      return documents[index]!;
+    },
+  };
+}
+
 /** The index updated from the store under `out`; documents go in as the build gives them, bodies still Markdown. */
 const update = (out: string, documents: readonly SearchDocument[], synonyms: SynonymTable | null = SYNONYMS, scope = SCOPE) => {
   const store = openSearchStore(out);
-  const markdown = documents.map((document) => ({ ...document, body: `<p>${document.body}</p>` }));
-  const files = updateFromStore(store, scope, markdown, documents.map(keyOf), synonyms, toSearchText, BUDGET);
-  return { store, files };
+  const source = sourceOf(documents.map((document) => ({ ...document, body: `<p>${document.body}</p>` })));
+  const files = updateFromStore(store, scope, source, documents.map(keyOf), synonyms, toSearchText, BUDGET);
+  return { store, files, made: source.made };
 };
 
 describe('the search index kept on disk by npm run build', () => {
@@ -138,6 +151,24 @@ describe('the search index kept on disk by npm run build', () => {
     expect(byTerm).toBeGreaterThanOrEqual(7);
   }, 60_000);
 
+  it('makes only the edited documents and their cards, and follows documents that moved', () => {
+    const out = path.join(root, 'reach');
+    writeWhole(out, base);
+    const edited = base.map((document, i) => (i === 40 ? { ...document, body: `${document.body} quagga` } : document));
+    const { store, files, made } = update(out, edited);
+    // The edited document and the others of its card file, not one per document.
+    expect(made).toBeLessThanOrEqual(CARDS_PER_FILE);
+    emit(out, files!, store);
+    expect(onDisk(out)).toEqual(clean(edited, SYNONYMS));
+    // Two documents swap places (a record's edit reordered its collection), one of them edited.
+    const swapped = [...edited];
+    [swapped[5], swapped[6]] = [{ ...edited[6]!, summary: `${edited[6]!.summary} again` }, edited[5]!];
+    const next = update(out, swapped);
+    expect(next.files).toBeDefined();
+    emit(out, next.files!, next.store);
+    expect(onDisk(out)).toEqual(clean(swapped, SYNONYMS));
+  }, 60_000);
+
   it('refuses a store it cannot trust, so the index is written whole', () => {
     const out = path.join(root, 'damage');
     writeWhole(out, base);
@@ -175,7 +206,7 @@ describe('the search index kept on disk by npm run build', () => {
     const out = path.join(root, 'force');
     writeWhole(out, base);
     const store = openSearchStore(out, { trust: false });
-    expect(updateFromStore(store, SCOPE, base, base.map(keyOf), SYNONYMS, toSearchText, BUDGET)).toBeUndefined();
+    expect(updateFromStore(store, SCOPE, sourceOf(base), base.map(keyOf), SYNONYMS, toSearchText, BUDGET)).toBeUndefined();
     const edited = base.map((document, i) => (i === 3 ? { ...document, title: `${document.title} again` } : document));
     const { store: next, files } = update(out, edited);
     expect(files).toBeDefined();

@@ -40,20 +40,23 @@ export function documentTerms(key: string, collection: ApiCollection, catalogue:
   return (record) => termNames.map(([field, names]) => namesIn(record[field], names)).join(' ');
 }
 
-/**
- * The documents of one searchable collection; `type` is its API path, as search's `type` parameter names it.
- * `known`: the next record's document from an earlier build, when its inputs are the same (search-state.ts).
- */
-function createDocuments(key: string, collection: ApiCollection, catalogue: Catalogue, bodyText: BodyText, known: Known): SearchDocument[] {
+/** A document's id: its collection's API path (search's `type` parameter) and its record's id. */
+const documentId = (type: string, record: AnyEntry) => `${type}:${record.id}`;
+
+/** The document of a record of one searchable collection. */
+function documentMaker(
+  key: string,
+  collection: ApiCollection,
+  catalogue: Catalogue,
+  bodyText: BodyText,
+): (record: AnyEntry) => SearchDocument {
   const { api, fields } = collection;
   const search = api.search!;
   const type = api.path;
   const termsOf = documentTerms(key, collection, catalogue);
-  return catalogue.records[key]!.map((record): SearchDocument => {
-    const kept = known();
-    if (kept) return kept;
+  return (record) => {
     const shown = {
-      id: `${type}:${record.id}`,
+      id: documentId(type, record),
       title: String(record[fields.title]),
       tags: search.tags.flatMap((field) => (record[field] as string[] | undefined) ?? []).join(' '),
       terms: termsOf(record),
@@ -67,7 +70,16 @@ function createDocuments(key: string, collection: ApiCollection, catalogue: Cata
       catalogue.recordUrl(key, record),
     ];
     return withLazyBody(shown, record, bodyText, stored);
-  });
+  };
+}
+
+/**
+ * The documents of one searchable collection.
+ * `known`: the next record's document from an earlier build, when its inputs are the same (search-state.ts).
+ */
+function createDocuments(key: string, collection: ApiCollection, catalogue: Catalogue, bodyText: BodyText, known: Known): SearchDocument[] {
+  const make = documentMaker(key, collection, catalogue, bodyText);
+  return catalogue.records[key]!.map((record) => known() ?? make(record));
 }
 
 /**
@@ -106,6 +118,9 @@ export function searchText(memo: Catalogue['memo']): BodyText {
 type BodyText = (markdown: string) => string;
 type Known = () => SearchDocument | undefined;
 
+/** The searchable collections, in build order. */
+const searchable = (catalogue: Catalogue) => apiCollections(catalogue.collections).filter(([, collection]) => collection.api.search);
+
 /**
  * One document per published record of every searchable collection, in catalogue order (so builds match).
  * `known(index)`: the document at that index from an earlier build, when its record's inputs are the same.
@@ -117,7 +132,48 @@ export function createSearchDocuments(
 ): SearchDocument[] {
   let index = 0;
   const next = () => known?.(index++);
-  return apiCollections(catalogue.collections)
-    .filter(([, collection]) => collection.api.search)
-    .flatMap(([key, collection]) => createDocuments(key, collection, catalogue, bodyText, next));
+  return searchable(catalogue).flatMap(([key, collection]) => createDocuments(key, collection, catalogue, bodyText, next));
+}
+
+/** The documents of createSearchDocuments one at a time, by index: a document is made only when asked for. */
+export interface SearchDocumentSource {
+  count: number;
+  /** The id of the document at `index`, without making the document. */
+  idAt(index: number): string;
+  at(index: number): SearchDocument;
+}
+
+/**
+ * The documents of search by index, in createSearchDocuments' order: an index updated by term from a build's
+ * store makes the edited documents and their cards' neighbours only, not one per record (at 100,000 records,
+ * making every document was a third of an edit's search step).
+ */
+export function searchDocumentSource(catalogue: Catalogue, bodyText: BodyText): SearchDocumentSource {
+  const lists = searchable(catalogue).map(([key, collection]) => {
+    let make: ((record: AnyEntry) => SearchDocument) | undefined;
+    return {
+      records: catalogue.records[key]!,
+      type: collection.api.path,
+      make: () => (make ??= documentMaker(key, collection, catalogue, bodyText)),
+    };
+  });
+  const find = (index: number) => {
+    let at = index;
+    for (const list of lists) {
+      if (at < list.records.length) return { list, record: list.records[at]! };
+      at -= list.records.length;
+    }
+    throw new RangeError(`no search document ${index}`);
+  };
+  return {
+    count: lists.reduce((sum, { records }) => sum + records.length, 0),
+    idAt(index) {
+      const { list, record } = find(index);
+      return documentId(list.type, record);
+    },
+    at(index) {
+      const { list, record } = find(index);
+      return list.make()(record);
+    },
+  };
 }

@@ -5,17 +5,19 @@
  * runs (index-update.ts). Parts the update did not change are carried over with their kept digests.
  */
 import { cardsPath, type SearchDocument, SEARCH_DIR } from '../../../search/index-format.ts';
-import { type SearchIndexUpdate, updateSearchIndex } from '../../../search/index-update.ts';
+import { type TermEdits, updateTerms } from '../../../search/index-update.ts';
 import {
-  analyseField,
+  type Card,
   cardsFile,
   CARDS_PER_FILE,
   documentAnalyser,
   type FieldAnalysis,
-  type SearchIndexState,
+  type SearchIndexFile,
 } from '../../../search/index-writer.ts';
+import { SEARCH_FIELDS } from '../../../search/ranking.ts';
 import type { SynonymTable } from '../../../search/synonyms.ts';
 import type { OutputFile } from '../output-file.ts';
+import type { SearchDocumentSource } from '../search-documents.ts';
 import { layoutFromParts } from './index-from-parts.ts';
 import { checkSearchBytes, sizeOf } from './search-state.ts';
 import {
@@ -29,6 +31,7 @@ import {
 } from './search-store.ts';
 
 const CARDS = `${SEARCH_DIR}/cards/`;
+const FIELDS = SEARCH_FIELDS.length;
 
 /** The previous analyses of the documents at `changed` (indexes of `stored`), or undefined when one is not kept. */
 function previousAnalyses(store: SearchStore, stored: StoredIndex, changed: readonly number[]) {
@@ -58,101 +61,119 @@ function readParts(store: SearchStore, stored: StoredIndex): Map<string, string 
 }
 
 /**
- * The index's files for `documents` (bodies still Markdown; `searchText` makes an edited one's text),
- * updated by term from the store; undefined when the store cannot be trusted for them.
+ * Where each document now was in the kept index: at its own index while the ids are in place (all of them
+ * but after an edit that reorders records), else found by id. Undefined when one is new.
+ */
+function placesOf(stored: StoredIndex, source: SearchDocumentSource): Int32Array | undefined {
+  const places = new Int32Array(source.count);
+  let byId: Map<string, number> | undefined;
+  for (let index = 0; index < source.count; index++) {
+    const id = source.idAt(index);
+    if (stored.ids[index] === id) {
+      places[index] = index;
+      continue;
+    }
+    byId ??= new Map(stored.ids.map((previous, at) => [previous, at]));
+    const was = byId.get(id);
+    if (was === undefined) return undefined;
+    places[index] = was;
+  }
+  return places;
+}
+
+/**
+ * The index's files for the documents of `source` (bodies still Markdown; `searchText` makes an edited one's
+ * text), updated by term from the store; undefined when the store cannot be trusted for them. Only the edited
+ * documents (their keys differ from the kept ones) and their cards' neighbours are made.
  */
 export function updateFromStore(
   store: SearchStore,
   scope: string,
-  documents: readonly SearchDocument[],
+  source: SearchDocumentSource,
   keys: readonly string[],
   synonyms: SynonymTable | null,
   searchText: (markdown: string) => string,
   budgetMb: number,
 ): OutputFile[] | undefined {
   const stored = store.trust ? readStoredIndex(store.outDir, scope) : undefined;
-  if (!stored || stored.synonyms !== JSON.stringify(synonyms) || stored.ids.length !== documents.length) return undefined;
-  const was = new Map(stored.ids.map((id, index) => [id, index]));
+  if (!stored || stored.synonyms !== JSON.stringify(synonyms) || stored.ids.length !== source.count) return undefined;
+  const places = placesOf(stored, source);
+  if (!places) return undefined;
   const changed: [number, number][] = [];
-  const now = documents.map((document, index) => {
-    const before = was.get(document.id);
-    if (before === undefined) return undefined;
-    if (stored.keys[before] === keys[index]) return document;
-    changed.push([before, index]);
-    return { ...document, body: searchText(document.body) };
+  places.forEach((was, index) => {
+    if (stored.keys[was] !== keys[index]) changed.push([was, index]);
   });
-  if (now.includes(undefined)) return undefined;
   const previous = previousAnalyses(
     store,
     stored,
-    changed.map(([before]) => before),
+    changed.map(([was]) => was),
   );
   const files = previous && readParts(store, stored);
   const layout = files && layoutFromParts(files);
   if (!previous || !files || !layout) return undefined;
-  const state: SearchIndexState = {
-    documents: stored.ids.map((id) => ({ id }) as SearchDocument),
-    lengths: stored.lengths,
-    numbers: new Map(stored.ids.map((id, index) => [id, stored.numbers[index]!])),
-    synonyms,
-    ...layout,
-    files,
-  };
-  const current = now as SearchDocument[];
-  const analysed = new Map<string, FieldAnalysis>();
-  const analyse = (text: string, field: string) => {
-    const analysis = analysed.get(`${field}\n${text}`) ?? analyseField(text);
-    analysed.set(`${field}\n${text}`, analysis);
-    return analysis;
-  };
-  const changedSet = new Set(changed.map(([before]) => before));
-  const update = updateSearchIndex(state, current, analyse, synonyms, {
-    same: (index) => !changedSet.has(index),
-    analysis: (index) => previous.analyses.get(index)!,
+  const moved = places.some((was, index) => was !== index);
+  const numbers = moved ? Uint32Array.from(places, (was) => stored.numbers[was]!) : stored.numbers;
+  const lengths = moved ? new Uint32Array(stored.lengths.length) : stored.lengths.slice();
+  if (moved)
+    for (const [index, was] of places.entries()) lengths.set(stored.lengths.subarray(was * FIELDS, (was + 1) * FIELDS), index * FIELDS);
+  const analyser = documentAnalyser(undefined, synonyms);
+  const edited = new Map<number, SearchDocument>();
+  const analyses = new Map<number, string>();
+  const edits: TermEdits['changed'] = [];
+  for (const [was, index] of changed) {
+    const markdown = source.at(index);
+    const document = { ...markdown, body: searchText(markdown.body) };
+    edited.set(index, document);
+    const now = analyser(document);
+    analyses.set(index, JSON.stringify(now));
+    now.forEach(({ length }, fieldId) => {
+      lengths[index * FIELDS + fieldId] = length;
+    });
+    edits.push({ number: numbers[index]!, old: previous.analyses.get(was)!, now });
+  }
+  const order = new Int32Array(source.count);
+  numbers.forEach((number, index) => {
+    order[number] = index;
   });
-  // Written whole after all (an average moved to another grid point): the documents left unchanged still
-  // hold Markdown, so the caller writes the index whole from their text, keeping the store anew.
-  if (update.whole) return undefined;
-  return updatedFiles(store, { stored, scope, current, keys, synonyms, previous: previous.parts, changed, analyse, update, budgetMb });
+  const byNumber = (number: number) => (number < source.count ? (edited.get(order[number]!) ?? source.at(order[number]!)) : undefined);
+  const state = { meta: layout.meta, records: layout.records, parts: layout.parts, files };
+  const update = updateTerms(state, { count: source.count, lengths, changed: edits, byNumber }, synonyms);
+  // Written whole after all (an average moved to another grid point): the caller writes it from every document.
+  if (!update) return undefined;
+  const ids = moved ? Array.from(places, (_, index) => source.idAt(index)) : stored.ids;
+  const next = { scope, ids, keys: [...keys], numbers, lengths, synonyms: stored.synonyms };
+  const parts = nextParts(previous.parts, changed, { ids, keys, analyses });
+  return updatedFiles(store, { stored, files, written: update.written, count: source.count, byNumber, budgetMb, next, parts });
 }
 
 interface Updated {
   stored: StoredIndex;
-  scope: string;
-  current: readonly SearchDocument[];
-  keys: readonly string[];
-  synonyms: SynonymTable | null;
-  /** The analysis parts read, by index. */
-  previous: Map<number, StoredAnalyses>;
-  /** The edited documents: their index in `stored`, and in `current`. */
-  changed: [was: number, index: number][];
-  analyse: (text: string, field: string) => FieldAnalysis;
-  update: SearchIndexUpdate;
+  /** The index's parts after the update (cards aside but the edited ones'). */
+  files: ReadonlyMap<string, string | Uint8Array>;
+  written: readonly SearchIndexFile[];
+  count: number;
+  byNumber: (number: number) => Card | undefined;
   budgetMb: number;
+  /** The kept documents after the update, and the analysis parts to save. */
+  next: Omit<StoredIndex, 'digests'>;
+  parts: Map<number, StoredAnalyses>;
 }
 
 /** The update's files (the unchanged ones carried over with their kept digests), and the store it leaves to save. */
 function updatedFiles(store: SearchStore, u: Updated): OutputFile[] {
-  const { stored, current, update } = u;
-  const written = new Set(update.written.map(({ path }) => path));
+  const { stored } = u;
+  const written = new Set(u.written.map(({ path }) => path));
   const sizes = new Map<string, number>();
   const files: OutputFile[] = [];
-  for (const [path, body] of update.state.files) {
+  for (const [path, body] of u.files) {
     const kept = written.has(path) ? undefined : stored.digests.get(path);
     sizes.set(path, kept?.[1] ?? sizeOf(body));
     files.push(kept ? { path, carried: kept[0], make: () => body } : { path, body });
   }
-  let byNumber: SearchDocument[] | undefined;
-  const card = (chunk: number) => {
-    if (!byNumber) {
-      byNumber = new Array<SearchDocument>(current.length);
-      for (const document of current) byNumber[update.state.numbers.get(document.id)!] = document;
-    }
-    return cardsFile(chunk, (number) => byNumber![number]!).body;
-  };
-  for (let chunk = 0; chunk < Math.ceil(current.length / CARDS_PER_FILE); chunk++) {
+  const card = (chunk: number) => cardsFile(chunk, u.byNumber).body;
+  for (let chunk = 0; chunk < Math.ceil(u.count / CARDS_PER_FILE); chunk++) {
     const path = cardsPath(chunk);
-    if (update.state.files.has(path)) continue;
+    if (u.files.has(path)) continue;
     const kept = stored.digests.get(path);
     const body = kept ? undefined : card(chunk);
     sizes.set(path, kept?.[1] ?? sizeOf(body!));
@@ -162,31 +183,21 @@ function updatedFiles(store: SearchStore, u: Updated): OutputFile[] {
     [...sizes.values()].reduce((sum, size) => sum + size, 0),
     u.budgetMb,
   );
-  store.keepUpdate({ stored: nextStored(u), sizes, parts: nextParts(u) });
+  store.keepUpdate({ stored: u.next, sizes, parts: u.parts });
   return files;
 }
 
-/** The kept documents after the update. */
-function nextStored(u: Updated): Omit<StoredIndex, 'digests'> {
-  const { current, update } = u;
-  return {
-    scope: u.scope,
-    ids: current.map(({ id }) => id),
-    keys: [...u.keys],
-    numbers: Uint32Array.from(current, ({ id }) => update.state.numbers.get(id)!),
-    lengths: update.state.lengths,
-    synonyms: JSON.stringify(u.synonyms),
-  };
-}
-
 /** The analysis parts the edited documents are in, with their analyses now under their keys now. */
-function nextParts(u: Updated): Map<number, StoredAnalyses> {
-  const analyser = documentAnalyser(u.analyse, u.synonyms);
-  const edited = new Set(u.changed.map(([was]) => u.stored.ids[was]!));
-  const parts = new Map([...u.previous].map(([index, entries]) => [index, entries.filter(([id]) => !edited.has(id))]));
-  for (const [, index] of u.changed) {
-    const document = u.current[index]!;
-    parts.get(partOf(document.id))!.push([document.id, u.keys[index]!, JSON.stringify(analyser(document))]);
+function nextParts(
+  previous: ReadonlyMap<number, StoredAnalyses>,
+  changed: readonly [was: number, index: number][],
+  now: { ids: readonly string[]; keys: readonly string[]; analyses: ReadonlyMap<number, string> },
+): Map<number, StoredAnalyses> {
+  const edited = new Set(changed.map(([, index]) => now.ids[index]!));
+  const parts = new Map([...previous].map(([part, entries]) => [part, entries.filter(([id]) => !edited.has(id))]));
+  for (const [, index] of changed) {
+    const id = now.ids[index]!;
+    parts.get(partOf(id))!.push([id, now.keys[index]!, now.analyses.get(index)!]);
   }
   return parts;
 }

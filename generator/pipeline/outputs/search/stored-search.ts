@@ -12,7 +12,7 @@ import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { BuildHelper } from '../../helper/build-helper.ts';
 import type { OutputFile } from '../output-file.ts';
 import { checkSearchBudget, synonymTable } from './search-file.ts';
-import { createSearchDocuments, toSearchText } from '../search-documents.ts';
+import { createSearchDocuments, searchDocumentSource, toSearchText } from '../search-documents.ts';
 import { type KeptWhole, partOf, type SearchStore, type StoredAnalyses, stageAnalyses, stagingDir } from './search-store.ts';
 import { updateFromStore } from './stored-search-update.ts';
 /** A whole write that keeps what the store needs, its documents given as they come (startIndexWrite). */
@@ -82,11 +82,19 @@ export function storedSearch(
   { store, scope }: { store: SearchStore; scope: string },
   keys: readonly string[],
 ): OutputFile[] | Promise<OutputFile[]> {
-  const documents = createSearchDocuments(catalogue, (body) => body);
   const synonyms = synonymTable(catalogue);
   const searchText = (body: string) => catalogue.memo('search text', body, () => toSearchText(body));
-  const updated = updateFromStore(store, scope, documents, keys, synonyms, searchText, budgetMb);
+  const updated = updateFromStore(
+    store,
+    scope,
+    searchDocumentSource(catalogue, (body) => body),
+    keys,
+    synonyms,
+    searchText,
+    budgetMb,
+  );
   if (updated) return updated;
+  const documents = createSearchDocuments(catalogue, (body) => body);
   const keep = (written: { files: OutputFile[]; kept: KeptWhole }) => {
     store.keepWhole(scope, documents, keys, synonyms, written.files as SearchIndexFile[], written.kept);
     return written.files;
