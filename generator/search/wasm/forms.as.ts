@@ -72,6 +72,32 @@ export function rareInto(form: i32, c: i32, block: i32, size: i32, into: i32, ma
 }
 
 /**
+ * impactsInto for the documents in `wanted` only, when the entry's documents are known to be those in
+ * `documents` (a bit per slot of the block's 16): each one's impact is then found by its rank among them,
+ * with no doc gap read. 1 (nothing done) when the entry's count is not the number of those documents.
+ */
+export function wantedImpactsInto(form: i32, c: i32, documents: i32, wanted: i32, weight: f64, into: i32): i32 {
+  const count = column(form, COUNT, c);
+  if (popcnt<i32>(documents) != count) return 1;
+  const base = load<i32>(form + BASE);
+  const fields = load<i32>(form + FIELDS);
+  const masks = base + column(form, DATA_START, c);
+  const impacts = masks + count;
+  if (impacts + ((count + 1) >> 1) > base + column(form, DATA_END, c)) return -1;
+  const bound = load<f64>(load<i32>(form + BOUND) + (c << 3));
+  for (let left = wanted & documents; left != 0; left &= left - 1) {
+    const slot = ctz<i32>(left);
+    const j = popcnt<i32>(documents & ((1 << slot) - 1));
+    if (!(<i32>load<u8>(masks + j) & fields)) continue;
+    const level = (<i32>load<u8>(impacts + (j >> 1)) >> ((j & 1) << 2)) & 15;
+    const value = ((bound * <f64>(level + 1)) / 16.0) * weight;
+    const to = into + (slot << 3);
+    if (value > load<f64>(to)) store<f64>(to, value);
+  }
+  return 0;
+}
+
+/**
  * A common term's entry `c` (block `block` of `size` documents): each document's bound from its impact (a
  * 4-bit sixteenth of the entry's bound, times the form's `weight`) into `into` (f64 per slot) where above,
  * for the documents with the term in one of the form's fields, marking `marks` (a byte per slot) when

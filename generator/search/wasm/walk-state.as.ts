@@ -107,9 +107,9 @@ export function wordBest(u: i32, block: i32): f64 {
   return load<f64>(field(BEST) + ((u * blocks + block) << 3));
 }
 
-/** Whether word `u`'s set `sets` (FOUND or EXACT) holds `document`. */
+/** Word `u`'s set `sets` (FOUND or EXACT) in `block`: a bit per document of its 16 (its slot's). */
 // @ts-ignore: decorator
 @inline
-export function hasBit(sets: i32, u: i32, document: i32): bool {
-  return ((<i32>load<u8>(field(sets) + u * field(SET_BYTES) + (document >> 3)) >> (document & 7)) & 1) != 0;
+export function blockSet(sets: i32, u: i32, block: i32): i32 {
+  return <i32>load<u16>(field(sets) + u * field(SET_BYTES) + (block << 1));
 }
