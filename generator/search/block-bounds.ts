@@ -19,7 +19,7 @@
  *   from the impacts, come last (wasm/block-walk.as.ts).
  */
 import type { PreparedForm } from './prepared-form.ts';
-import { completeTier, RANKING, wordScore } from './ranking.ts';
+import { completeTier, RANKING, wordScore, wordsRuleFor } from './ranking.ts';
 import { blockPasses } from './block-passes.ts';
 import { BUCKETS, type QueryMemory } from './query-memory.ts';
 
@@ -115,16 +115,23 @@ export function blockBounds(units: PreparedForm[][], at: QueryMemory): BlockBoun
 }
 
 /**
- * The blocks in `[firstBlock, endBlock)` with a bound, best bound first by buckets (the coarse bound, or the
- * quick one where lower: wasm/block-order.as.ts orderBounds, blockOrder); each bucket's best bound, and each
- * block's bound the order is by.
+ * The blocks of `range` (documents `[first, end)`) with a bound, best bound first by buckets (the coarse
+ * bound, or the quick one where lower: wasm/block-order.as.ts orderBounds, blockOrder); each bucket's best
+ * bound, and each block's bound the order is by. When a query of more than RANKING.wordsRule.upTo words has
+ * at least `pageEnd` complete matches (every word's own term in one document), the page is complete matches
+ * only (a complete match's tier outweighs every other document's score), so only the blocks that hold one
+ * are ordered, and the others' bounds are not taken. `pageEnd` -1: every match is kept.
  */
-export function blockOrder({ layout: at, blocks, words, tiers }: BlockBounds, firstBlock: number, endBlock: number) {
+export function blockOrder({ layout: at, blocks, words, tiers }: BlockBounds, range: readonly [number, number], pageEnd: number) {
   const passes = blockPasses();
   const memory = passes.memory.buffer;
   const { orderBound } = at;
+  const size = RANKING.blockSize;
+  const [firstBlock, endBlock] = [Math.floor(range[0] / size), Math.ceil(range[1] / size)];
+  const completeOnly =
+    pageEnd >= 0 && !wordsRuleFor(words) && passes.unionCount(at.exactSets, words, at.setBytes, range[0], range[1], true) >= pageEnd;
   const sets = [at.found, at.setBytes, at.all, blocks, words] as const;
-  passes.orderBounds(at.coarse, firstBlock, endBlock, orderBound, ...sets, tiers.exact, RANKING.saturation);
+  passes.orderBounds(at.coarse, firstBlock, endBlock, orderBound, ...sets, tiers.exact, RANKING.saturation, at.exactSets, completeOnly);
   const count = passes.blockOrder(orderBound, firstBlock, endBlock, at.starts, at.bucketBest, at.order, at.bucketOf, at.next);
   return {
     bounds: new Float64Array(memory, orderBound, blocks),

@@ -56,7 +56,7 @@ export interface BlockPasses {
   formBits(base: number, columns: number, n: number, size: number, fields: number, first: number, end: number, bits: number): number;
   orBytes(into: number, from: number, bytes: number): void;
   typoScan(at: number, end: number, count: number, word: number, wordLength: number, mode: number, out: number): number;
-  unionCount(sets: number, count: number, setBytes: number, first: number, end: number): number;
+  unionCount(sets: number, count: number, setBytes: number, first: number, end: number, every: boolean): number;
   bindWalk(context: number, saturation: number, room: number, span: number, k: number, b: number, d: number): void;
   walk(): number;
   prepareRare(
@@ -91,6 +91,8 @@ export interface BlockPasses {
     words: number,
     exactTier: number,
     saturation: number,
+    exact: number,
+    completeOnly: boolean,
   ): void;
   blockOrder(
     bounds: number,

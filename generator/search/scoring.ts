@@ -20,7 +20,7 @@ import { wordBits } from './match-count.ts';
 import { PreparedForm, type Unit } from './prepared-form.ts';
 import type { ScoreContext } from './postings-codec.ts';
 import { placeQuery } from './query-memory.ts';
-import { RANKING, wordsRuleFor } from './ranking.ts';
+import { wordsRuleFor } from './ranking.ts';
 
 /** A ranked result: its document, its score rounded to 4 decimals as clients see it, and before rounding. */
 export interface Ranked {
@@ -54,9 +54,8 @@ export function rank(units: Unit[], context: ScoreContext, options: RankOptions)
   const total = bits.total;
   const end = Math.min(total, offset + limit);
   if (offset >= end) return { total, page: [] };
-  const size = RANKING.blockSize;
   const bounds = blockBounds(prepared, memory);
-  const order = blockOrder(bounds, Math.floor(range[0] / size), Math.ceil(range[1] / size));
+  const order = blockOrder(bounds, range, every ? -1 : end);
   // Every block's bound from the impacts is taken a chunk of the walk at a time once the walk proves long, for
   // a query of a few words: its cost grows with every form's postings, and a longer query's walk is cut short
   // by the quick bound (most words in one document), which its order is by (block-bounds.ts), instead.

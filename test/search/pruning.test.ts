@@ -178,7 +178,7 @@ describe('block bounds', () => {
   }, 120_000);
 
   /** Every document's score (exhaustive), each block's coarse and tight bounds, and each word's sets. */
-  async function boundsOf(q: string) {
+  async function boundsOf(q: string, pageEnd = -1) {
     const units = await planQuery(parts, meta, q);
     const range: [number, number] = [0, meta.documents];
     const { page } = rank(units, meta, { range, offset: 0, limit: meta.documents, exhaustive: true });
@@ -186,7 +186,7 @@ describe('block bounds', () => {
     const memory = placeQuery(prepared, meta.documents, 20);
     const bits = wordBits(prepared, range, memory);
     const bounds = blockBounds(prepared, memory);
-    const order = blockOrder(bounds, 0, bounds.blocks);
+    const order = blockOrder(bounds, range, pageEnd);
     // The bounds the walk over blocks uses, as the WebAssembly module computes them (no page yet: none drops a block).
     const walk = prepareWalk(prepared, bits, bounds, order, {
       range,
@@ -283,6 +283,30 @@ describe('block bounds', () => {
     // and so does the bound the walk's order is by.
     expect(tighter).toBeGreaterThan(100);
     expect(quicker).toBeGreaterThan(100);
+  }, 120_000);
+
+  it('order only the blocks with a complete match when a long query has enough of them to fill the page', async () => {
+    // Four common words: 166 documents hold each one's own term (a complete match, 400 and more).
+    const q = 'agent commerce checkout pricing';
+    const { page, bounds, ordered } = await boundsOf(q);
+    // A copy: the next search's bounds take the same memory.
+    const every = Array.from(ordered);
+    const complete = page.filter(({ raw }) => raw >= 400);
+    expect(complete.length).toBe(166);
+    const holding = new Set(complete.map(({ document }) => Math.floor(document / RANKING.blockSize)));
+    const orderedFor = async (pageEnd: number) => Array.from((await boundsOf(q, pageEnd)).ordered);
+    const onlyComplete = await orderedFor(166);
+    for (let block = 0; block < bounds.blocks; block++) expect(onlyComplete[block]! > 0).toBe(holding.has(block));
+    expect(every.filter((bound) => bound > 0).length).toBeGreaterThan(holding.size + 50);
+    // One more than the complete matches: every block as before.
+    expect(await orderedFor(167)).toEqual(every);
+    // Pages that end among the complete matches and past them give what scoring every block gives.
+    for (const offset of [0, 140, 147, 160]) {
+      const query = { q, type: 'all', limit: 20, offset };
+      const pruned = await sharded.rank(query);
+      const exhaustive = await sharded.rank(query, { exhaustive: true });
+      expect(describeAnswer(pruned.items)).toEqual(describeAnswer(exhaustive.items));
+    }
   }, 120_000);
 
   it('count every match from the words sets, as scoring every document does', async () => {

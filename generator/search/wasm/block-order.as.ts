@@ -105,16 +105,21 @@ function quickOf(found: i32, setBytes: i32, best: i32, blocks: i32, words: i32, 
  * (`coarse`), or for a query of 2 to 15 words where no document of the block is found with every word (the
  * words' sets have no bit in common), the quick one (quickOf, the other arguments) where lower. So a block
  * where one document holds every word sorts above every block where none does. (Where one does, the quick
- * bound is not below the coarse one: it counts every word at its best.)
+ * bound is not below the coarse one: it counts every word at its best.) When `completeOnly`, the page is
+ * complete matches only: a block where no document has every word's own term (the `exact` sets) has none.
  */
 export function orderBounds(
   coarse: i32, first: i32, end: i32, bound: i32, found: i32, setBytes: i32, best: i32, blocks: i32, words: i32,
-  exactTier: f64, saturation: f64,
+  exactTier: f64, saturation: f64, exact: i32, completeOnly: bool,
 ): void {
   const quick = words > 1 && words < 16;
   for (let block = first; block < end; block++) {
     let value = load<f64>(coarse + (block << 3));
-    if (quick && value > 0) {
+    if (completeOnly) {
+      let every = 0xffff;
+      for (let u = 0; u < words && every != 0; u++) every &= <i32>load<u16>(exact + u * setBytes + block * 2);
+      if (every == 0) value = 0.0;
+    } else if (quick && value > 0) {
       const lower = quickOf(found, setBytes, best, blocks, words, block, exactTier, saturation);
       if (lower >= 0 && lower < value) value = lower;
     }
