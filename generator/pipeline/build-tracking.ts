@@ -10,7 +10,7 @@ import type { Emitted } from './emit/emit-files.ts';
 import { readTrackedOutputs, recordTrackedOutputs } from './emit/tracked-outputs.ts';
 import type { OutputFile } from './outputs/output-file.ts';
 import { buildSearchIndex, buildSearchIndexInHelper, searchIndexBodies } from './outputs/search/search-file.ts';
-import { searchInputs } from './outputs/search/search-inputs.ts';
+import { inputsMark, searchInputs } from './outputs/search/search-inputs.ts';
 import { openSearchStore, type SearchStore } from './outputs/search/search-store.ts';
 import { storedSearch } from './outputs/search/stored-search.ts';
 import { DEFAULT_SEARCH_INDEX_BUDGET_MB } from './build-settings.ts';
@@ -99,13 +99,17 @@ export function trackedSearch(
   budgetMb: number | undefined,
   tracking?: Tracking,
 ): { files: Promise<OutputFile[]> | OutputFile[]; documents: number } {
-  const inputs = searchInputs(catalogue, budgetMb);
+  const stored = tracking?.searchStore && {
+    store: tracking.searchStore,
+    scope: sharedScope(tracking, catalogue.siteUrl, catalogue.collections),
+  };
+  const inputs = searchInputs(catalogue, budgetMb, stored && (() => stored.store.stored(stored.scope)));
   const make = () => searchIndexBodies(catalogue, budgetMb);
   const carried = catalogue.track.carriedGroup('search index', inputs.key, make);
   if (carried) return { files: carried, documents: inputs.documents };
-  if (tracking?.searchStore && inputs.keys) {
-    const stored = { store: tracking.searchStore, scope: sharedScope(tracking, catalogue.siteUrl, catalogue.collections) };
-    const files = Promise.resolve(storedSearch(catalogue, helper, budgetMb ?? DEFAULT_SEARCH_INDEX_BUDGET_MB, stored, inputs.keys));
+  if (stored && inputs.keys) {
+    const kept = { keys: inputs.keys, mark: inputsMark(budgetMb, inputs.key) };
+    const files = Promise.resolve(storedSearch(catalogue, helper, budgetMb ?? DEFAULT_SEARCH_INDEX_BUDGET_MB, stored, kept));
     return {
       files: files.then((made) => {
         catalogue.track.madeGroup('search index', inputs.key, made);

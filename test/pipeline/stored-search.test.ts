@@ -25,6 +25,7 @@ import { createRandom } from '../helpers/synthetic-content.ts';
 const SYNONYMS: SynonymTable = createSynonymTable({ groups: [{ words: ['checkout', 'payment page'] }] });
 const SCOPE = 'generator and settings';
 const BUDGET = 500;
+const MARK = 'inputs';
 const keyOf = (document: SearchDocument) => hash('sha1', JSON.stringify(document), 'base64');
 const digestOf = (body: string | Uint8Array) => hash('sha1', body, 'base64');
 
@@ -75,7 +76,7 @@ function writeWhole(out: string, documents: readonly SearchDocument[], synonyms:
   // Copies: the writer lets each one's body go once analysed.
   const copies = documents.map((document) => ({ ...document }));
   const written = writeIndexKeeping(copies, keys, synonyms, { scope: SCOPE, staging: stagingDir(out) });
-  store.keepWhole(SCOPE, documents, keys, synonyms, written.files, written.kept);
+  store.keepWhole(SCOPE, documents, { keys, mark: MARK }, synonyms, written.files, written.kept);
   emit(out, written.files, store);
   expect(readdirSync(storeDir(out)).filter((name) => name.startsWith('staging-'))).toEqual([]);
 }
@@ -97,7 +98,7 @@ function sourceOf(documents: readonly SearchDocument[]): SearchDocumentSource & 
 const update = (out: string, documents: readonly SearchDocument[], synonyms: SynonymTable | null = SYNONYMS, scope = SCOPE) => {
   const store = openSearchStore(out);
   const source = sourceOf(documents.map((document) => ({ ...document, body: `<p>${document.body}</p>` })));
-  const files = updateFromStore(store, scope, source, documents.map(keyOf), synonyms, toSearchText, BUDGET);
+  const files = updateFromStore(store, scope, source, { keys: documents.map(keyOf), mark: MARK }, synonyms, toSearchText, BUDGET);
   return { store, files, made: source.made };
 };
 
@@ -206,7 +207,9 @@ describe('the search index kept on disk by npm run build', () => {
     const out = path.join(root, 'force');
     writeWhole(out, base);
     const store = openSearchStore(out, { trust: false });
-    expect(updateFromStore(store, SCOPE, sourceOf(base), base.map(keyOf), SYNONYMS, toSearchText, BUDGET)).toBeUndefined();
+    expect(
+      updateFromStore(store, SCOPE, sourceOf(base), { keys: base.map(keyOf), mark: MARK }, SYNONYMS, toSearchText, BUDGET),
+    ).toBeUndefined();
     const edited = base.map((document, i) => (i === 3 ? { ...document, title: `${document.title} again` } : document));
     const { store: next, files } = update(out, edited);
     expect(files).toBeDefined();

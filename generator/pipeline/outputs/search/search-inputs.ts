@@ -12,6 +12,7 @@ import { type AnyEntry, apiCollections } from '../../../schemas/collections.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import { createSearchDocuments, documentTerms, toSearchText } from '../search-documents.ts';
 import { ranksByFile } from '../reached-records.ts';
+import type { StoredIndex } from './search-store.ts';
 
 type Inputs = { key: string; documents: number; keys?: string[] };
 
@@ -49,13 +50,58 @@ function patchedInputs(catalogue: Catalogue, before: Inputs & { keys: string[] }
   return { key: patch ? hash('sha1', `${before.key}\n${patch}`, 'base64') : before.key, documents: before.documents, keys };
 }
 
+/** What a build's store of the index keeps of the inputs its keys were made under (storedInputs reads it). */
+export const inputsMark = (budgetMb: number | undefined, key: string) => `${budgetMb ?? ''}\n${key}`;
+
+/**
+ * The inputs from those a build's store of the index kept (search-store.ts), with the records whose file
+ * changed since made again: a record whose file has the digest its kept key holds has that key still (its
+ * term names are of its file and of the taxonomies, which the store's scope holds). The key is the kept one,
+ * chained with what changed, as patchedInputs chains it: kept keys and their key are saved together, so the
+ * chain starts from the key of those very keys. Undefined when the store kept none for this budget, or
+ * for as many records.
+ */
+function storedInputs(catalogue: Catalogue, budgetMb: number | undefined, stored: StoredIndex): Inputs | undefined {
+  const prefix = inputsMark(budgetMb, '');
+  if (!stored.inputs.startsWith(prefix)) return undefined;
+  const keys = stored.keys.slice();
+  let at = 0;
+  let patch = '';
+  for (const [key, collection] of apiCollections(catalogue.collections)) {
+    if (!collection.api.search) continue;
+    let termsOf: ((record: AnyEntry) => string) | undefined;
+    for (const record of catalogue.records[key]!) {
+      const file = catalogue.track.digest(record.file);
+      const was = keys[at];
+      if (!file || was === undefined) return undefined;
+      if (!(was.startsWith(file) && was.charCodeAt(file.length) === TAB)) {
+        termsOf ??= documentTerms(key, collection, catalogue);
+        const own = `${file}\t${termsOf(record)}`;
+        keys[at] = own;
+        patch += `${at}\t${own}\n`;
+      }
+      at++;
+    }
+  }
+  if (at !== keys.length) return undefined;
+  const before = stored.inputs.slice(prefix.length);
+  return { key: patch ? hash('sha1', `${before}\n${patch}`, 'base64') : before, documents: at, keys };
+}
+
+const TAB = 9;
+
 /**
  * The index's key, its number of documents and, when every document has a file, each one's own key in
  * document order (what a build's store of the index compares to find the documents an edit changed).
+ * `stored`: the keys a build's store of the index kept, when there is one.
  */
-export function searchInputs(catalogue: Catalogue, budgetMb: number | undefined): Inputs {
+export function searchInputs(catalogue: Catalogue, budgetMb: number | undefined, stored?: () => StoredIndex | undefined): Inputs {
   const before = catalogue.track.steady() ? catalogue.track.previousKept<Inputs>(`search inputs\n${budgetMb ?? ''}`) : undefined;
-  const inputs = (before?.keys && patchedInputs(catalogue, { ...before, keys: before.keys })) || allInputs(catalogue, budgetMb);
+  const kept = stored?.();
+  const inputs =
+    (before?.keys && patchedInputs(catalogue, { ...before, keys: before.keys })) ||
+    (kept && storedInputs(catalogue, budgetMb, kept)) ||
+    allInputs(catalogue, budgetMb);
   catalogue.track.keep(`search inputs\n${budgetMb ?? ''}`, () => inputs);
   return inputs;
 }

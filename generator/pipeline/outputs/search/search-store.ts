@@ -25,7 +25,7 @@ import type { SynonymTable } from '../../../search/synonyms.ts';
 import { sizeOf } from './search-state.ts';
 
 /** Raise when what is kept changes shape, so no build reads another version's files. */
-const VERSION = 2;
+const VERSION = 3;
 export const STORE_PARTS = 256;
 
 /** The documents of the index in place, as `index.bin` keeps them. */
@@ -33,6 +33,8 @@ export interface StoredIndex {
   scope: string;
   ids: string[];
   keys: string[];
+  /** The inputs the keys were made under (search-inputs.ts `inputsMark`): the next build's inputs follow from them. */
+  inputs: string;
   /** Each document's number (its place in `type:id` order), in build order. */
   numbers: Uint32Array;
   lengths: Uint32Array;
@@ -69,6 +71,7 @@ const isStored = (value: unknown): value is StoredIndex & { version: number } =>
     Array.isArray(stored.ids) &&
     Array.isArray(stored.keys) &&
     stored.keys.length === stored.ids.length &&
+    typeof stored.inputs === 'string' &&
     stored.numbers instanceof Uint32Array &&
     stored.numbers.length === stored.ids.length &&
     stored.lengths instanceof Uint32Array &&
@@ -78,7 +81,7 @@ const isStored = (value: unknown): value is StoredIndex & { version: number } =>
 };
 
 /** The kept documents, when `index.bin` is whole, of this version and made under `scope`. */
-export function readStoredIndex(outDir: string, scope: string): StoredIndex | undefined {
+function readStoredIndex(outDir: string, scope: string): StoredIndex | undefined {
   try {
     const stored = deserialize(readFileSync(mainFile(storeDir(outDir))));
     return isStored(stored) && stored.scope === scope ? stored : undefined;
@@ -179,9 +182,16 @@ interface Pending {
 /** The store of one build: the kept index read (unless `trust` is false), and what to save after the emit step. */
 export function openSearchStore(outDir: string, { trust = true } = {}) {
   let pending: Pending | undefined;
+  let read: { scope: string; stored: StoredIndex | undefined } | undefined;
   return {
     outDir,
     trust,
+    /** The kept documents (readStoredIndex), read once a build: its inputs and its update both ask. Undefined with trust off. */
+    stored(scope: string): StoredIndex | undefined {
+      if (!trust) return undefined;
+      if (read?.scope !== scope) read = { scope, stored: readStoredIndex(outDir, scope) };
+      return read.stored;
+    },
     /** Saves what the build made; `digests` are every output file's, as the emit step took them. */
     save(digests: ReadonlyMap<string, string> | undefined): void {
       if (!pending || !digests) return;
@@ -200,7 +210,7 @@ export function openSearchStore(outDir: string, { trust = true } = {}) {
     keepWhole(
       scope: string,
       documents: readonly SearchDocument[],
-      keys: readonly string[],
+      inputs: { keys: readonly string[]; mark: string },
       synonyms: SynonymTable | null,
       files: readonly SearchIndexFile[],
       kept: KeptWhole,
@@ -208,7 +218,8 @@ export function openSearchStore(outDir: string, { trust = true } = {}) {
       const stored = {
         scope,
         ids: documents.map(({ id }) => id),
-        keys: [...keys],
+        keys: [...inputs.keys],
+        inputs: inputs.mark,
         numbers: kept.numbers,
         lengths: kept.lengths,
         synonyms: JSON.stringify(synonyms),

@@ -20,15 +20,7 @@ import type { OutputFile } from '../output-file.ts';
 import type { SearchDocumentSource } from '../search-documents.ts';
 import { layoutFromParts } from './index-from-parts.ts';
 import { checkSearchBytes, sizeOf } from './search-state.ts';
-import {
-  partOf,
-  readAnalyses,
-  readIntactPart,
-  readStoredIndex,
-  type SearchStore,
-  type StoredAnalyses,
-  type StoredIndex,
-} from './search-store.ts';
+import { partOf, readAnalyses, readIntactPart, type SearchStore, type StoredAnalyses, type StoredIndex } from './search-store.ts';
 
 const CARDS = `${SEARCH_DIR}/cards/`;
 const FIELDS = SEARCH_FIELDS.length;
@@ -61,20 +53,17 @@ function readParts(store: SearchStore, stored: StoredIndex): Map<string, string 
 }
 
 /**
- * Where each document now was in the kept index: at its own index while the ids are in place (all of them
- * but after an edit that reorders records), else found by id. Undefined when one is new.
+ * Where each document now was in the kept index. A document whose key is the one kept at its place is the
+ * one kept there: the key holds its file's digest, and the digest its file's path and text, which make its
+ * id. So only an edited document's id is looked at, and while each is in its place, so is every document;
+ * else (an edit reordered records) each one is found by id. Undefined when one is new.
  */
-function placesOf(stored: StoredIndex, source: SearchDocumentSource): Int32Array | undefined {
-  const places = new Int32Array(source.count);
-  let byId: Map<string, number> | undefined;
+function placesOf(stored: StoredIndex, source: SearchDocumentSource, edited: readonly number[]): Int32Array | undefined {
+  const places = Int32Array.from({ length: source.count }, (_, index) => index);
+  if (edited.every((index) => stored.ids[index] === source.idAt(index))) return places;
+  const byId = new Map(stored.ids.map((previous, at) => [previous, at]));
   for (let index = 0; index < source.count; index++) {
-    const id = source.idAt(index);
-    if (stored.ids[index] === id) {
-      places[index] = index;
-      continue;
-    }
-    byId ??= new Map(stored.ids.map((previous, at) => [previous, at]));
-    const was = byId.get(id);
+    const was = byId.get(source.idAt(index));
     if (was === undefined) return undefined;
     places[index] = was;
   }
@@ -90,14 +79,19 @@ export function updateFromStore(
   store: SearchStore,
   scope: string,
   source: SearchDocumentSource,
-  keys: readonly string[],
+  inputs: { keys: readonly string[]; mark: string },
   synonyms: SynonymTable | null,
   searchText: (markdown: string) => string,
   budgetMb: number,
 ): OutputFile[] | undefined {
-  const stored = store.trust ? readStoredIndex(store.outDir, scope) : undefined;
+  const { keys } = inputs;
+  const stored = store.stored(scope);
   if (!stored || stored.synonyms !== JSON.stringify(synonyms) || stored.ids.length !== source.count) return undefined;
-  const places = placesOf(stored, source);
+  const places = placesOf(
+    stored,
+    source,
+    keys.flatMap((key, index) => (key === stored.keys[index] ? [] : [index])),
+  );
   if (!places) return undefined;
   const changed: [number, number][] = [];
   places.forEach((was, index) => {
@@ -141,7 +135,7 @@ export function updateFromStore(
   // Written whole after all (an average moved to another grid point): the caller writes it from every document.
   if (!update) return undefined;
   const ids = moved ? Array.from(places, (_, index) => source.idAt(index)) : stored.ids;
-  const next = { scope, ids, keys: [...keys], numbers, lengths, synonyms: stored.synonyms };
+  const next = { scope, ids, keys: [...keys], inputs: inputs.mark, numbers, lengths, synonyms: stored.synonyms };
   const parts = nextParts(previous.parts, changed, { ids, keys, analyses });
   return updatedFiles(store, { stored, files, written: update.written, count: source.count, byNumber, budgetMb, next, parts });
 }

@@ -80,15 +80,16 @@ export function storedSearch(
   helper: BuildHelper | undefined,
   budgetMb: number,
   { store, scope }: { store: SearchStore; scope: string },
-  keys: readonly string[],
+  inputs: { keys: readonly string[]; mark: string },
 ): OutputFile[] | Promise<OutputFile[]> {
+  const { keys } = inputs;
   const synonyms = synonymTable(catalogue);
   const searchText = (body: string) => catalogue.memo('search text', body, () => toSearchText(body));
   const updated = updateFromStore(
     store,
     scope,
     searchDocumentSource(catalogue, (body) => body),
-    keys,
+    inputs,
     synonyms,
     searchText,
     budgetMb,
@@ -96,7 +97,7 @@ export function storedSearch(
   if (updated) return updated;
   const documents = createSearchDocuments(catalogue, (body) => body);
   const keep = (written: { files: OutputFile[]; kept: KeptWhole }) => {
-    store.keepWhole(scope, documents, keys, synonyms, written.files as SearchIndexFile[], written.kept);
+    store.keepWhole(scope, documents, inputs, synonyms, written.files as SearchIndexFile[], written.kept);
     return written.files;
   };
   const staging = stagingDir(store.outDir);
