@@ -62,15 +62,23 @@ export function wordTiers(words: number) {
 export type WordTiers = ReturnType<typeof wordTiers>;
 
 /**
- * Each word's bound per block, and their sum, the coarse bound (wasm/block-order.as.ts formBounds, wordBounds).
- * Only the blocks a word's forms have are visited. Memory for blockOrder is reserved here too, so that the
- * views returned stay valid.
+ * Each word's bound per block, and their sum, the coarse bound (wasm/block-order.as.ts formBounds, wordBounds),
+ * for the documents of `range` (`[first, end)`) and a page ending at `pageEnd` (-1: every match kept). Only the
+ * blocks a word's forms have are visited. When a query of more than RANKING.wordsRule.upTo words has at least
+ * `pageEnd` complete matches (every word's own term in one document: the AND of the words' exact sets), the
+ * page is complete matches only (a complete match's tier outweighs every other document's score), so only the
+ * blocks that hold one are bounded: the others have no bound, and the walk never visits them. Memory for
+ * blockOrder is reserved here too, so that the views returned stay valid.
  */
-export function blockBounds(units: PreparedForm[][], at: QueryMemory): BlockBounds {
+export function blockBounds(units: PreparedForm[][], at: QueryMemory, range: readonly [number, number], pageEnd: number): BlockBounds {
   const words = units.length;
   const { blocks, buffer: memory } = at;
   const passes = blockPasses();
   const tier = wordTiers(words);
+  const completeOnly =
+    pageEnd >= 0 && !wordsRuleFor(words) && passes.unionCount(at.exactSets, words, at.setBytes, range[0], range[1], true) >= pageEnd;
+  if (completeOnly) passes.completeBlocks(at.exactSets, words, at.setBytes, blocks, range[0], range[1], at.completeBlocks);
+  const only = completeOnly ? at.completeBlocks : 0;
   for (let u = 0; u < words; u++) {
     const base = at.all + u * blocks * 8;
     let count = 0;
@@ -87,7 +95,7 @@ export function blockBounds(units: PreparedForm[][], at: QueryMemory): BlockBoun
       const isExact = prepared.form.kind === 'exact' ? 1 : 0;
       const weight = prepared.boundWeight;
       // A form limited to some fields may have a block with no posting in them: bound 0, nothing found.
-      count = passes.formBounds(formBlocks, formBounds, weight, n, blocks, base, at.exact, at.touched, count, isExact);
+      count = passes.formBounds(formBlocks, formBounds, weight, n, blocks, base, at.exact, at.touched, count, isExact, only);
       if (count < 0) throw new Error(CORRUPT);
     }
     passes.wordBounds(
@@ -117,21 +125,16 @@ export function blockBounds(units: PreparedForm[][], at: QueryMemory): BlockBoun
 /**
  * The blocks of `range` (documents `[first, end)`) with a bound, best bound first by buckets (the coarse
  * bound, or the quick one where lower: wasm/block-order.as.ts orderBounds, blockOrder); each bucket's best
- * bound, and each block's bound the order is by. When a query of more than RANKING.wordsRule.upTo words has
- * at least `pageEnd` complete matches (every word's own term in one document), the page is complete matches
- * only (a complete match's tier outweighs every other document's score), so only the blocks that hold one
- * are ordered, and the others' bounds are not taken. `pageEnd` -1: every match is kept.
+ * bound, and each block's bound the order is by.
  */
-export function blockOrder({ layout: at, blocks, words, tiers }: BlockBounds, range: readonly [number, number], pageEnd: number) {
+export function blockOrder({ layout: at, blocks, words, tiers }: BlockBounds, range: readonly [number, number]) {
   const passes = blockPasses();
   const memory = passes.memory.buffer;
   const { orderBound } = at;
   const size = RANKING.blockSize;
   const [firstBlock, endBlock] = [Math.floor(range[0] / size), Math.ceil(range[1] / size)];
-  const completeOnly =
-    pageEnd >= 0 && !wordsRuleFor(words) && passes.unionCount(at.exactSets, words, at.setBytes, range[0], range[1], true) >= pageEnd;
   const sets = [at.found, at.setBytes, at.all, blocks, words] as const;
-  passes.orderBounds(at.coarse, firstBlock, endBlock, orderBound, ...sets, tiers.exact, RANKING.saturation, at.exactSets, completeOnly);
+  passes.orderBounds(at.coarse, firstBlock, endBlock, orderBound, ...sets, tiers.exact, RANKING.saturation);
   const count = passes.blockOrder(orderBound, firstBlock, endBlock, at.starts, at.bucketBest, at.order, at.bucketOf, at.next);
   return {
     bounds: new Float64Array(memory, orderBound, blocks),

@@ -24,7 +24,9 @@ export interface BlockPasses {
     touched: number,
     count: number,
     isExact: number,
+    only: number,
   ): number;
+  completeBlocks(exact: number, words: number, setBytes: number, blocks: number, first: number, end: number, into: number): void;
   wordBounds(
     touched: number,
     count: number,
@@ -91,8 +93,6 @@ export interface BlockPasses {
     words: number,
     exactTier: number,
     saturation: number,
-    exact: number,
-    completeOnly: boolean,
   ): void;
   blockOrder(
     bounds: number,

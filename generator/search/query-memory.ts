@@ -90,7 +90,9 @@ function layout(words: number, documents: number, longest: number) {
   const bucketOf = order + align8(blocks * 4);
   const next = bucketOf + align8(blocks * 4);
   const exact = next + BUCKETS * 4;
-  const orderBound = align8(exact + blocks);
+  // A byte per block: it holds a complete match (block-bounds.ts blockBounds, when only those are bounded).
+  const completeBlocks = exact + blocks;
+  const orderBound = align8(completeBlocks + blocks);
   const free = orderBound + blocks * 8;
   return {
     blocks,
@@ -110,6 +112,7 @@ function layout(words: number, documents: number, longest: number) {
     bucketOf,
     next,
     exact,
+    completeBlocks,
     orderBound,
     free,
   };

@@ -54,8 +54,8 @@ export function rank(units: Unit[], context: ScoreContext, options: RankOptions)
   const total = bits.total;
   const end = Math.min(total, offset + limit);
   if (offset >= end) return { total, page: [] };
-  const bounds = blockBounds(prepared, memory);
-  const order = blockOrder(bounds, range, every ? -1 : end);
+  const bounds = blockBounds(prepared, memory, range, every ? -1 : end);
+  const order = blockOrder(bounds, range);
   // Every block's bound from the impacts is taken a chunk of the walk at a time once the walk proves long, for
   // a query of a few words: its cost grows with every form's postings, and a longer query's walk is cut short
   // by the quick bound (most words in one document), which its order is by (block-bounds.ts), instead.

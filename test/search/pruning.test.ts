@@ -185,8 +185,8 @@ describe('block bounds', () => {
     const prepared = units.map(({ forms }) => forms.map((form) => new PreparedForm(form, meta)));
     const memory = placeQuery(prepared, meta.documents, 20);
     const bits = wordBits(prepared, range, memory);
-    const bounds = blockBounds(prepared, memory);
-    const order = blockOrder(bounds, range, pageEnd);
+    const bounds = blockBounds(prepared, memory, range, pageEnd);
+    const order = blockOrder(bounds, range);
     // The bounds the walk over blocks uses, as the WebAssembly module computes them (no page yet: none drops a block).
     const walk = prepareWalk(prepared, bits, bounds, order, {
       range,
@@ -285,7 +285,7 @@ describe('block bounds', () => {
     expect(quicker).toBeGreaterThan(100);
   }, 120_000);
 
-  it('order only the blocks with a complete match when a long query has enough of them to fill the page', async () => {
+  it('bound and order only the blocks with a complete match when a long query has enough of them to fill the page', async () => {
     // Four common words: 166 documents hold each one's own term (a complete match, 400 and more).
     const q = 'agent commerce checkout pricing';
     const { page, bounds, ordered } = await boundsOf(q);
@@ -295,8 +295,11 @@ describe('block bounds', () => {
     expect(complete.length).toBe(166);
     const holding = new Set(complete.map(({ document }) => Math.floor(document / RANKING.blockSize)));
     const orderedFor = async (pageEnd: number) => Array.from((await boundsOf(q, pageEnd)).ordered);
-    const onlyComplete = await orderedFor(166);
-    for (let block = 0; block < bounds.blocks; block++) expect(onlyComplete[block]! > 0).toBe(holding.has(block));
+    const onlyComplete = await boundsOf(q, 166);
+    for (let block = 0; block < bounds.blocks; block++) {
+      expect(onlyComplete.ordered[block]! > 0).toBe(holding.has(block));
+      expect(onlyComplete.bounds.coarse[block]! > 0).toBe(holding.has(block));
+    }
     expect(every.filter((bound) => bound > 0).length).toBeGreaterThan(holding.size + 50);
     // One more than the complete matches: every block as before.
     expect(await orderedFor(167)).toEqual(every);

@@ -6,14 +6,18 @@
 /**
  * block-bounds.ts blockBounds for one form of word `base / blocks`: its `n` entries (blocks at `list`, i32;
  * bounds at `bound`, f64, each times `weight`) into the word's bounds (`all + base * 8`), marking `exact` (a
- * byte per block) and listing each block the word reaches first in `touched` from `count`. Returns the new
- * count, -1 when a block number is out of range.
+ * byte per block) and listing each block the word reaches first in `touched` from `count`; only the blocks
+ * `only` marks (a byte per block, completeBlocks) when it is not 0. Returns the new count, -1 when a block
+ * number is out of range.
  */
-export function formBounds(list: i32, bound: i32, weight: f64, n: i32, blocks: i32, all: i32, exact: i32, touched: i32, count: i32, isExact: i32): i32 {
+export function formBounds(
+  list: i32, bound: i32, weight: f64, n: i32, blocks: i32, all: i32, exact: i32, touched: i32, count: i32, isExact: i32, only: i32,
+): i32 {
   for (let i = 0; i < n; i++) {
     const block = load<i32>(list + (i << 2));
-    const value = load<f64>(bound + (i << 3)) * weight;
     if (!(block >= 0 && block < blocks)) return -1;
+    if (only != 0 && load<u8>(only + block) == 0) continue;
+    const value = load<f64>(bound + (i << 3)) * weight;
     if (value == 0) continue;
     const at = all + (block << 3);
     const was = load<f64>(at);
@@ -50,6 +54,22 @@ export function wordBounds(
       if (n == words) sum += complete;
     }
     store<f64>(at, sum);
+  }
+}
+
+/**
+ * block-bounds.ts blockBounds' blocks that hold a complete match: a byte per block of `blocks` into `into`, 1
+ * where some document of the block in `[first, end)` has every one of `words` words' own term (the `exact`
+ * sets, `setBytes` apart, 16 documents a block), else 0.
+ */
+export function completeBlocks(exact: i32, words: i32, setBytes: i32, blocks: i32, first: i32, end: i32, into: i32): void {
+  for (let block = 0; block < blocks; block++) {
+    let every = 0;
+    if (block * 16 < end && block * 16 + 16 > first) {
+      every = 0xffff;
+      for (let u = 0; u < words && every != 0; u++) every &= <i32>load<u16>(exact + u * setBytes + block * 2);
+    }
+    store<u8>(into + block, every != 0 ? 1 : 0);
   }
 }
 
@@ -105,21 +125,16 @@ function quickOf(found: i32, setBytes: i32, best: i32, blocks: i32, words: i32, 
  * (`coarse`), or for a query of 2 to 15 words where no document of the block is found with every word (the
  * words' sets have no bit in common), the quick one (quickOf, the other arguments) where lower. So a block
  * where one document holds every word sorts above every block where none does. (Where one does, the quick
- * bound is not below the coarse one: it counts every word at its best.) When `completeOnly`, the page is
- * complete matches only: a block where no document has every word's own term (the `exact` sets) has none.
+ * bound is not below the coarse one: it counts every word at its best.)
  */
 export function orderBounds(
   coarse: i32, first: i32, end: i32, bound: i32, found: i32, setBytes: i32, best: i32, blocks: i32, words: i32,
-  exactTier: f64, saturation: f64, exact: i32, completeOnly: bool,
+  exactTier: f64, saturation: f64,
 ): void {
   const quick = words > 1 && words < 16;
   for (let block = first; block < end; block++) {
     let value = load<f64>(coarse + (block << 3));
-    if (completeOnly) {
-      let every = 0xffff;
-      for (let u = 0; u < words && every != 0; u++) every &= <i32>load<u16>(exact + u * setBytes + block * 2);
-      if (every == 0) value = 0.0;
-    } else if (quick && value > 0) {
+    if (quick && value > 0) {
       const lower = quickOf(found, setBytes, best, blocks, words, block, exactTier, saturation);
       if (lower >= 0 && lower < value) value = lower;
     }

@@ -13,7 +13,7 @@
 // - typo-scan.as.ts: the typo files' scan.
 export { decodeTable, tableBody, tableLastBlock } from './block-table.as';
 export { decodeRare, prepareRare } from './rare-terms.as';
-export { blockOrder, formBounds, orderBounds, wordBounds } from './block-order.as';
+export { blockOrder, completeBlocks, formBounds, orderBounds, wordBounds } from './block-order.as';
 export { formBits, orBytes, unionCount } from './match-bits.as';
 export { bindWalk, walk } from './block-walk.as';
 export { lowerByImpacts, tightBound } from './walk-bounds.as';
