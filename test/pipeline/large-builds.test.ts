@@ -6,7 +6,7 @@ import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 // @ts-expect-error the launcher's helper is plain JavaScript, run before any TypeScript loader
-import { estimateFiles, heapLimitFor } from '../../generator/heap-limit.mjs';
+import { estimateFiles, heapGrowthFor, heapLimitFor } from '../../generator/heap-limit.mjs';
 import { bodyRenderer } from '../../generator/pipeline/render-bodies.ts';
 import { createBuildCache } from '../../generator/pipeline/build-cache.ts';
 import { removeBuildDirs, tempDir } from '../helpers/build-output.ts';
@@ -59,6 +59,14 @@ describe("a large build's heap", () => {
 
   it('leaves a limit set by hand alone', () => {
     expect(heapLimitFor(1_000_000, { ...machine, flags: '--max-old-space-size=2048' })).toBeUndefined();
+  });
+
+  it("holds a large build's heap closer to what is live, and leaves small builds and a factor set by hand to V8", () => {
+    expect(heapGrowthFor(4_000, '')).toBeUndefined();
+    expect(heapGrowthFor(20_000, '')).toBeUndefined();
+    expect(heapGrowthFor(100_000, '')).toBe(40);
+    expect(heapGrowthFor(1_000_000, '')).toBe(40);
+    expect(heapGrowthFor(100_000, '--heap-growing-percent=80')).toBeUndefined();
   });
 
   it("estimates a content folder's files from its folders' sizes, within a factor of two", () => {
