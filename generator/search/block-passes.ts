@@ -55,7 +55,18 @@ export interface BlockPasses {
     scratch: number,
     out: number,
   ): number;
-  formBits(base: number, columns: number, n: number, size: number, fields: number, first: number, end: number, bits: number): number;
+  formBits(
+    base: number,
+    columns: number,
+    n: number,
+    size: number,
+    fields: number,
+    first: number,
+    end: number,
+    bits: number,
+    dense: number,
+    denseBytes: number,
+  ): number;
   orBytes(into: number, from: number, bytes: number): void;
   typoScan(at: number, end: number, count: number, word: number, wordLength: number, mode: number, out: number): number;
   unionCount(sets: number, count: number, setBytes: number, first: number, end: number, every: boolean): number;

@@ -6,9 +6,13 @@ import { nextSlot, setCursor } from './varint.as';
  * match-count.ts addForm for a common term: sets, in the set of documents at `bits` (a bit each), the
  * documents of the term's `n` blocks (columns at `columns`: block, count, docStart, dataStart, dataEnd, i32
  * each) that have it in one of `fields`, in the blocks that meet `[first, end)`. The record's shard
- * position 0 is at `base`. Returns 0, or -1 when a body is not well formed.
+ * position 0 is at `base`. A dense term's documents in a block are its bitset's (`denseBytes` bytes at
+ * `dense`, 0 for none: 16 bits a block), its mask bytes in their order, so no doc gap is read. Returns 0,
+ * or -1 when a body is not well formed.
  */
-export function formBits(base: i32, columns: i32, n: i32, size: i32, fields: i32, first: i32, end: i32, bits: i32): i32 {
+export function formBits(
+  base: i32, columns: i32, n: i32, size: i32, fields: i32, first: i32, end: i32, bits: i32, dense: i32, denseBytes: i32,
+): i32 {
   for (let i = 0; i < n; i++) {
     const block = load<i32>(columns + (i << 2));
     if ((block + 1) * size <= first || block * size >= end) continue;
@@ -16,6 +20,21 @@ export function formBits(base: i32, columns: i32, n: i32, size: i32, fields: i32
     const masks = base + load<i32>(columns + ((3 * n + i) << 2));
     if (masks + count > base + load<i32>(columns + ((4 * n + i) << 2))) return -1;
     const origin = block * size;
+    if (dense != 0) {
+      const at = block << 1;
+      if (at >= denseBytes) return -1;
+      // The last block's second byte may be past the bitset (its documents past the index's).
+      const documents = <i32>load<u8>(dense + at) | (at + 1 < denseBytes ? <i32>load<u8>(dense + at + 1) << 8 : 0);
+      if (popcnt<i32>(documents) != count) return -1;
+      let j = 0;
+      for (let left = documents; left != 0; left &= left - 1) {
+        if (!(<i32>load<u8>(masks + j++) & fields)) continue;
+        const document = origin + ctz<i32>(left);
+        const byte = bits + (document >> 3);
+        store<u8>(byte, <u8>(<i32>load<u8>(byte) | (1 << (document & 7))));
+      }
+      continue;
+    }
     let slot = -1;
     setCursor(base + load<i32>(columns + ((2 * n + i) << 2)));
     for (let j = 0; j < count; j++) {
