@@ -44,9 +44,8 @@ function addForm(set: number, prepared: PreparedForm, [first, end]: readonly [nu
     // A common term: its blocks' documents decoded by the WebAssembly side, into the set, from its table's
     // columns kept beside its record (query-memory.ts); a dense term's from its bitset there, with no doc gap read.
     const dense = record.dense ? prepared.base + record.dense.byteOffset - record.bytes.byteOffset : 0;
-    const { kept } = prepared;
-    if (blockPasses().formBits(prepared.base, kept!.columns, blocks.length, size, fields, first, end, set, dense, record.dense?.length ?? 0) < 0)
-      throw new Error(CORRUPT);
+    const at = [prepared.base, prepared.kept!.columns, blocks.length, size, fields, first, end, set] as const;
+    if (blockPasses().formBits(...at, dense, record.dense?.length ?? 0) < 0) throw new Error(CORRUPT);
     return;
   }
   // A rare term, scored already: a posting outside the form's fields has score 0.
