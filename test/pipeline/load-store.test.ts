@@ -186,6 +186,7 @@ describe('the load store', () => {
     const store = openLoadStore(out);
     const kept = store.get(FILE, keyOf(content, FILE))!;
     expect(kept.checked, 'the schema value is kept after validation').toBeDefined();
+    expect('data' in kept, 'beside it, no front matter: parsed from the file when asked').toBe(false);
     // A value no schema would give, under the kept scope: a build that takes it shows it.
     store.set(FILE, keyOf(content, FILE), {
       ...kept,

@@ -12,8 +12,10 @@ import { decodeUtf8, type FileIdentity, NotUtf8Error, readApproved } from './rea
 import type { Checked, StoredFile } from './load-store.ts';
 export interface RawRecord {
   file: string;
-  /** Parsed YAML (a list item, a document or a Markdown file's front matter). */
+  /** Parsed YAML (a list item, a document or a Markdown file's front matter); see `readData`. */
   data: unknown;
+  /** Markdown records whose front matter the load store did not keep (dataOf): parses it from the file. */
+  readData?: (() => unknown) | undefined;
   locate: Locate;
   /** Markdown records only. */
   slug?: string;
@@ -28,6 +30,9 @@ export interface RawRecord {
   /** Markdown records: lets the file's text go; `readBody` and `locate` read it again if asked (markdownRecord). */
   letTextGo?: () => void;
 }
+
+/** A record's parsed YAML: held, or parsed again from its file (readData). */
+export const dataOf = (record: Pick<RawRecord, 'data' | 'readData'>): unknown => (record.readData ? record.readData() : record.data);
 
 /** A Markdown record's body: held, or read again from its file. */
 export const bodyOf = (record: Pick<RawRecord, 'body' | 'readBody'>): string | undefined => record.body ?? record.readBody?.();
@@ -163,7 +168,7 @@ const FRONT_MATTER_FIRST_LINE = 2;
 
 /** A Markdown file's record; from `stored`, what an earlier build read of the same file, when there is that. */
 export function loadMarkdownFile(source: ContentSource, file: string, cache: BuildCache, stored?: StoredFile): RawRecord | undefined {
-  if (stored && stored.text === undefined) return keptMarkdownFile(source, file, stored);
+  if (stored && stored.text === undefined) return keptMarkdownFile(source, file, stored, cache);
   const { problems } = source;
   if (stored) source.digests.set(file, stored.digest);
   const text = stored ? stored.text : readChecked(source, file);
@@ -176,12 +181,7 @@ export function loadMarkdownFile(source: ContentSource, file: string, cache: Bui
   }
   let data: unknown;
   try {
-    // Kept across builds by its text (npm run dev): nothing downstream changes parsed data in place.
-    data = stored
-      ? stored.data
-      : split.present
-        ? cache.memo('front matter', split.matter, () => parseFrontMatterData(ownCopy(split.matter)))
-        : {};
+    data = stored && 'data' in stored ? stored.data : frontMatterData(split, cache);
   } catch (error) {
     problems.push(syntaxProblem(file, error, 'YAML front matter'));
     return undefined;
@@ -191,6 +191,10 @@ export function loadMarkdownFile(source: ContentSource, file: string, cache: Bui
   return markdownRecord(source, file, { data, checked: stored?.checked, digest }, { split, locate: locateIn(text, split) });
 }
 
+/** A Markdown file's front matter parsed (kept across builds by its text, npm run dev: nothing downstream changes parsed data in place). */
+const frontMatterData = (split: FrontMatter, cache: BuildCache): unknown =>
+  split.present ? cache.memo('front matter', split.matter, () => parseFrontMatterData(ownCopy(split.matter))) : {};
+
 /** Where a field of a Markdown file's front matter is (its line), parsed only when a problem needs it. */
 function locateIn(text: string, split: FrontMatter): Locate {
   const hasFrontMatter = /^---\r?\n/.test(text);
@@ -199,12 +203,20 @@ function locateIn(text: string, split: FrontMatter): Locate {
 
 /**
  * A Markdown file the load store knows unchanged (by its key): its front matter as kept, and its text read
- * from the file (keptText) only when something asks for its body or a field's line: a steady build makes
- * the outputs of few records.
+ * from the file (keptText) only when something asks for its body, a field's line, or the front matter the
+ * store did not keep beside a value that passed its schema: a steady build makes the outputs of few records.
  */
-function keptMarkdownFile(source: ContentSource, file: string, stored: StoredFile): RawRecord {
+function keptMarkdownFile(source: ContentSource, file: string, stored: StoredFile, cache: BuildCache): RawRecord {
   source.digests.set(file, stored.digest);
-  return markdownRecord(source, file, stored);
+  const record = markdownRecord(source, file, stored);
+  if (!('data' in stored)) {
+    let data: unknown;
+    record.readData = () => {
+      data ??= frontMatterData(splitFrontMatter(keptText(source, file, stored.digest)), cache);
+      return data;
+    };
+  }
+  return record;
 }
 
 /**
@@ -217,7 +229,7 @@ function keptMarkdownFile(source: ContentSource, file: string, stored: StoredFil
 function markdownRecord(
   source: ContentSource,
   file: string,
-  { data, checked, digest }: { data: unknown; checked?: Checked | undefined; digest: string },
+  { data, checked, digest }: { data?: unknown; checked?: Checked | undefined; digest: string },
   read?: { split: FrontMatter; locate: Locate },
 ): RawRecord {
   const text = () => {
@@ -231,6 +243,7 @@ function markdownRecord(
     file,
     slug: path.posix.basename(file, '.md'),
     data,
+    readData: undefined,
     checked,
     keepChecked: undefined,
     body: read?.split.body,

@@ -10,14 +10,14 @@ import type { z } from 'zod';
 import { id } from '../../schemas/fields.ts';
 import type { CollectionTable, MarkdownCollection } from '../../schemas/collections.ts';
 import type { RawRecord } from '../load/load-content.ts';
-import { bodyOf } from '../load/load-file.ts';
+import { bodyOf, dataOf } from '../load/load-file.ts';
 import type { Problem } from '../problems.ts';
 import type { Checked } from './checked.ts';
 import { describeIssues } from './describe-issue.ts';
 
 function problemsFor(raw: RawRecord, error: z.ZodError, schema: z.ZodType): Problem[] {
   return error.issues.flatMap((issue) =>
-    describeIssues(issue, raw.data, schema).map(({ path, message }) => ({
+    describeIssues(issue, dataOf(raw), schema).map(({ path, message }) => ({
       file: raw.file,
       line: raw.locate(path),
       field: path.length ? path.join('.') : '-',
@@ -99,17 +99,18 @@ function checkRecord(record: RawRecord, collection: CollectionTable[string], pro
   if (scope && record.checked?.scope === scope && collection.kind === 'markdown')
     return { value: addEntryMeta(record, record.checked.value as Record<string, unknown>, collection), raw: record };
   if (collection.kind === 'markdown') problems.push(...slugProblems(record));
-  const result = collection.schema.safeParse(record.data ?? {});
+  const data = dataOf(record);
+  const result = collection.schema.safeParse(data ?? {});
   if (scope && result.success) record.keepChecked?.({ scope, value: result.data });
   if (!result.success) {
     problems.push(...problemsFor(record, result.error, collection.schema));
     // A record that fails its schema still takes part in the checks across collections with its raw
     // fields, so its bad references show in the same run and others may still refer to its id.
     // Settings that failed leave nothing to check against.
-    if (collection.kind === 'document' || !isObject(record.data)) return undefined;
+    if (collection.kind === 'document' || !isObject(data)) return undefined;
   }
-  const data = (result.success ? result.data : record.data) as Record<string, unknown>;
-  return { value: collection.kind === 'markdown' ? addEntryMeta(record, data, collection) : data, raw: record };
+  const value = (result.success ? result.data : data) as Record<string, unknown>;
+  return { value: collection.kind === 'markdown' ? addEntryMeta(record, value, collection) : value, raw: record };
 }
 
 /** Checks kept with the raw record they were made from: the same object while its file is unchanged (load-content.ts). */

@@ -1,5 +1,6 @@
 /** Checks across collections: every referenced id exists, ids and slugs are unique, images are there. */
 import type { CollectionTable, Reference } from '../../schemas/collections.ts';
+import { dataOf } from '../load/load-file.ts';
 import type { FieldPath } from '../load/parse-yaml.ts';
 import type { Problem } from '../problems.ts';
 import type { Checked, CheckedContent } from './checked.ts';
@@ -38,7 +39,8 @@ function checkUnique(key: string, records: AnyChecked[], collections: Collection
   const claim = (record: AnyChecked, name: string) => {
     const owner = owners.get(name);
     if (owner && owner !== record) {
-      const field = record.raw.data && typeof record.raw.data === 'object' && 'id' in record.raw.data ? ['id'] : [];
+      const data = dataOf(record.raw);
+      const field = data && typeof data === 'object' && 'id' in data ? ['id'] : [];
       const other = `${owner.raw.file}:${owner.raw.locate(['id'])}`;
       const here = `${record.raw.file}:${record.raw.locate(field)}`;
       const rule = isMarkdown

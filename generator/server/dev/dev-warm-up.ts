@@ -7,10 +7,11 @@
  * the slowest edit of a session. Nothing is read from or written to the content folder for it.
  */
 import type { RawContent, RawRecord } from '../../pipeline/load/load-content.ts';
+import { dataOf } from '../../pipeline/load/load-file.ts';
 import type { CollectionTable } from '../../schemas/collections.ts';
 
 const fieldOf = (record: RawRecord | undefined, field: string | undefined) =>
-  field === undefined ? undefined : (record?.data as Record<string, unknown> | undefined)?.[field];
+  field === undefined || !record ? undefined : (dataOf(record) as Record<string, unknown> | undefined)?.[field];
 
 /** A date as the YAML gives it (a date, or text not checked yet), as ISO text that sorts by time; undefined for anything else. */
 const isoDate = (value: unknown) =>
@@ -59,7 +60,8 @@ export function practiceEdit(raw: RawContent, collections: CollectionTable, newe
     const edited = records[at]!;
     const practice: RawRecord = {
       ...edited,
-      data: { ...(edited.data as Record<string, unknown>), [fields.title]: fieldOf(other, fields.title) },
+      data: { ...(dataOf(edited) as Record<string, unknown>), [fields.title]: fieldOf(other, fields.title) },
+      readData: undefined,
       checked: undefined,
       keepChecked: undefined,
     };
