@@ -76,8 +76,9 @@ export function blockBounds(units: PreparedForm[][], at: QueryMemory, range: rea
   const passes = blockPasses();
   const tier = wordTiers(words);
   const completeOnly =
-    pageEnd >= 0 && !wordsRuleFor(words) && passes.unionCount(at.exactSets, words, at.setBytes, range[0], range[1], true) >= pageEnd;
-  if (completeOnly) passes.completeBlocks(at.exactSets, words, at.setBytes, blocks, range[0], range[1], at.completeBlocks);
+    pageEnd >= 0 &&
+    !wordsRuleFor(words) &&
+    passes.completeBlocks(at.exactSets, words, at.setBytes, blocks, range[0], range[1], at.completeBlocks) >= pageEnd;
   const only = completeOnly ? at.completeBlocks : 0;
   for (let u = 0; u < words; u++) {
     const base = at.all + u * blocks * 8;

@@ -26,7 +26,7 @@ export interface BlockPasses {
     isExact: number,
     only: number,
   ): number;
-  completeBlocks(exact: number, words: number, setBytes: number, blocks: number, first: number, end: number, into: number): void;
+  completeBlocks(exact: number, words: number, setBytes: number, blocks: number, first: number, end: number, into: number): number;
   wordBounds(
     touched: number,
     count: number,
@@ -69,7 +69,7 @@ export interface BlockPasses {
   ): number;
   orBytes(into: number, from: number, bytes: number): void;
   typoScan(at: number, end: number, count: number, word: number, wordLength: number, mode: number, out: number): number;
-  unionCount(sets: number, count: number, setBytes: number, first: number, end: number, every: boolean): number;
+  unionCount(sets: number, count: number, setBytes: number, first: number, end: number): number;
   bindWalk(context: number, saturation: number, room: number, span: number, k: number, b: number, d: number): void;
   walk(): number;
   prepareRare(

@@ -76,6 +76,6 @@ export function wordBits(units: PreparedForm[][], range: readonly [number, numbe
     found.push(new Uint8Array(buffer, word, setBytes));
     exact.push(new Uint8Array(buffer, own, setBytes));
   });
-  const total = blockPasses().unionCount(memory.found, units.length, setBytes, range[0], range[1], false);
+  const total = blockPasses().unionCount(memory.found, units.length, setBytes, range[0], range[1]);
   return { found, exact, total };
 }

@@ -29,6 +29,21 @@ describe('the WebAssembly passes over blocks', () => {
     expect(passes.decodeTable(0, 5, 1, 16, 1.5, 64, 512, 0)).toBe(-1);
   });
 
+  it('count the complete matches in a range of documents and mark the blocks that hold one', () => {
+    const passes = blockPasses();
+    const memory = new Uint8Array(reserve(4096));
+    memory.fill(0, 0, 4096);
+    // Two words' exact sets, 8 bytes apart (blocks 0 to 3): both hold documents 3, 7, 18 and 25; the first 40 too.
+    for (const at of [0, 8]) for (const document of [3, 7, 18, 25]) memory[at + (document >> 3)]! |= 1 << (document & 7);
+    memory[40 >> 3]! |= 1;
+    expect(passes.completeBlocks(0, 2, 8, 4, 5, 20, 100)).toBe(2);
+    expect(Array.from(memory.subarray(100, 104))).toEqual([1, 1, 0, 0]);
+    // Documents 7 and 18 are outside [8, 18), 25 and 40 outside too: none in range, no block marked.
+    expect(passes.completeBlocks(0, 2, 8, 4, 8, 18, 100)).toBe(0);
+    expect(Array.from(memory.subarray(100, 104))).toEqual([0, 0, 0, 0]);
+    expect(passes.completeBlocks(0, 2, 8, 4, 0, 64, 100)).toBe(4);
+  });
+
   it("set a dense term's documents from its bitset and mask bytes, the bitset read no further than its bytes", () => {
     const passes = blockPasses();
     const memory = new Uint8Array(reserve(4096));

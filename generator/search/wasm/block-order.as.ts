@@ -60,17 +60,24 @@ export function wordBounds(
 /**
  * block-bounds.ts blockBounds' blocks that hold a complete match: a byte per block of `blocks` into `into`, 1
  * where some document of the block in `[first, end)` has every one of `words` words' own term (the `exact`
- * sets, `setBytes` apart, 16 documents a block), else 0.
+ * sets, `setBytes` apart, 16 documents a block), else 0. Returns how many documents in `[first, end)` do.
  */
-export function completeBlocks(exact: i32, words: i32, setBytes: i32, blocks: i32, first: i32, end: i32, into: i32): void {
+export function completeBlocks(exact: i32, words: i32, setBytes: i32, blocks: i32, first: i32, end: i32, into: i32): i32 {
+  let complete = 0;
   for (let block = 0; block < blocks; block++) {
     let every = 0;
-    if (block * 16 < end && block * 16 + 16 > first) {
+    const origin = block * 16;
+    if (origin < end && origin + 16 > first) {
       every = 0xffff;
       for (let u = 0; u < words && every != 0; u++) every &= <i32>load<u16>(exact + u * setBytes + block * 2);
+      // Only the block's documents in the range count.
+      if (origin < first) every &= 0xffff << (first - origin);
+      if (origin + 16 > end) every &= (1 << (end - origin)) - 1;
     }
     store<u8>(into + block, every != 0 ? 1 : 0);
+    complete += popcnt<i32>(every);
   }
+  return complete;
 }
 
 /**

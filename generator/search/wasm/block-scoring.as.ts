@@ -3,11 +3,11 @@
 // rules'), the block dropped as soon as no document can reach the page, else every document offered to it.
 import { BASE, COUNT, DATA_END, DATA_START, DOC_START, FIELDS, FORM_BYTES, IS_EXACT, KIND, column, findEntry, rareInto } from './forms.as';
 import { cursor, nextSlot, readVarint, setCursor } from './varint.as';
-import { lowerSlots } from './walk-bounds.as';
+import { liveSlots, lowerSlots } from './walk-bounds.as';
 import { below, push, scoreUnits } from './walk-heap.as';
 import {
   AVERAGES, FORM_WEIGHTS, FORMS, GAP_SLOTS, SCORE_BEST, SCORE_EXACT, WORD_FORMS, WORD_ORDER,
-  bm25, end, field, first, saturation, size, tier, words,
+  bm25, field, saturation, size, tier, words,
 } from './walk-state.as';
 
 /** Entry `c`'s doc gaps (from `at`, ending at its mask bytes) into the slots at `into`; -1 when malformed. */
@@ -25,9 +25,10 @@ function readSlots(at: i32, masks: i32, count: i32, into: i32): i32 {
 }
 
 /**
- * A common term's entry `c` (block `block`) decoded and scored in one pass, each document's weighted
+ * A common term's entry `c` (block `block`) decoded and scored in one pass, each live document's weighted
  * score into the word's best scores at `into` (f64 per slot), marking `exact` (a byte per slot) for the
- * word's own term. The (tf, length) pairs follow the masks and the impacts. -1: malformed.
+ * word's own term; another document's pairs are read past (its score cannot reach the page, and it is not
+ * offered). The (tf, length) pairs follow the masks and the impacts. -1: malformed.
  */
 function scoreCommon(f: i32, c: i32, into: i32, exact: i32): i32 {
   const form = field(FORMS) + f * FORM_BYTES;
@@ -42,9 +43,14 @@ function scoreCommon(f: i32, c: i32, into: i32, exact: i32): i32 {
   const masks = base + column(form, DATA_START, c);
   if (readSlots(base + column(form, DOC_START, c), masks, count, docs) < 0) return -1;
   setCursor(masks + count + ((count + 1) >> 1));
+  const live = liveSlots();
   for (let i = 0; i < count; i++) {
     const mask = <i32>load<u8>(masks + i);
     if (mask == 0 || mask > 31) return -1;
+    if (!((live >> load<i32>(docs + (i << 2))) & 1)) {
+      for (let pairs = popcnt<i32>(mask) << 1; pairs > 0; pairs--) if (readVarint(stop, 5) < 0) return -1;
+      continue;
+    }
     let sum = 0.0;
     for (let id = 0; id < 5; id++) {
       if (!(mask & (1 << id))) continue;
@@ -80,13 +86,16 @@ function scoreWord(u: i32, block: i32): i32 {
   return 0;
 }
 
-/** Every document of `block` in the walk's range with a score offered to the page. 0, or -2 (a score out of range). */
+/**
+ * Every live document of `block` (in the walk's range, tightBound) with a score offered to the page. 0, or
+ * -2 (a score out of range).
+ */
 function offerBlock(block: i32): i32 {
   const best = field(SCORE_BEST);
   const exact = field(SCORE_EXACT);
-  for (let slot = 0; slot < size; slot++) {
+  for (let left = liveSlots(); left != 0; left &= left - 1) {
+    const slot = ctz<i32>(left);
     const document = block * size + slot;
-    if (document < first || document >= end) continue;
     let complete = true;
     for (let u = 0; u < words && complete; u++) {
       complete = load<u8>(exact + u * size + slot) == 1 && load<f64>(best + ((u * size + slot) << 3)) > 0;

@@ -58,19 +58,15 @@ export function orBytes(into: i32, from: i32, bytes: i32): void {
 
 /**
  * match-count.ts wordBits' total: the documents in `[first, end)` in any of the `count` sets from `sets`
- * (`setBytes` apart, a bit per document, 32 documents a little-endian word), counted a word at a time; in
- * every one of them when `every` (block-bounds.ts blockOrder: the complete matches, from the exact sets).
+ * (`setBytes` apart, a bit per document, 32 documents a little-endian word), counted a word at a time.
  */
-export function unionCount(sets: i32, count: i32, setBytes: i32, first: i32, end: i32, every: bool): i32 {
+export function unionCount(sets: i32, count: i32, setBytes: i32, first: i32, end: i32): i32 {
   if (first >= end) return 0;
   const last = (end - 1) >> 5;
   let total = 0;
   for (let w = first >> 5; w <= last; w++) {
-    let union = every ? -1 : 0;
-    for (let u = 0; u < count; u++) {
-      const set = load<i32>(sets + u * setBytes + (w << 2));
-      union = every ? union & set : union | set;
-    }
+    let union = 0;
+    for (let u = 0; u < count; u++) union |= load<i32>(sets + u * setBytes + (w << 2));
     if (w == first >> 5) union &= -1 << (first & 31);
     if (w == last && (end & 31) != 0) union &= (1 << (end & 31)) - 1;
     total += popcnt<i32>(union);

@@ -11,6 +11,11 @@ import {
 /** The slots of the block tightBound last bounded that may still reach the page (a bit each). */
 let live = 0;
 
+/** The slots tightBound left live (block-scoring.as.ts scores only those). */
+export function liveSlots(): i32 {
+  return live;
+}
+
 /**
  * The tight bound of `block`: per document, the sum over the words found in it of the word's
  * tiers and its saturated bound in the block, into the slots (0 outside the range); the best of them.
