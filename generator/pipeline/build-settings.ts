@@ -5,7 +5,7 @@
  * Light on purpose: the command resolves it before it loads the generator.
  */
 import type { Preview } from './catalogue/publish.ts';
-import { type ContentLimits, DEFAULT_LIMITS } from './load/scan-content.ts';
+import { type ContentLimits, DEFAULT_LIMITS } from './load/content-limits.ts';
 import type { CmsBackend } from './outputs/cms/cms-config.ts';
 
 export type Environment = Record<string, string | undefined>;

@@ -1,6 +1,6 @@
 /** What `npm run check` reports for a content folder, for tests that assert on problems. */
 import { loadContent } from '../../generator/pipeline/load/load-content.ts';
-import type { ContentLimits } from '../../generator/pipeline/load/scan-content.ts';
+import type { ContentLimits } from '../../generator/pipeline/load/content-limits.ts';
 import { ContentError, type Problem } from '../../generator/pipeline/problems.ts';
 import { validateContent } from '../../generator/pipeline/validate/validate-content.ts';
 import { collections } from '../../generator/schemas/collections.ts';

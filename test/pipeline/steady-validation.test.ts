@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createBuildCache } from '../../generator/pipeline/build-cache.ts';
 import { loadContent } from '../../generator/pipeline/load/load-content.ts';
-import { DEFAULT_LIMITS } from '../../generator/pipeline/load/scan-content.ts';
+import { DEFAULT_LIMITS } from '../../generator/pipeline/load/content-limits.ts';
 import { ContentError, type Problem } from '../../generator/pipeline/problems.ts';
 import { createSteadyValidation } from '../../generator/pipeline/validate/steady-validation.ts';
 import { validateContent } from '../../generator/pipeline/validate/validate-content.ts';

@@ -10,7 +10,8 @@ import type { BuildCache } from '../build-cache.ts';
 import type { Problem } from '../problems.ts';
 import type { ContentSource, RawRecord } from './load-file.ts';
 import { type Collection, type FileLoad, loadFile } from './load-one-file.ts';
-import type { ContentLimits, ContentScan } from './scan-content.ts';
+import type { ContentLimits } from './content-limits.ts';
+import type { ContentScan } from './scan-content.ts';
 import { firstAtOrAfter } from '../../shared/sorted-search.ts';
 
 export interface KeptLoads {

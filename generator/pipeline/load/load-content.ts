@@ -17,7 +17,8 @@ import type { ContentSource, RawContent, RawRecord } from './load-file.ts';
 import { type Collection, type FileLoad, loadFile } from './load-one-file.ts';
 import type { LoadStore } from './load-store.ts';
 import type { FileIdentity } from './read-approved.ts';
-import { type ContentEntry, type ContentScan, DEFAULT_LIMITS, readImage, scanContent } from './scan-content.ts';
+import { type ContentEntry, type ContentScan, readImage, scanContent } from './scan-content.ts';
+import { DEFAULT_LIMITS } from './content-limits.ts';
 
 export type { RawContent, RawRecord } from './load-file.ts';
 

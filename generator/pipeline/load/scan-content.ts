@@ -11,13 +11,7 @@ import { decodeUtf8, type FileIdentity, FileChangedError, NotUtf8Error, readAppr
 import { type ContentNames, listNames } from './list-names.ts';
 import { checkSvg } from './svg-check.ts';
 import { type FileStats, keptStats } from './file-stats.ts';
-
-export interface ContentLimits {
-  /** Largest Markdown or YAML file, in bytes. */
-  textBytes: number;
-  /** Largest image, in bytes. */
-  imageBytes: number;
-}
+import type { ContentLimits } from './content-limits.ts';
 
 export interface ContentScan {
   /** Files that may be read: regular files inside the folder, within their limit, reached through no link. */
@@ -33,8 +27,6 @@ export interface ContentScan {
 
 const MB = 1024 * 1024;
 
-/** Limits a real site never meets: a 1 MB Markdown file is a short book; a 10 MB image is a poster. */
-export const DEFAULT_LIMITS: ContentLimits = { textBytes: 1024 * 1024, imageBytes: 10 * MB };
 const formatSize = (bytes: number) => (bytes >= MB ? `${(bytes / MB).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`);
 const isImage = (file: string) => file.startsWith('images/');
 

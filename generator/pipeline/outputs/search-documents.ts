@@ -3,7 +3,7 @@
  * says which, and which fields), with the text a reader sees of its Markdown. Both the lexical index
  * (search/search-file.ts) and the semantic one (semantic/semantic-output.ts) are made from them.
  */
-import { type AnyEntry, apiCollections, type ApiCollection } from '../../schemas/collections.ts';
+import { type AnyEntry, apiCollections, type ApiCollection } from '../../schemas/collection-types.ts';
 import type { SearchDocument, StoredResult } from '../../search/index-format.ts';
 import type { Catalogue } from '../catalogue/catalogue.ts';
 
