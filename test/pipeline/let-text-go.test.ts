@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadContent } from '../../generator/pipeline/load/load-content.ts';
 import { bodyOf } from '../../generator/pipeline/load/load-file.ts';
 import { bodyRenderer } from '../../generator/pipeline/render-bodies.ts';
+import { withField } from '../../generator/pipeline/validate/check-record.ts';
 import { validateContent } from '../../generator/pipeline/validate/validate-content.ts';
 import { entriesOf } from '../../generator/schemas/content.ts';
 import { collections } from '../../generator/schemas/collections.ts';
@@ -46,5 +47,18 @@ describe("a Markdown record's text, let go", () => {
     // Held after the envelope's use, let go after the page's: then read again, from a file now changed.
     expect(render(entry!)).toBe(html);
     expect(() => entry!.body).toThrow(/changed while the build was reading the content/);
+  });
+
+  it("is read by one getter for every entry, a copy's too, so that entries share their shape", async () => {
+    const content = fixtureDir('valid');
+    const [entry, other] = entriesOf(validateContent(await loadContent(content, collections), collections), 'intelligence');
+    // A getter of each entry's own gave each entry a shape of its own, its properties in a dictionary.
+    const getter = (record: object) => Object.getOwnPropertyDescriptor(record, 'body')!.get;
+    expect(getter(entry!)).toBeTypeOf('function');
+    expect(getter(other!)).toBe(getter(entry!));
+    const copy = withField(entry!, 'title', 'Another title');
+    expect(copy.title).toBe('Another title');
+    expect(copy.body).toBe(entry!.body);
+    expect(readFileSync(path.join(content, entry!.file), 'utf8').endsWith(copy.body)).toBe(true);
   });
 });

@@ -4,6 +4,7 @@
  */
 import { markdownCollections, type AnyEntry, type CollectionTable, type MarkdownCollection } from '../../schemas/collections.ts';
 import { type Content, type ContentByKey, entriesOf } from '../../schemas/content.ts';
+import { withField } from '../validate/check-record.ts';
 
 /** What a preview build includes besides what is published: drafts, scheduled records, or both. */
 export interface Preview {
@@ -58,12 +59,6 @@ export function countPublication(
  * `buildDate` is the build's calendar day (YYYY-MM-DD, UTC); a record whose `date` is after it is scheduled.
  * A reference to an unpublished record would name a record the API answers 404 for, so it goes too.
  */
-/** `record` with `field` set to `value`, its other properties as they are: a body read lazily stays lazy. */
-function withField(record: AnyEntry, field: string, value: unknown): AnyEntry {
-  const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(record)) as AnyEntry;
-  Object.defineProperty(copy, field, { value, enumerable: true, writable: true, configurable: true });
-  return copy;
-}
 
 export function selectPublished(content: Content, collections: CollectionTable, buildDate: string, preview = NO_PREVIEW): Content {
   return publishedWith(content, collections, buildDate, preview).content;

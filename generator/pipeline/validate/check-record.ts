@@ -46,6 +46,29 @@ const rawOf = new WeakMap<object, RawRecord>();
 /** Lets the text of `entry`'s file go: its body is read again from the file if asked (load-file.ts markdownRecord). */
 export const letTextGo = (entry: object): void => rawOf.get(entry)?.letTextGo?.();
 
+/** `entry` with `field` set to `value`, its other properties as they are: a body read lazily stays lazy, from the same file. */
+export function withField<T extends object>(entry: T, field: string, value: unknown): T {
+  const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(entry)) as T;
+  Object.defineProperty(copy, field, { value, enumerable: true, writable: true, configurable: true });
+  const raw = rawOf.get(entry);
+  if (raw) rawOf.set(copy, raw);
+  return copy;
+}
+
+/**
+ * An entry's body, read when asked for: a record the load store kept reads its file only if one of its
+ * outputs is made. One getter for every entry, finding its raw record by the entry: a getter of each entry's
+ * own (a closure) gave each entry a shape of its own, so its properties went into a dictionary (100,000 of
+ * them every build, slower to make and to read).
+ */
+const BODY: PropertyDescriptor = {
+  get(this: object) {
+    return bodyOf(rawOf.get(this)!) ?? '';
+  },
+  enumerable: true,
+  configurable: true,
+};
+
 function addEntryMeta(raw: RawRecord, value: Record<string, unknown>, collection: MarkdownCollection): Record<string, unknown> {
   // Assigned field by field, in the order a spread would give them: 100,000 spreads with a getter among
   // the properties cost about a second a build.
@@ -54,8 +77,7 @@ function addEntryMeta(raw: RawRecord, value: Record<string, unknown>, collection
   entry.slug = raw.slug;
   // A collection with a publication date defaults `updated` to it; the other collections require it.
   entry.updated = value.updated ?? (collection.fields.date && value[collection.fields.date]);
-  // Read when asked for: a record the load store kept reads its file only if one of its outputs is made.
-  Object.defineProperty(entry, 'body', { get: () => bodyOf(raw) ?? '', enumerable: true, configurable: true });
+  Object.defineProperty(entry, 'body', BODY);
   entry.file = raw.file;
   rawOf.set(entry, raw);
   return entry;
