@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContent } from '../../generator/pipeline/load/load-content.ts';
 import { validateContent } from '../../generator/pipeline/validate/validate-content.ts';
+import { createBuildCache } from '../../generator/pipeline/build-cache.ts';
 import { ContentError, formatReport, type Problem } from '../../generator/pipeline/problems.ts';
 import type { Content } from '../../generator/schemas/content.ts';
 import { fixtureDir, removeFixtureDirs, VALID_FIXTURE } from '../helpers/fixture.ts';
@@ -314,5 +315,18 @@ describe('validateContent', () => {
         { file: 'services/seo-audit.md', line: 5, field: 'category', words: ['must be lowercase letters, digits and single hyphens'] },
       ]);
     });
+  });
+});
+
+describe('validation without a build cache (npm run build)', () => {
+  it('checks each record where it is asked, keeping no check by raw record; with a cache, the check is kept', async () => {
+    const raw = await loadContent(fixtureDir('valid'));
+    const first = validateContent(raw).intelligence[0]!;
+    // A check kept by raw record would give the very entry again.
+    expect(validateContent(raw).intelligence[0]).not.toBe(first);
+    expect(validateContent(raw).intelligence[0]).toEqual(first);
+    const cache = createBuildCache();
+    const kept = validateContent(raw, undefined, cache).intelligence[0];
+    expect(validateContent(raw, undefined, createBuildCache()).intelligence[0]).toBe(kept);
   });
 });

@@ -113,7 +113,12 @@ function validationScope(): string {
  * A Markdown record of the site's own collections whose file an earlier build validated (npm run build's
  * load store) takes the value kept then, under the same scope; a value it makes is kept for the next build.
  */
-function checkRecord(record: RawRecord, collection: CollectionTable[string], problems: Problem[], ownTable: boolean): Checked | undefined {
+export function checkRecord(
+  record: RawRecord,
+  collection: CollectionTable[string],
+  problems: Problem[],
+  ownTable: boolean,
+): Checked | undefined {
   const keeps = ownTable && collection.kind === 'markdown' && (record.checked || record.keepChecked);
   const scope = keeps ? validationScope() : undefined;
   // A kept value was kept by a build that passed, its slug too: the slug is the file's name, which keys the

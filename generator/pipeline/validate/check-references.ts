@@ -18,16 +18,17 @@ function problemAt(record: AnyChecked, path: FieldPath, message: string): Proble
 
 /** Checks one reference field (a single id or a list) against the ids of the collection(s) it points to. */
 function checkField(records: AnyChecked[], field: string, known: Set<string>, what: string, where: string, problems: Problem[]) {
+  /** An item of a list at `index`, else the field's single value. */
+  const check = (record: AnyChecked, item: unknown, index?: number) => {
+    if (typeof item !== 'string' || known.has(item)) return;
+    const allowed = what === 'image' ? `no such file; images live under ${where}` : `one of ${where}: ${allowedList(known)}`;
+    problems.push(problemAt(record, index === undefined ? [field] : [field, index], `unknown ${what} "${item}" (${allowed})`));
+  };
+  // Plain loops, no list or closure made a record: this runs for every record's every reference field, every build.
   for (const record of records) {
     const value = record.value[field];
-    const values = Array.isArray(value) ? value : value === undefined ? [] : [value];
-    values.forEach((item, index) => {
-      if (typeof item === 'string' && !known.has(item)) {
-        const path = Array.isArray(value) ? [field, index] : [field];
-        const allowed = what === 'image' ? `no such file; images live under ${where}` : `one of ${where}: ${allowedList(known)}`;
-        problems.push(problemAt(record, path, `unknown ${what} "${item}" (${allowed})`));
-      }
-    });
+    if (Array.isArray(value)) for (let index = 0; index < value.length; index++) check(record, value[index], index);
+    else if (value !== undefined) check(record, value);
   }
 }
 

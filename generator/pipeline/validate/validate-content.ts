@@ -8,7 +8,7 @@ import { type BuildCache, NO_CACHE } from '../build-cache.ts';
 import type { RawContent } from '../load/load-content.ts';
 import { ContentError, type Problem } from '../problems.ts';
 import { checkReferences } from './check-references.ts';
-import { checkOnce } from './check-record.ts';
+import { checkOnce, checkRecord } from './check-record.ts';
 import type { Checked, CheckedContent } from './checked.ts';
 import { createSteadyValidation, type SteadyValidation } from './steady-validation.ts';
 
@@ -34,10 +34,17 @@ export function validateContent(raw: RawContent, collections: CollectionTable = 
   }
   const problems: Problem[] = [...raw.problems];
   const checked: Record<string, Checked[]> = {};
+  // Each record's check kept by its raw record only for a build cache's next build (npm run dev): a build
+  // without one (npm run build) would keep 100,000 checks in a weak map that no one asks again.
+  const check = cache === NO_CACHE ? checkRecord : checkOnce;
+  const ownTable = collections === siteCollections;
   for (const [key, collection] of Object.entries(collections)) {
-    checked[key] = (raw.records[key] ?? []).flatMap(
-      (record) => checkOnce(record, collection, problems, collections === siteCollections) ?? [],
-    );
+    const list: Checked[] = [];
+    for (const record of raw.records[key] ?? []) {
+      const one = check(record, collection, problems, ownTable);
+      if (one) list.push(one);
+    }
+    checked[key] = list;
   }
   const [site] = checked.site ?? [];
   if (site) {
