@@ -197,7 +197,10 @@ describe("npm run dev's builder", () => {
       retitle('rag-evaluation.md', 'Retrieval checks once more');
       const third = await builds.build(4, ['intelligence/rag-evaluation.md']);
       if (!third.built) throw new Error(JSON.stringify(third));
-      expect(third.base).toBe(news.base);
+      // Over the last base said: the new one, or a later one, since the files edited after the new base was
+      // begun can fill the overlay again, and a slow machine may finish that next base before this answer.
+      expect(third.base).not.toBe(first.base);
+      expect(third.base).toBe(served!.dir);
       served = { dir: third.base, overlay: applyChanges(served!.overlay, third.changed, third.removed, new Date()) };
       expectSameTree(servedTree(served.dir, served.overlay), await cleanTree(content), 'an edit over the new base');
     } finally {
