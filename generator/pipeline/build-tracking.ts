@@ -184,7 +184,7 @@ export function openTracking(options: {
     /** After the emit step: what it put in place is what the next build may carry over, and only that. */
     settle(written: Emitted): number | undefined {
       tracked.outputs = tracker?.settle(written.digests);
-      if (onDisk) recordTrackedOutputs(outDir, tracked.outputs, written.identity);
+      if (onDisk) recordTrackedOutputs(outDir, tracked.outputs, written.identity, written.stamp);
       searchStore?.save(written.digests);
       // The rest a steady edit kept unnamed was carried over too (carried-rest.ts).
       return tracker && tracker.carried() + (tracker.rest()?.size() ?? 0);

@@ -30,6 +30,11 @@ export interface TrackedOutputs {
   inputs?: { scoped: string; byPath: ReadonlyMap<string, string> };
   /** Each published record's file digest and facts (edit-reach.ts): what the next build finds its edit's reach by. */
   records?: RecordFacts | undefined;
+  /**
+   * Read from beside the output (tracked-outputs.ts): the digest of the record's index, and the stamp of the
+   * output's record it was written with (previous-output.ts).
+   */
+  onDisk?: { record: string; output: string } | undefined;
 }
 
 export interface OutputTracker {

@@ -50,7 +50,14 @@ describe('an output updated in place', () => {
     expect(statSync(untouched).ino, 'an unchanged file is left where it is').toBe(inode);
     expect(result.written).toBeGreaterThan(0);
     expect(result.written).toBeLessThan(result.files / 4);
-    expect(readdirSync(path.dirname(out)).sort()).toEqual(['dist', 'dist.digests.json', 'dist.inputs.json', 'dist.kept.bin']);
+    expect(readdirSync(path.dirname(out)).sort()).toEqual([
+      'dist',
+      'dist.digests',
+      'dist.digests.json',
+      'dist.inputs',
+      'dist.inputs.json',
+      'dist.kept.bin',
+    ]);
     const clean = path.join(tempDir('in-place-clean'), 'dist');
     await build(content, clean);
     expectSameFolder(out, clean);

@@ -34,7 +34,7 @@ describe('an update in place with a rest kept unnamed', () => {
     const target = output();
     const previous = readPreviousOutput(target)!;
     expect(previous.digests.get('b/b.txt')).toBe('digest of b/b.txt');
-    expect([...previous.digests.keys()]).toEqual(Object.keys(FILES));
+    expect([...previous.digests.keys()].sort()).toEqual(Object.keys(FILES).sort());
     const staging = `${target}.staging`;
     const staged = await stageChanges([{ path: 'a.txt', body: 'first, edited' }], staging, previous, new Set(), () =>
       restOf('b/b.txt', 'c/c.txt'),

@@ -7,11 +7,13 @@
 import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { damageOf, digestsFile } from './previous-output.ts';
+import { wholeTrackedOutputs } from './tracked-outputs.ts';
 
 const { target } = workerData as { target: string };
-let answer: { record: string; damaged: string[] } | null = null;
+let answer: { record: string; damaged: string[]; tracked?: string | undefined } | null = null;
 try {
-  answer = damageOf(target, readFileSync(digestsFile(target))) ?? null;
+  const found = damageOf(target, readFileSync(digestsFile(target)));
+  answer = found ? { ...found, tracked: wholeTrackedOutputs(target) } : null;
 } catch {
   // No answer: the build checks each file itself.
 }

@@ -136,6 +136,8 @@ export interface Emitted {
   identity?: string;
   /** Every file's digest, when the emit step took them: what the next build carries over by (output-tracker.ts). */
   digests?: ReadonlyMap<string, string>;
+  /** The stamp of the output's record written beside it (previous-output.ts), which the tracked outputs' record names. */
+  stamp?: string;
 }
 
 /** How an emit step treats the output in place (emitFiles). */
@@ -187,16 +189,17 @@ async function emitInto(
   if (!previous || journal || !inPlace)
     return swapIn(rest ? allGiven(files, target, rest) : files, target, stamp, previous && withoutFiles(previous, journal));
   let staged: Staged;
+  let recorded: string;
   try {
     const found = await damage?.answer;
     const damaged = found?.record === previous.recordDigest ? found?.damaged : undefined;
     staged = await stageChanges(files, staging, previous, damaged, rest);
-    applyChanges(target, staging, staged, previous);
+    recorded = applyChanges(target, staging, staged, previous);
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
   const { files: count, written, bytes, digests } = staged;
-  return { files: count, written, bytes, identity: identityOf(target) ?? '', digests };
+  return { files: count, written, bytes, identity: identityOf(target) ?? '', digests, stamp: recorded };
 }
 
 /**
@@ -251,8 +254,8 @@ async function swapIn(
     throw error;
   }
   if (hadPrevious) await rm(previous, { recursive: true, force: true });
-  recordOutput(target, written.records, identity);
+  const recorded = recordOutput(target, written.records, identity);
   // The folder is new: whatever an update cut short had left half done is gone with the old one.
   removeJournal(target);
-  return { files: written.files, written: written.written, bytes: written.bytes, identity, digests: written.digests };
+  return { files: written.files, written: written.written, bytes: written.bytes, identity, digests: written.digests, stamp: recorded };
 }

@@ -93,5 +93,5 @@ async function writeSnapshot(files: AsyncIterable<OutputFile>, outDir: string, s
 /** Removes a snapshot and the digests recorded beside it. */
 export function removeSnapshot(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
-  forgetOutput(path.resolve(dir));
+  forgetOutput(path.resolve(dir), true);
 }

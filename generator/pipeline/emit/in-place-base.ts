@@ -4,8 +4,8 @@
  * edit reached and leave the rest of the output as it stands (carried-rest.ts). That rest is never given to
  * the emit step, so nothing could make one of its files again: it is left unnamed only when the damage check
  * (damage-check.ts) answered for this very record and found no file changed or removed since, no update was
- * cut short (the journal), and the tracked outputs' record agrees with the output's own on every file's
- * digest (a build killed between writing the two leaves them apart). Otherwise every output is named, as
+ * cut short (the journal), and the tracked outputs' record was written with the output's own (a build killed
+ * between writing the two leaves them apart) and every part of it is whole. Otherwise every output is named, as
  * before, and the emit step makes whatever it finds damaged. The caller holds the output's lock
  * (output-lock.ts) from before this reads until the build is recorded, so no other build moves the output
  * in between.
@@ -29,11 +29,14 @@ export async function inPlaceBase(outDir: string, damage: DamageCheck, tracked: 
   const previous = readPreviousOutput(target);
   const found = await damage.answer;
   const intact = !!previous && !!found && found.record === previous.recordDigest && found.damaged.size === 0;
-  return { previous, keepsRest: intact && !!tracked && agrees(tracked, previous) };
+  return { previous, keepsRest: intact && !!tracked?.onDisk && agrees(tracked.onDisk, previous, found.tracked) };
 }
 
-/** Whether every tracked file is in the output's record with the digest the tracked record gives it. */
-function agrees(tracked: TrackedOutputs, previous: PreviousOutput): boolean {
-  for (const [file, [, digest]] of tracked.files) if (previous.digests.get(file) !== digest) return false;
-  return true;
+/**
+ * Whether the tracked outputs' record was written with the output's own (it names that record's stamp, so every
+ * digest it gives is the output's), and the damage check found every part of it whole (`whole`: the record's
+ * digest then): the rest's rows are never read by this thread.
+ */
+function agrees(tracked: { record: string; output: string }, previous: PreviousOutput, whole: string | undefined): boolean {
+  return tracked.output === previous.stamp && tracked.record === whole;
 }

@@ -1,14 +1,14 @@
 /**
  * What the previous build wrote, so the next can link the files whose bytes have not changed instead of
  * writing them: a digest of every written file, with its size, modification time and inode as the build
- * left it, kept beside the output (`<out>.digests.json`, safe to delete) with the identity of the folder it
- * describes. A folder replaced or removed since is not trusted, and neither is a file whose size, time or
+ * left it, kept beside the output (safe to delete) with the identity of the folder it describes: the rows in
+ * parts (`<out>.digests/`, table-parts.ts), named by an index (`<out>.digests.json`). A folder replaced or removed since is not trusted, and neither is a file whose size, time or
  * inode moved (changed or replaced by hand): it is written again.
  */
-import { hash } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fromColumns, toColumns } from './file-columns.ts';
+import { PartedTable, type PartsPlace, partsIndexOf, type RowLayout, readPartColumns, writeParts } from './table-parts.ts';
 
 /** A file as the build left it: its digest, size, modification time and inode. */
 export type FileRecord = [digest: string, size: number, mtimeMs: number, ino: number];
@@ -22,6 +22,8 @@ export interface PreviousOutput {
   recordDigest?: string;
   /** The bytes of every file the record names, summed as it was read. */
   bytes?: number;
+  /** The record's stamp (recordOutput): the tracked outputs' record names the one it was written with. */
+  stamp?: string;
 }
 
 export const digestsFile = (target: string) => `${target}.digests.json`;
@@ -56,40 +58,38 @@ function isAsRecorded(file: string, size: number, mtimeMs: number, ino: number):
 const under = (dir: string, file: string) => `${dir}/${file}`;
 
 /** Raise when the record changes shape: a record of another version is no record (the build writes every file). */
-const VERSION = 2;
+const VERSION = 3;
 
-/** The record beside the output as its columns; undefined when it cannot be read or is of another shape. */
-function readTable(target: string, bytes?: Buffer) {
+/** Where the record's rows are (table-parts.ts): `<out>.digests/`, named by the index `<out>.digests.json`. */
+const partsOf = (target: string): PartsPlace => ({ dir: `${target}.digests`, prefix: '' });
+
+/** 233,000 rows at 100,000 articles, of which an edit reaches a few hundred (its outputs and those made every build). */
+const ROWS: RowLayout<FileRecord> = {
+  spread: 2048,
+  text: { digest: (record) => record[0] },
+  numbers: { size: (record) => record[1], time: (record) => record[2], inode: (record) => record[3] },
+  row: (text, numbers, at) => [text.digest![at]!, numbers.size![at]!, numbers.time![at]!, numbers.inode![at]!],
+  weight: (record) => record[1],
+};
+
+/** The record's index (`bytes`, else read): the folder it describes, its stamp and its parts; undefined when it is of another shape. */
+function readIndex(target: string, bytes?: Buffer) {
   try {
-    const json = (bytes ?? readFileSync(digestsFile(target))).toString('utf8');
-    const recorded = JSON.parse(json) as { version: unknown; identity: unknown; files: unknown };
-    const table = recorded.version === VERSION ? fromColumns(recorded.files, ['digest'], ['size', 'time', 'inode']) : undefined;
-    if (!table) return undefined;
-    const { paths, text, numbers } = table;
-    return {
-      identity: recorded.identity,
-      paths,
-      digests: text.digest!,
-      sizes: numbers.size!,
-      times: numbers.time!,
-      inodes: numbers.inode!,
-    };
+    const recorded = JSON.parse((bytes ?? readFileSync(digestsFile(target))).toString('utf8')) as Record<string, unknown>;
+    const parts = recorded.version === VERSION ? partsIndexOf(recorded.parts, ROWS) : undefined;
+    if (!parts || typeof recorded.stamp !== 'string') return undefined;
+    return { identity: recorded.identity, stamp: recorded.stamp, parts };
   } catch {
     return undefined;
   }
 }
 
-/** Every file's record, by path, from the record beside the output; undefined when it cannot be read or is of another shape. */
-function readRecords(target: string, bytes?: Buffer): { identity: unknown; records: Map<string, FileRecord>; bytes: number } | undefined {
-  const table = readTable(target, bytes);
-  if (!table) return undefined;
-  const records = new Map<string, FileRecord>();
-  let total = 0;
-  for (let row = 0; row < table.paths.length; row++) {
-    records.set(table.paths[row]!, [table.digests[row]!, table.sizes[row]!, table.times[row]!, table.inodes[row]!]);
-    total += table.sizes[row]!;
-  }
-  return { identity: table.identity, records, bytes: total };
+/** Every file's record, by path, read part by part as asked (table-parts.ts); undefined when the index cannot be read. */
+function readRecords(target: string, bytes?: Buffer) {
+  const index = readIndex(target, bytes);
+  if (!index) return undefined;
+  const records = new PartedTable(partsOf(target), ROWS, index.parts);
+  return { identity: index.identity, stamp: index.stamp, records, bytes: records.weight() };
 }
 
 /**
@@ -125,26 +125,38 @@ class DigestsOf implements ReadonlyMap<string, string> {
 }
 
 /**
- * The damage check's answer for the record `bytes` (damage-thread.ts): its digest and the files changed or
- * removed since, found from the record's columns (no map or array per file: 233,000 files at 100,000
- * articles); undefined when the record is not one to trust for the folder in place.
+ * The damage check's answer for the record whose index is `bytes` (damage-thread.ts): its digest and the files
+ * changed or removed since, found from every part's columns (no map or array per file: 233,000 files at 100,000
+ * articles); undefined when the record is not one to trust for the folder in place, or a part is no part.
  */
 export function damageOf(target: string, bytes: Buffer): { record: string; damaged: string[] } | undefined {
-  const table = readTable(target, bytes);
-  if (!table || table.identity !== identityOf(target)) return undefined;
+  const index = readIndex(target, bytes);
+  if (!index || index.identity !== identityOf(target)) return undefined;
   const damaged: string[] = [];
-  for (let row = 0; row < table.paths.length; row++)
-    if (!isAsRecorded(under(target, table.paths[row]!), table.sizes[row]!, table.times[row]!, table.inodes[row]!))
-      damaged.push(table.paths[row]!);
+  const columns = { text: Object.keys(ROWS.text), numbers: Object.keys(ROWS.numbers) };
+  for (const [part, entry] of index.parts.entries()) {
+    const table = readPartColumns(partsOf(target), part, entry, columns);
+    if (!table) return undefined;
+    const { size, time, inode } = table.numbers;
+    for (let row = 0; row < table.paths.length; row++)
+      if (!isAsRecorded(under(target, table.paths[row]!), size![row]!, time![row]!, inode![row]!)) damaged.push(table.paths[row]!);
+  }
   return { record: hash('sha1', bytes, 'base64'), damaged };
 }
 
-/** The previous build's records as `bytes` (the record's) say, when the folder they describe is still the one in place. */
+/** The previous build's records as `bytes` (the record's index) say, when the folder they describe is still the one in place. */
 function previousOutputOf(target: string, bytes: Buffer): PreviousOutput | undefined {
   const recorded = readRecords(target, bytes);
   if (!recorded || recorded.identity !== identityOf(target)) return undefined;
-  const { records } = recorded;
-  return { dir: target, records, digests: new DigestsOf(records), recordDigest: hash('sha1', bytes, 'base64'), bytes: recorded.bytes };
+  const { records, stamp } = recorded;
+  return {
+    dir: target,
+    records,
+    digests: new DigestsOf(records),
+    recordDigest: hash('sha1', bytes, 'base64'),
+    bytes: recorded.bytes,
+    stamp,
+  };
 }
 
 /** The previous build's records, when the folder they describe is still the one in place. */
@@ -207,19 +219,27 @@ export function writeWhole(file: string, data: unknown): void {
   renameSync(temporary, file);
 }
 
-/** Records the files of the build now in place, in the folder whose identity is `identity`. */
-export function recordOutput(target: string, files: ReadonlyMap<string, FileRecord>, identity = identityOf(target)): void {
-  const table = toColumns(
-    files,
-    { digest: (record) => record[0] },
-    { size: (record) => record[1], time: (record) => record[2], inode: (record) => record[3] },
-  );
-  writeWhole(digestsFile(target), { version: VERSION, identity, files: table });
+/**
+ * Records the files of the build now in place, in the folder whose identity is `identity`: the parts first (only
+ * the changed ones when `files` is the record read from beside this output), then the index that names them.
+ * Gives the record's stamp, which the tracked outputs' record keeps to say it was written with this one.
+ */
+export function recordOutput(
+  target: string,
+  files: ReadonlyMap<string, FileRecord>,
+  identity = identityOf(target),
+  stamp: string = randomUUID(),
+): string {
+  const parts = writeParts(partsOf(target), files, ROWS);
+  writeWhole(digestsFile(target), { version: VERSION, identity, stamp, parts: parts.index });
+  parts.removeOld();
+  return stamp;
 }
 
-/** Forgets the records while the output is changed in place, so that an update cut short is not trusted. */
-export function forgetOutput(target: string): void {
+/** Forgets the records while the output is changed in place, so that an update cut short is not trusted; `parts`: their rows too. */
+export function forgetOutput(target: string, parts = false): void {
   rmSync(digestsFile(target), { force: true });
+  if (parts) rmSync(partsOf(target).dir, { recursive: true, force: true });
 }
 
 /**
@@ -236,6 +256,7 @@ export function adoptRestoredOutput(target: string): number | undefined {
     const stats = statSync(path.join(target, file), { throwIfNoEntry: false });
     if (stats?.isFile() && stats.size === value[1]) files.set(file, [value[0], stats.size, stats.mtimeMs, stats.ino]);
   }
-  recordOutput(target, files);
+  // The same files: the tracked outputs' record, restored with it, still agrees with it (its stamp is kept).
+  recordOutput(target, files, identityOf(target), files.size === recorded.records.size ? recorded.stamp : undefined);
   return files.size;
 }

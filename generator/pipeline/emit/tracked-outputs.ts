@@ -1,9 +1,11 @@
 /**
  * What the last `npm run build` made, per tracked output (output-tracker.ts): each file's input key and
- * digest, kept beside the output (`<out>.inputs.json`, safe to delete) with the identity of the folder it
- * describes. Trusted only while that folder is the one in place: a build cut short before it recorded its own
+ * digest, kept beside the output (safe to delete) with the identity of the folder it describes: the rows in parts
+ * (`<out>.inputs/`, table-parts.ts) with the published records' facts (edit-reach.ts), named by an index
+ * (`<out>.inputs.json`) that also names the stamp of the output's record it was written with (previous-output.ts).
+ * Trusted only while that folder is the one in place: a build cut short before it recorded its own
  * leaves the previous record, which names a folder no longer there. A carried file is still linked only when
- * the output's own record (previous-output.ts) has the same digest and the file is intact.
+ * the output's own record has the same digest and the file is intact.
  *
  * The values of facts a build kept (output-tracker.ts `steadyKept`: list selections, groups and ranks by
  * position, counts) go into a file of their own (`<out>.kept.bin`, a structured clone), named in the record by
@@ -18,7 +20,7 @@ import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { TrackedOutputs } from '../output-tracker.ts';
 import type { RecordFacts } from '../edit-reach.ts';
-import { fromColumns, toColumns } from './file-columns.ts';
+import { PartedTable, type PartsPlace, partsAreWhole, partsIndexOf, type RowLayout, writeParts } from './table-parts.ts';
 import { identityOf } from './previous-output.ts';
 
 const inputsFile = (outDir: string) => `${path.resolve(outDir)}.inputs.json`;
@@ -29,32 +31,82 @@ type Kept = NonNullable<TrackedOutputs['kept']>;
 const keptOnDisk = new WeakMap<Kept, string>();
 
 /** Raise when the record changes shape: a record of another version is no record (the build makes everything). */
-const VERSION = 4;
+const VERSION = 5;
 
-/** The record of the output in place, or undefined when there is none to trust. */
+/** Where the record's two tables are (table-parts.ts): the outputs' keys and digests, and the records' facts. */
+const filesPlace = (outDir: string): PartsPlace => ({ dir: `${path.resolve(outDir)}.inputs`, prefix: 'f' });
+const recordsPlace = (outDir: string): PartsPlace => ({ dir: `${path.resolve(outDir)}.inputs`, prefix: 'r' });
+
+/** As many rows as the output's record (previous-output.ts), and as few reached. */
+const FILES: RowLayout<[string, string]> = {
+  spread: 2048,
+  text: { key: ([key]) => key, digest: ([, digest]) => digest },
+  numbers: {},
+  row: (text, _, at) => [text.key![at]!, text.digest![at]!],
+};
+/** Read whole by a fresh process's reach (every record's digest compared), written where an edit falls. */
+const RECORDS: RowLayout<[string, string, string]> = {
+  spread: 64,
+  text: { digest: ([digest]) => digest, facts: ([, facts]) => facts, shown: ([, , shown]) => shown },
+  numbers: {},
+  row: (text, _, at) => [text.digest![at]!, text.facts![at]!, text.shown![at]!],
+};
+
+interface Recorded {
+  version: unknown;
+  identity: unknown;
+  output: unknown;
+  files: unknown;
+  groups: Record<string, { key: unknown; files: unknown }>;
+  records?: { scoped: unknown; parts: unknown };
+  kept?: unknown;
+}
+
+/** The record's index as `text` holds it, when it is of this version and names the folder in place. */
+function indexOf(outDir: string, text: string): Recorded | undefined {
+  const recorded = JSON.parse(text) as Recorded;
+  if (recorded.version !== VERSION || typeof recorded.identity !== 'string' || recorded.identity !== identityOf(path.resolve(outDir)))
+    return undefined;
+  return recorded;
+}
+
+/** The record of the output in place, or undefined when there is none to trust. Its tables are read part by part as asked. */
 export function readTrackedOutputs(outDir: string): TrackedOutputs | undefined {
   try {
-    const recorded = JSON.parse(readFileSync(inputsFile(outDir), 'utf8')) as {
-      version: unknown;
-      identity: unknown;
-      files: unknown;
-      groups: Record<string, { key: unknown; files: unknown }>;
-      records?: { scoped: unknown; files: unknown };
-      kept?: unknown;
-    };
-    if (recorded.version !== VERSION || typeof recorded.identity !== 'string' || recorded.identity !== identityOf(path.resolve(outDir)))
-      return undefined;
-    // A file anyone can edit: a table of any other shape is no record.
-    const table = fromColumns(recorded.files, ['key', 'digest']);
-    if (!table) return undefined;
-    const files = new Map<string, [string, string]>();
-    for (let row = 0; row < table.paths.length; row++) files.set(table.paths[row]!, [table.text.key![row]!, table.text.digest![row]!]);
+    const text = readFileSync(inputsFile(outDir), 'utf8');
+    const recorded = indexOf(outDir, text);
+    // A file anyone can edit: an index of any other shape is no record.
+    const parts = partsIndexOf(recorded?.files, FILES);
+    if (!recorded || !parts || typeof recorded.output !== 'string') return undefined;
     const groups = new Map<string, { key: string; files: string[] }>();
     for (const [name, group] of Object.entries(recorded.groups ?? {})) {
       if (typeof group?.key === 'string' && Array.isArray(group.files) && group.files.every((file) => typeof file === 'string'))
         groups.set(name, { key: group.key, files: group.files as string[] });
     }
-    return { files, groups, records: recordFactsOf(recorded.records), kept: readKept(outDir, recorded.kept) };
+    return {
+      files: new PartedTable(filesPlace(outDir), FILES, parts),
+      groups,
+      records: recordFactsOf(outDir, recorded.records),
+      kept: readKept(outDir, recorded.kept),
+      onDisk: { record: hash('sha1', text, 'base64'), output: recorded.output },
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The digest of the record's index when every part it names holds the bytes it names (the damage check asks it
+ * in its own thread): only then may a build keep files it never names, whose rows it never reads.
+ */
+export function wholeTrackedOutputs(outDir: string): string | undefined {
+  try {
+    const text = readFileSync(inputsFile(outDir), 'utf8');
+    const recorded = indexOf(outDir, text);
+    const files = partsIndexOf(recorded?.files, FILES);
+    const records = partsIndexOf(recorded?.records?.parts, RECORDS);
+    if (!files || !partsAreWhole(filesPlace(outDir), files) || (records && !partsAreWhole(recordsPlace(outDir), records))) return undefined;
+    return hash('sha1', text, 'base64');
   } catch {
     return undefined;
   }
@@ -90,35 +142,41 @@ function writeKept(outDir: string, kept: Kept | undefined): string | undefined {
   return hash('sha1', bytes, 'base64');
 }
 
-/** The published records' digests and facts (edit-reach.ts) as recorded; undefined for a table of another shape. */
-function recordFactsOf(recorded: { scoped: unknown; files: unknown } | undefined): RecordFacts | undefined {
-  const table = fromColumns(recorded?.files, ['digest', 'facts', 'shown']);
-  if (!table || typeof recorded?.scoped !== 'string') return undefined;
-  const { digest, facts, shown } = table.text;
-  const byFile = new Map<string, [string, string, string]>();
-  for (let row = 0; row < table.paths.length; row++) byFile.set(table.paths[row]!, [digest![row]!, facts![row]!, shown![row]!]);
-  return { scoped: recorded.scoped, byFile };
+/** The published records' digests and facts (edit-reach.ts) as recorded; undefined for an index of another shape. */
+function recordFactsOf(outDir: string, recorded: Recorded['records']): RecordFacts | undefined {
+  const parts = partsIndexOf(recorded?.parts, RECORDS);
+  if (!parts || typeof recorded?.scoped !== 'string') return undefined;
+  return { scoped: recorded.scoped, byFile: new PartedTable(recordsPlace(outDir), RECORDS, parts) };
 }
 
-/** Records what the build just put in place (`identity`); with nothing to record, removes the old record. */
-export function recordTrackedOutputs(outDir: string, outputs: TrackedOutputs | undefined, identity: string | undefined): void {
+/**
+ * Records what the build just put in place (`identity`), written with the output's record whose stamp is
+ * `output` (previous-output.ts); with nothing to record, removes the old record.
+ */
+export function recordTrackedOutputs(
+  outDir: string,
+  outputs: TrackedOutputs | undefined,
+  identity: string | undefined,
+  output: string | undefined,
+): void {
   const file = inputsFile(outDir);
-  if (!outputs || !identity) {
+  if (!outputs || !identity || !output) {
     rmSync(file, { force: true });
     rmSync(keptFile(outDir), { force: true });
     return;
   }
-  const files = toColumns(outputs.files, { key: ([key]) => key, digest: ([, digest]) => digest });
-  const records = outputs.records && {
-    scoped: outputs.records.scoped,
-    files: toColumns(outputs.records.byFile, { digest: ([digest]) => digest, facts: ([, facts]) => facts, shown: ([, , shown]) => shown }),
-  };
-  // The kept values' file first: the record names its digest, so a build killed in between leaves them apart.
+  // The parts and the kept values' file first: the index names their digests, so a build killed in between leaves them apart.
+  const files = writeParts(filesPlace(outDir), outputs.files, FILES);
+  const facts = outputs.records && writeParts(recordsPlace(outDir), outputs.records.byFile, RECORDS);
+  const records = outputs.records && { scoped: outputs.records.scoped, parts: facts!.index };
   const kept = writeKept(outDir, outputs.kept);
-  const record = { version: VERSION, identity, files, groups: Object.fromEntries(outputs.groups), records, kept };
+  const record = { version: VERSION, identity, output, files: files.index, groups: Object.fromEntries(outputs.groups), records, kept };
   // Written whole, then renamed over the old one: a build killed while writing leaves no half record.
   writeFileSync(`${file}.${process.pid}`, JSON.stringify(record));
   renameSync(`${file}.${process.pid}`, file);
+  // Only then the parts it no longer names.
+  files.removeOld();
+  facts?.removeOld();
 }
 
 /**

@@ -142,8 +142,11 @@ function keptByWalk(previous: PreviousOutput, named: Map<string, FileRecord>, re
   return { records: named, bytes, removed: undefined };
 }
 
-/** Puts the staged files in place and removes the files no longer made, under the journal; records the output, then removes the journal. */
-export function applyChanges(target: string, staging: string, staged: Staged, previous: PreviousOutput): void {
+/**
+ * Puts the staged files in place and removes the files no longer made, under the journal; records the output,
+ * then removes the journal. Gives the stamp of the output's record.
+ */
+export function applyChanges(target: string, staging: string, staged: Staged, previous: PreviousOutput): string {
   const removed = staged.removed ?? [...(previous.records ?? previous.digests).keys()].filter((file) => !staged.records.has(file));
   forgetBuild(target);
   writeWhole(journalFile(target), { files: [...staged.changed, ...removed] });
@@ -154,6 +157,7 @@ export function applyChanges(target: string, staging: string, staged: Staged, pr
     makeDirOnce(madeDirs, path.dirname(path.join(target, file)));
     renameSync(path.join(staging, file), path.join(target, file));
   }
-  recordOutput(target, staged.records);
+  const stamp = recordOutput(target, staged.records);
   removeJournal(target);
+  return stamp;
 }

@@ -22,6 +22,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
+import { partOfPath } from '../../shared/path-part.ts';
 
 /** A Markdown file as loaded: its digest (load-content.ts), its parsed front matter, and its text when it was just read. */
 export interface StoredFile {
@@ -106,7 +107,7 @@ export function openLoadStore(outDir: string, { trust = true } = {}): LoadStore 
   const dir = `${path.resolve(outDir)}.load`;
   const parts = new Map<number, { kept: Map<string, Entry>; used: Map<string, Entry>; changed: boolean }>();
   const partOf = (file: string) => {
-    const index = partIndex(file);
+    const index = partOfPath(file, PARTS);
     let part = parts.get(index);
     if (!part) {
       part = { kept: trust ? readPart(path.join(dir, partName(index)), scope) : new Map(), used: new Map(), changed: !trust };
@@ -157,18 +158,6 @@ export function openLoadStore(outDir: string, { trust = true } = {}): LoadStore 
       }
     },
   };
-}
-
-/**
- * A file's part: FNV-1a of its path, which spreads paths as evenly as a cryptographic digest does for this
- * use (nothing is trusted by it). Asked once per content file each build: a SHA-1 per path took a tenth of a
- * second per 20,000 files on a loaded machine.
- */
-function partIndex(file: string): number {
-  let value = 0x811c9dc5;
-  for (let at = 0; at < file.length; at++) value = Math.imul(value ^ file.charCodeAt(at), 0x01000193);
-  // The high bits folded into the low ones, which alone pick the part.
-  return ((value ^ (value >>> 16)) >>> 0) % PARTS;
 }
 
 const partName = (index: number) => `${index.toString(16).padStart(2, '0')}.bin`;

@@ -19,8 +19,10 @@ import path from 'node:path';
 const cachedPaths = (publishDir) => [
   publishDir,
   `${publishDir}.digests.json`,
+  `${publishDir}.digests`,
   `${publishDir}.build.json`,
   `${publishDir}.inputs.json`,
+  `${publishDir}.inputs`,
   `${publishDir}.kept.bin`,
   `${publishDir}.load`,
   `${publishDir}.search`,
