@@ -86,8 +86,10 @@ export function settleTracked(build: {
   }
   for (const [path, key] of made) {
     const digest = emitted.get(path);
-    if (digest !== undefined) files.set(path, [key, digest]);
-    else files.delete(path);
+    const before = carried && files.get(path);
+    // A row as it was is not set again: that would rewrite its part beside the output (table-parts.ts).
+    if (digest === undefined) files.delete(path);
+    else if (before?.[0] !== key || before[1] !== digest) files.set(path, [key, digest]);
   }
   if (byPath && byPath !== inputs!.now) for (const [path, text] of inputs!.now) byPath.set(path, text);
   const groups = carried ? new Map([...previous.groups, ...build.groups]) : build.groups;

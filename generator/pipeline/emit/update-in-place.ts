@@ -124,7 +124,8 @@ function keptInPlace(previous: PreviousOutput, named: ReadonlyMap<string, FileRe
     bytes -= record[1];
   }
   if (records.size !== rest.size() + before) return undefined;
-  for (const [file, record] of named) records.set(file, record);
+  // A file kept as it was has the very row it had: setting it again would rewrite its part (table-parts.ts).
+  for (const [file, record] of named) if (records.get(file) !== record) records.set(file, record);
   return { records, bytes, removed: [] };
 }
 
