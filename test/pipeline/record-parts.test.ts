@@ -22,14 +22,21 @@ const partsOf = (out: string, folder: string) =>
     .filter((name) => name.endsWith('.json'))
     .map((name) => path.join(`${out}${folder}`, name));
 
-describe('the records beside the output, in parts', () => {
-  const content = path.join(tempDir('record-parts'), 'content');
-  const out = path.join(tempDir('record-parts-out'), 'dist');
-  const ready = writeSyntheticContent(content, { articles: 300, bodyWords: 30 });
+/** A content folder of `articles` synthetic articles, its output, a build of it in place, and an edit of one article body. */
+function site(name: string, articles: number) {
+  const content = path.join(tempDir(name), 'content');
+  const out = path.join(tempDir(`${name}-out`), 'dist');
+  const ready = writeSyntheticContent(content, { articles, bodyWords: 30 });
   const build = (): Promise<BuildResult> =>
     buildSite({ contentDir: content, outDir: out, env: BUILD_ENV, inPlace: true, keepLoads: true, scope: 'test' });
   let edits = 0;
-  const edit = () => append(path.join(content, 'intelligence', `article-${100 + edits++}.md`), 'latency review.');
+  const edit = () => append(path.join(content, 'intelligence', `article-${1 + (edits++ % articles)}.md`), 'latency review.');
+  return { content, out, ready, build, edit };
+}
+
+describe('the records beside the output, in parts', () => {
+  // Enough files that a steady edit's few fall in a small share of the parts.
+  const { content, out, ready, build, edit } = site('record-parts', 300);
 
   it("of the output and of its outputs' keys are parsed only where an edit falls", async () => {
     await ready;
@@ -56,9 +63,12 @@ describe('the records beside the output, in parts', () => {
     ['of other bytes', (file) => writeFileSync(file, `${readFileSync(file, 'utf8').slice(0, -20)}"}`)],
     ['from another build', (file, before) => writeFileSync(file, before!)],
   ];
+  // Fewer articles: what is checked is the path a bad part sends the build down, and each case builds six times.
+  const small = site('record-parts-damage', 60);
   for (const folder of ['.digests', '.inputs'])
     for (const [what, damage] of damages)
       it(`send the build down the full path when a part of ${folder} is ${what}`, async () => {
+        const { content, out, ready, build, edit } = small;
         await ready;
         await build();
         const kept = `${out}${folder}.before`;
