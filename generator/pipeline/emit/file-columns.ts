@@ -16,6 +16,10 @@ export interface Columns {
 }
 
 /** The table of `rows` (a path and its values), with the text and number columns named. */
+/** Whether a row is kept as columns: neither its path nor its text (`texts`, the text columns) holds the separator. */
+export const fitsColumns = <T>(file: string, row: T, texts: readonly ((row: T) => string)[]): boolean =>
+  !file.includes(SEPARATOR) && !texts.some((of) => of(row).includes(SEPARATOR));
+
 export function toColumns<T>(
   rows: Iterable<[string, T]>,
   text: Record<string, (row: T) => string>,
@@ -24,8 +28,9 @@ export function toColumns<T>(
   const paths: string[] = [];
   const textOf = Object.entries(text).map(([name, of]) => ({ name, of, cells: [] as string[] }));
   const numberOf = Object.entries(numbers).map(([name, of]) => ({ name, of, cells: [] as number[] }));
+  const texts = textOf.map((column) => column.of);
   for (const [file, row] of rows) {
-    if (file.includes(SEPARATOR) || textOf.some((column) => column.of(row).includes(SEPARATOR))) continue;
+    if (!fitsColumns(file, row, texts)) continue;
     paths.push(file);
     for (const column of textOf) column.cells.push(column.of(row));
     for (const column of numberOf) column.cells.push(column.of(row));

@@ -16,7 +16,7 @@ import { hash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { partOfPath } from '../../shared/path-part.ts';
 import { SEARCH_DIR } from '../../search/index-format.ts';
-import { fromColumns, toColumns } from './file-columns.ts';
+import { fitsColumns, fromColumns, toColumns } from './file-columns.ts';
 
 /** Parts of their own for the search index's files, after the parts by a hash of the path. */
 const SEARCH_PARTS = 16;
@@ -250,14 +250,17 @@ export function writeParts<Row>(place: PartsPlace, rows: ReadonlyMap<string, Row
 }
 
 function writePart<Row>(place: PartsPlace, part: number, rows: ReadonlyMap<string, Row>, layout: RowLayout<Row>): PartsIndex[number] {
-  const columns = toColumns(rows, layout.text, layout.numbers);
-  const kept = columns.paths === '' ? 0 : columns.paths.split('\n').length;
-  if (kept === 0) return ['', 0, 0];
+  // A row left out of the columns (a path or text that holds the separator) is not named by the part, and weighs nothing.
+  const texts = Object.values(layout.text);
+  let kept = 0;
   let weight = 0;
-  // A row left out of the columns (a path or text that holds the separator) weighs nothing: the part does not name it.
-  const named = (path: string, row: Row) => !path.includes('\n') && !Object.values(layout.text).some((of) => of(row).includes('\n'));
-  if (layout.weight) for (const [path, row] of rows) if (named(path, row)) weight += layout.weight(row);
-  const bytes = JSON.stringify(columns);
+  for (const [path, row] of rows)
+    if (fitsColumns(path, row, texts)) {
+      kept++;
+      weight += layout.weight?.(row) ?? 0;
+    }
+  if (kept === 0) return ['', 0, 0];
+  const bytes = JSON.stringify(toColumns(rows, layout.text, layout.numbers));
   const digest = digestOf(bytes);
   // A new name, written in place: a build killed while writing leaves a file no index names, or names with other bytes.
   writeFileSync(partFile(place, part, digest), bytes);
