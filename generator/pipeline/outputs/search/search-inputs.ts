@@ -47,8 +47,11 @@ function patchedInputs(catalogue: Catalogue, before: Inputs & { keys: string[] }
     keys[at] = own;
     patch += `${at}\t${own}\n`;
   }
-  return { key: patch ? hash('sha1', `${before.key}\n${patch}`, 'base64') : before.key, documents: before.documents, keys };
+  return { key: chained(before.key, patch), documents: before.documents, keys };
 }
+
+/** A key chained with the patch of the keys that changed since it was made, or the same key when none did. */
+const chained = (key: string, patch: string) => (patch ? hash('sha1', `${key}\n${patch}`, 'base64') : key);
 
 /** What a build's store of the index keeps of the inputs its keys were made under (storedInputs reads it). */
 export const inputsMark = (budgetMb: number | undefined, key: string) => `${budgetMb ?? ''}\n${key}`;
@@ -84,8 +87,7 @@ function storedInputs(catalogue: Catalogue, budgetMb: number | undefined, stored
     }
   }
   if (at !== keys.length) return undefined;
-  const before = stored.inputs.slice(prefix.length);
-  return { key: patch ? hash('sha1', `${before}\n${patch}`, 'base64') : before, documents: at, keys };
+  return { key: chained(stored.inputs.slice(prefix.length), patch), documents: at, keys };
 }
 
 const TAB = 9;
@@ -97,11 +99,13 @@ const TAB = 9;
  */
 export function searchInputs(catalogue: Catalogue, budgetMb: number | undefined, stored?: () => StoredIndex | undefined): Inputs {
   const before = catalogue.track.steady() ? catalogue.track.previousKept<Inputs>(`search inputs\n${budgetMb ?? ''}`) : undefined;
-  const kept = stored?.();
+  // The store is read only when the inputs kept in memory (npm run dev) do not answer.
+  const fromStore = () => {
+    const kept = stored?.();
+    return kept && storedInputs(catalogue, budgetMb, kept);
+  };
   const inputs =
-    (before?.keys && patchedInputs(catalogue, { ...before, keys: before.keys })) ||
-    (kept && storedInputs(catalogue, budgetMb, kept)) ||
-    allInputs(catalogue, budgetMb);
+    (before?.keys && patchedInputs(catalogue, { ...before, keys: before.keys })) || fromStore() || allInputs(catalogue, budgetMb);
   catalogue.track.keep(`search inputs\n${budgetMb ?? ''}`, () => inputs);
   return inputs;
 }
