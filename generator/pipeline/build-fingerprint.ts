@@ -41,6 +41,12 @@ export interface Fingerprint {
   listing: ContentNames;
   /** The last build's record as read for the witnesses (readUnchangedBuild takes it rather than read it again). */
   recorded: RecordedBuild<unknown> | undefined;
+  /**
+   * The content files edited, added or removed since the last build's witnesses, with the stamp of the output's
+   * record that build wrote (previous-output.ts): a build whose tracked outputs' record names the same stamp
+   * was made from those witnesses' bytes, so only these files can differ from it. Undefined when not known.
+   */
+  changed?: { files: ReadonlySet<string>; output: string } | undefined;
 }
 
 /** What the last build reported, to say again when nothing has changed. */
@@ -49,6 +55,8 @@ export interface RecordedBuild<S> {
   fingerprint: string;
   /** The content files' witnesses as columns (file-columns.ts): at 100,000 files, an object per file took seconds to read and write. */
   content?: { at: number; files: unknown };
+  /** The stamp of the output's record written by the build these witnesses are of (previous-output.ts). */
+  output?: string;
   summary: S;
 }
 
@@ -90,10 +98,21 @@ function hashGenerator({ outDir, settings }: BuildInputs) {
 /** `recorded`: the last build's record (readBuildRecord), when the caller has read it already. */
 export function fingerprintBuild(inputs: BuildInputs, recorded = readBuildRecord(inputs.outDir)): Fingerprint {
   const { hash, generator } = hashGenerator(inputs);
-  const { digestOf, content, reread, stats } = digestContent(witnessesOf(recorded));
+  const { digestOf, content, reread, stats, changed } = digestContent(witnessesOf(recorded));
   const listing = listNames(inputs.contentDir);
   hashTree(hash, listing, digestOf);
-  return { value: hash.digest('base64'), generator, content, reread: reread(), stats, listing, recorded };
+  const files = changed();
+  const output = recorded?.output;
+  return {
+    value: hash.digest('base64'),
+    generator,
+    content,
+    reread: reread(),
+    stats,
+    listing,
+    recorded,
+    changed: files && typeof output === 'string' ? { files, output } : undefined,
+  };
 }
 
 /** A fingerprint whose content digests are still being taken (fingerprintCold): `settled` waits for them. */
@@ -168,12 +187,21 @@ export async function readUnchangedBuild<S>(
   return damagedCount(target, await damage?.answer) === 0 ? recorded : undefined;
 }
 
-/** Records the build of `outDir`; `identity` is the folder it put in place (the one in place by default). */
-export function recordBuild<S>(outDir: string, fingerprint: Fingerprint, summary: S, identity = identityOf(path.resolve(outDir))): void {
+/**
+ * Records the build of `outDir`; `identity` is the folder it put in place (the one in place by default), `output`
+ * the stamp of the output's record it wrote. Written after the tracked outputs' record (cli.ts).
+ */
+export function recordBuild<S>(
+  outDir: string,
+  fingerprint: Fingerprint,
+  summary: S,
+  { identity = identityOf(path.resolve(outDir)), output }: { identity?: string | undefined; output?: string | undefined } = {},
+): void {
   const record: RecordedBuild<S> = {
     identity: identity ?? '',
     fingerprint: fingerprint.value,
     content: witnessColumns(fingerprint.content),
+    ...(output ? { output } : {}),
     summary,
   };
   writeFileSync(recordFile(outDir), JSON.stringify(record));

@@ -73,6 +73,8 @@ export interface BuildOptions {
   damage?: DamageCheck | undefined;
   /** Keeps what was read of each content file, and the search index's state, beside the output (load-store.ts, search-store.ts). */
   keepLoads?: boolean;
+  /** The content files changed since the last build's witnesses, and the output record's stamp they go with (build-fingerprint.ts). */
+  changed?: { files: ReadonlySet<string>; output: string } | undefined;
   /** Writes the build into this snapshot folder and updates the output folder in place (emit-snapshot.ts). */
   snapshot?: SnapshotEmit;
   /** The caller's own emit step (npm run dev keeps what changed in memory; `outDir` unused); with `emitKeepsRest` it keeps the previous build's files it is not given (carried-rest.ts). */
@@ -85,21 +87,15 @@ export interface BuildOptions {
   verifyCarried?: boolean;
 }
 
-export interface BuildResult {
+/** What the emit step did (files in the output, written, bytes, the folder and its record's stamp), and what the build published. */
+export interface BuildResult extends Omit<Emitted, 'digests'> {
   content: Content;
   /** What the build published and left out, per collection. */
   publication: PublicationCount[];
-  /** Files in the output. */
-  files: number;
-  /** Files written; the others were unchanged since the previous build and are linked from it. */
-  written: number;
   /** Of the unchanged files, those carried over without being made again (tracked builds only), named or not. */
   carried?: number | undefined;
   /** The files the build gave its emit step, with their digests: all of them, but for a steady edit's (carried-rest.ts). */
   named?: ReadonlyMap<string, string> | undefined;
-  bytes: number;
-  /** The identity of the output folder this build put in place. */
-  identity?: string;
   /** Markdown files taken from the load store unparsed, and files parsed (with `keepLoads`; load-store.ts). */
   loaded?: { kept: number; parsed: number } | undefined;
 }

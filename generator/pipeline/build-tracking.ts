@@ -35,6 +35,8 @@ export interface Tracking {
   searchStore?: SearchStore | undefined;
   /** The emit step keeps the previous build's files it is not given: a steady build names only what it reached (carried-rest.ts). */
   sparse?: boolean | undefined;
+  /** The content files changed since `previous` was made (build-fingerprint.ts), when known: the reach starts from them. */
+  changed?: ReadonlySet<string> | undefined;
 }
 
 /**
@@ -55,18 +57,42 @@ export function trackerOf(tracking: Tracking, siteUrl: string, collections: Coll
     function* records(): Generator<ReachEntry> {
       for (const [key, list] of Object.entries(catalogue.records)) for (const record of list) yield entryOf(key, record);
     }
+    /** The records whose objects are not the previous build's (kept-order.ts: npm run dev). */
+    const editedObjects = () => {
+      const entries: ReachEntry[] = [];
+      let count = 0;
+      for (const [key, list] of Object.entries(catalogue.records)) {
+        const edited = catalogue.edited(key);
+        if (!edited) return undefined;
+        for (const record of edited) entries.push(entryOf(key, record));
+        count += list.length;
+      }
+      return { entries, count };
+    };
+    /**
+     * The published records read from the files changed since the previous build (`changed`, from the content's
+     * witnesses: npm run build). Every other file has the bytes it had then, so its record is published as then
+     * unless it went live since: the reach's count of records finds that, once none of the changed files that the
+     * previous build published has left. Undefined when one has: the reach then walks every record.
+     */
+    const changedFiles = (files: ReadonlySet<string>) => {
+      const entries: ReachEntry[] = [];
+      const found = new Set<string>();
+      let count = 0;
+      for (const [key, list] of Object.entries(catalogue.records)) {
+        count += list.length;
+        if (files.size === 0) continue;
+        for (const record of list)
+          if (files.has(record.file)) {
+            entries.push(entryOf(key, record));
+            found.add(record.file);
+          }
+      }
+      for (const file of files) if (!found.has(file) && previous?.records?.byFile.has(file)) return undefined;
+      return { entries, count };
+    };
     const index: KnownRecords = {
-      edited() {
-        const entries: ReachEntry[] = [];
-        let count = 0;
-        for (const [key, list] of Object.entries(catalogue.records)) {
-          const edited = catalogue.edited(key);
-          if (!edited) return undefined;
-          for (const record of edited) entries.push(entryOf(key, record));
-          count += list.length;
-        }
-        return { entries, count };
-      },
+      edited: () => editedObjects() ?? (tracking.changed && changedFiles(tracking.changed)),
       of: (files) =>
         Object.keys(catalogue.records).flatMap((key) => recordsByFile(catalogue, key, files).map((record) => entryOf(key, record))),
     };
@@ -147,11 +173,16 @@ export function openTracking(options: {
   keepLoads?: boolean | undefined;
   /** The caller's emit step keeps the previous build's files it is not given (carried-rest.ts). */
   emitKeepsRest?: boolean | undefined;
+  /** The content files changed since the last build's witnesses, with the output record's stamp they go with. */
+  changed?: { files: ReadonlySet<string>; output: string } | undefined;
 }) {
   const { scope, outDir } = options;
   const onDisk = scope !== undefined && !options.ownEmit && !options.tracked;
   const searchStore = onDisk && options.keepLoads ? openSearchStore(outDir, { trust: !options.force }) : undefined;
   const tracked = options.tracked ?? { outputs: onDisk && !options.force ? readTrackedOutputs(outDir) : undefined };
+  // Only from witnesses written with the very record the tracked outputs name: then they describe its content.
+  const { changed } = options;
+  const changedSince = changed && changed.output === tracked.outputs?.onDisk?.output ? changed.files : undefined;
   let tracker: OutputTracker | undefined;
   /** Values made before the tracker is, kept with its own for the next build. */
   const pending = new Map<string, unknown>();
@@ -174,6 +205,7 @@ export function openTracking(options: {
             searchStore,
             inMemory: !!options.tracked,
             sparse: keepsRest,
+            changed: changedSince,
           },
     made: (made: OutputTracker) => {
       tracker = made;

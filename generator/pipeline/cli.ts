@@ -143,7 +143,7 @@ async function buildLocked(contentDir: string, outDir: string, settings: BuildSe
   if (!last && !inPlace) damage?.stop();
   if (last && checked) {
     // Files touched but not changed are recorded anew, so the next check need not read them again.
-    if (checked.reread) recordBuild(outDir, checked, last.summary);
+    if (checked.reread) recordBuild(outDir, checked, last.summary, { output: last.output });
     const ms = Math.round(performance.now() - started);
     console.log(
       `${contentDir} -> ${outDir}: nothing changed since the last build (${last.summary.files} files, ${formatSize(last.summary.bytes)}); checked in ${ms} ms, --force builds again`,
@@ -163,6 +163,7 @@ async function buildLocked(contentDir: string, outDir: string, settings: BuildSe
     inPlace,
     keepLoads: true,
     damage,
+    changed: checked?.changed,
     scope: fingerprint.generator,
     // The check above has just listed the content and taken each file's stats: the scan takes both rather
     // than list and stat it again.
@@ -172,7 +173,7 @@ async function buildLocked(contentDir: string, outDir: string, settings: BuildSe
     throw error;
   });
   const summary = { files: result.files, bytes: result.bytes, publication: result.publication };
-  recordBuild<BuildSummary>(outDir, checked ?? (await cold!.settled()), summary, result.identity);
+  recordBuild<BuildSummary>(outDir, checked ?? (await cold!.settled()), summary, { identity: result.identity, output: result.stamp });
   const ms = Math.round(performance.now() - started);
   const loaded = result.loaded ? `; Markdown files: ${result.loaded.parsed} parsed, ${result.loaded.kept} kept from the last build` : '';
   console.log(

@@ -73,6 +73,9 @@ export function digestContent(known: ContentDigests | undefined) {
   const content = noDigests(Date.now());
   const taken = new Map<string, FileStats>();
   let reread = false;
+  /** The files whose bytes are not the recorded ones, or that the record does not name. */
+  const edited = new Set<string>();
+  const seen = new Uint8Array(known?.paths.length ?? 0);
   const trustedBefore = (known?.at ?? 0) - RACY_MS;
   let next = 0;
   let rows: Map<string, number> | undefined;
@@ -98,8 +101,17 @@ export function digestContent(known: ContentDigests | undefined) {
       Math.max(stats.mtimeMs, stats.ctimeMs) < trustedBefore;
     reread ||= !same;
     const digest = same ? known!.digests[row]! : digestFile(file);
+    if (row === undefined || digest !== known!.digests[row]) edited.add(name);
+    if (row !== undefined) seen[row] = 1;
     addDigest(content, name, stats, digest);
     return digest;
   };
-  return { digestOf, content, reread: () => reread, stats: taken };
+  /** The files edited, added or removed since the record was made (once every file was digested); undefined without a record. */
+  const changed = (): ReadonlySet<string> | undefined => {
+    if (!known) return undefined;
+    const files = new Set(edited);
+    for (let row = 0; row < seen.length; row++) if (!seen[row]) files.add(known.paths[row]!);
+    return files;
+  };
+  return { digestOf, content, reread: () => reread, stats: taken, changed };
 }

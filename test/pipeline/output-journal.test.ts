@@ -127,7 +127,7 @@ describe('an output updated in place', () => {
     const settings = resolveBuildSettings(BUILD_ENV, {});
     const fingerprint = fingerprintBuild({ contentDir: content, outDir: out, settings });
     const result = await build(content, out);
-    recordBuild(out, fingerprint, { files: result.files }, result.identity);
+    recordBuild(out, fingerprint, { files: result.files }, { identity: result.identity });
     expect(await readUnchangedBuild(out, fingerprintBuild({ contentDir: content, outDir: out, settings }))).toBeDefined();
     // The second thread's check of the output's files is taken for this very record only: one that names a file
     // damaged makes the build run; one for another record is not taken, and each file is statted.

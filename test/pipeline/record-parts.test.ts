@@ -45,7 +45,7 @@ describe('the records beside the output, in parts', () => {
     partsParsed.clear();
     const steady = await build();
     expect(steady.named!.size, 'a steady edit').toBeLessThan(steady.files / 2);
-    // The records' facts (prefix r) are read whole by a fresh process's reach, which compares every record's digest.
+    // The records' facts (prefix r): read where the edit falls only when the build is told the changed files (reach-from-witnesses.test.ts).
     for (const [folder, prefix] of [
       ['.digests', ''],
       ['.inputs', 'f'],
