@@ -4,8 +4,7 @@
  * and a record made only from what the configuration allows passes the build's validation.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import jsYaml from 'js-yaml';
 import type { z } from 'zod';
@@ -15,6 +14,7 @@ import { collections, markdownCollections } from '../../generator/schemas/collec
 import { RESOURCE_TYPES, TECHNOLOGY_STATUSES } from '../../generator/schemas/vocabulary.ts';
 import { buildInto, removeBuildDirs } from '../helpers/build-output.ts';
 import { ADDRESS, outputPath } from '../helpers/addresses.ts';
+import { scratchDir } from '../helpers/scratch.ts';
 
 interface Field {
   name: string;
@@ -121,7 +121,7 @@ describe('the generated CMS configuration', () => {
 
 describe('a record made only from what the configuration allows', () => {
   it('passes the build: required fields filled, first option of each select, nothing else', async () => {
-    const content = path.join(mkdtempSync(path.join(os.tmpdir(), 'cms-record-')), 'content');
+    const content = path.join(scratchDir('cms-record'), 'content');
     cpSync('content', content, { recursive: true });
     for (const collection of config.collections.filter((entry) => entry.folder)) {
       const front: Record<string, unknown> = {};

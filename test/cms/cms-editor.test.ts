@@ -7,8 +7,7 @@
 import { recordPage } from '../helpers/build-output.ts';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import jsYaml from 'js-yaml';
@@ -16,6 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../helpers/browser.ts';
 import { ADDRESS } from '../helpers/addresses.ts';
+import { scratchDir } from '../helpers/scratch.ts';
 
 const SCREENSHOT = fileURLToPath(new URL('../../docs/cms-editor.png', import.meta.url));
 let root: string;
@@ -37,7 +37,7 @@ async function until<T>(what: string, test: () => Promise<T | undefined> | T | u
 }
 
 beforeAll(async () => {
-  root = mkdtempSync(path.join(os.tmpdir(), 'cms-editor-'));
+  root = scratchDir('cms-editor');
   content = path.join(root, 'content');
   cpSync('content', content, { recursive: true });
   child = spawn(process.execPath, ['generator/launch.mjs', 'server/dev.ts', '--content', content, '--out', path.join(root, 'dist')], {

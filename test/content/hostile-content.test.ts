@@ -3,8 +3,7 @@
  * code, reach outside through links, expand to gigabytes or put script in an image each become a problem
  * naming the file, and nothing of them is run, read or published.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
@@ -13,6 +12,7 @@ import { ContentError } from '../../generator/pipeline/problems.ts';
 import { BUILD_ENV, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
 import { problemsOf } from '../helpers/content-problems.ts';
 import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
+import { scratchDir } from '../helpers/scratch.ts';
 
 const outside: string[] = [];
 afterAll(() => {
@@ -23,7 +23,7 @@ afterAll(() => {
 
 /** A folder outside the content folder, as a build machine's other files are. */
 function outsideDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'outside-'));
+  const dir = scratchDir('outside');
   outside.push(dir);
   return dir;
 }

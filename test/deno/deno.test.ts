@@ -2,12 +2,15 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryAssets } from '../../generator/edge/assets.ts';
 import { createHandler } from '../../generator/edge/handler.ts';
 import { createMemoryLimiter } from '../../generator/edge/limiter.ts';
-import { buildInto, removeBuildDirs, SEMANTIC_ON } from '../helpers/build-output.ts';
+import { buildSite } from '../../generator/pipeline/build-site.ts';
+import { removeBuildDirs, SEMANTIC_ON, tempDir } from '../helpers/build-output.ts';
+import { ON_DISK } from '../helpers/scratch.ts';
 import { readDistFiles } from '../helpers/api-runtimes.ts';
 
 const run = promisify(execFile);
@@ -65,7 +68,10 @@ function comparable(answer: Answer) {
 
 let dist: string;
 beforeAll(async () => {
-  dist = await buildInto('content', SEMANTIC_ON);
+  // On disk: Deno reads nothing under /dev (the suites' memory folder) unless given every permission, and the
+  // handler must answer with no more than the right to read its build.
+  dist = path.join(tempDir('deno', ON_DISK), 'dist');
+  await buildSite({ contentDir: 'content', outDir: dist, env: SEMANTIC_ON });
 });
 afterAll(removeBuildDirs);
 

@@ -14,6 +14,7 @@ import { bindOpts } from '@netlify/cache-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BUILD_ENV, readTree, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
 import { VALID_FIXTURE } from '../helpers/fixture.ts';
+import { ON_DISK } from '../helpers/scratch.ts';
 
 afterAll(removeBuildDirs);
 
@@ -55,7 +56,9 @@ describe('the Netlify build cache plugin', () => {
   it('restores the last output and its records, so the next deploy builds only what changed', async () => {
     const pluginFile = '../../netlify/plugins/build-cache/index.js';
     const plugin = (await import(pluginFile)) as Plugin;
-    const root = tempDir('netlify-cache');
+    // On disk, not in the suites' memory folder (scratch.ts): Netlify's cache utilities move the checkout's
+    // node_modules/.cache into the cache folder and back, and cannot move a folder to another filesystem.
+    const root = tempDir('netlify-cache', ON_DISK);
     const [content, out, cacheDir] = ['content', 'dist', 'cache'].map((name) => path.join(root, name)) as [string, string, string];
     const hooks = { utils: { cache: bindOpts({ cacheDir }) }, constants: { PUBLISH_DIR: out } };
     const logs: string[] = [];

@@ -2,8 +2,7 @@
  * The resource feed and its entry schema, built from the real `content/` folder, checked against every
  * rule of the spec's "Resource feed document" tables and served over real HTTP.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -14,6 +13,7 @@ import { feedSchema, type Feed, type FeedEntry } from '../../generator/schemas/f
 import type { Content } from '../../generator/schemas/content.ts';
 import { startSiteServer, type SiteServer } from '../helpers/site-server.ts';
 import { ADDRESS, outputPath } from '../helpers/addresses.ts';
+import { scratchDir } from '../helpers/scratch.ts';
 
 const SITE_URL = 'https://example.test';
 const ENV = { SOURCE_DATE_EPOCH: '1795000000', SITE_URL };
@@ -34,7 +34,7 @@ const addFormats = addFormatsModule.default;
 
 const dirs: string[] = [];
 async function buildInto(): Promise<{ dir: string; content: Content }> {
-  const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'feed-')), 'dist');
+  const dir = path.join(scratchDir('feed'), 'dist');
   dirs.push(dir);
   const { content } = await buildSite({ contentDir: 'content', outDir: dir, env: ENV });
   return { dir, content };

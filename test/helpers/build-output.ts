@@ -2,14 +2,14 @@
  * Builds content folders into temporary output folders and reads the result back: the file tree, parsed
  * envelopes, list pages and chunks. Shared by the generator suites, which all assert on parsed JSON.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
 import type { Manifest } from '../../generator/shared/manifest.ts';
 import { PARTS_PER_FOLDER, recordPageFolder, recordPath } from '../../generator/shared/data-paths.ts';
 import { type MetaFields, pagination } from '../../generator/shared/envelope.ts';
 import { DEFAULT_LIMIT } from '../../generator/shared/operations.ts';
+import { scratchDir } from './scratch.ts';
 
 /**
  * The build environment of every suite: a fixed build time and a site address of our own. Semantic search is
@@ -33,9 +33,9 @@ export interface Envelope<T = unknown> {
 
 const created: string[] = [];
 
-/** A fresh empty temporary folder, deleted by `removeBuildDirs`. */
-export function tempDir(prefix: string): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
+/** A fresh empty temporary folder under `parent` (scratch.ts), deleted by `removeBuildDirs`. */
+export function tempDir(prefix: string, parent?: string): string {
+  const dir = scratchDir(prefix, parent);
   created.push(dir);
   return dir;
 }

@@ -2,10 +2,10 @@
  * Content fixtures. `test/fixtures/valid` is a complete content folder; every other scenario folder holds
  * only the files that differ from it (plus an optional `.remove` list), so each failure stays small.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { cpSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scratchDir } from './scratch.ts';
 
 export const FIXTURES_DIR = fileURLToPath(new URL('../fixtures', import.meta.url));
 
@@ -34,7 +34,7 @@ function readRemoveList(scenarioDir: string): string[] {
  * `.remove` lists; returns the folder. Each call gets its own copy, so tests may change it freely.
  */
 export function fixtureDir(scenario: string): string {
-  const target = mkdtempSync(path.join(os.tmpdir(), `content-${scenario}-`));
+  const target = scratchDir(`content-${scenario}`);
   created.push(target);
   cpSync(VALID_FIXTURE, target, { recursive: true });
   if (scenario === 'valid') return target;

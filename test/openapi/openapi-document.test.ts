@@ -4,8 +4,7 @@
  * match their own schemas.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +17,7 @@ import { isObjectData, type Operation } from '../../generator/shared/operations.
 import type { Content } from '../../generator/schemas/content.ts';
 import { createAjv, createResponseValidator, type ResponseValidate } from '../helpers/openapi-validator.ts';
 import { ADDRESS, outputPath } from '../helpers/addresses.ts';
+import { scratchDir } from '../helpers/scratch.ts';
 
 const ENV = { SOURCE_DATE_EPOCH: '1795000000' };
 const PAGINATED = ['search', 'services/list', 'expertise/list', 'technology/list', 'intelligence/list'];
@@ -31,7 +31,7 @@ let document: Json;
 let validate: ResponseValidate;
 
 async function buildInto(): Promise<{ dir: string; content: Content }> {
-  const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'openapi-')), 'dist');
+  const dir = path.join(scratchDir('openapi'), 'dist');
   dirs.push(dir);
   return { dir, content: (await buildSite({ contentDir: 'content', outDir: dir, env: ENV })).content };
 }
@@ -183,7 +183,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('is the same document whatever the clock of the build that wrote it', async () => {
-    const other = path.join(mkdtempSync(path.join(os.tmpdir(), 'openapi-clock-')), 'dist');
+    const other = path.join(scratchDir('openapi-clock'), 'dist');
     dirs.push(other);
     await buildSite({
       contentDir: 'content',

@@ -3,8 +3,7 @@
  * content, canonical address, link-preview tags and JSON-LD of the right type; lists paginate; drafts and
  * scheduled articles have none; hostile text cannot break out of the JSON-LD.
  */
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_SIZE } from '../../generator/pipeline/outputs/pages/page-links.ts';
@@ -21,6 +20,7 @@ import {
 } from '../helpers/build-output.ts';
 import { writeSyntheticContent } from '../helpers/synthetic-content.ts';
 import { ADDRESS, outputPath } from '../helpers/addresses.ts';
+import { scratchDir } from '../helpers/scratch.ts';
 
 const PAGE_BUDGET_BYTES = 50 * 1024;
 let dist: string;
@@ -140,7 +140,7 @@ describe('list pages', () => {
 
 describe('hostile record text', () => {
   it('cannot close the JSON-LD script or inject markup', async () => {
-    const content = path.join(mkdtempSync(path.join(os.tmpdir(), 'hostile-page-')), 'content');
+    const content = path.join(scratchDir('hostile-page'), 'content');
     cpSync('test/fixtures/valid', content, { recursive: true });
     const file = path.join(content, 'intelligence', 'rag-evaluation.md');
     const evil = '</script><script>alert(1)</script><!--';

@@ -1,8 +1,7 @@
 /** The build's helper thread (build-helper.ts), run for real: what it renders and indexes equals this thread's work. */
 import { createSynonymTable } from '../../generator/search/synonyms.ts';
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import {
   type BuildHelper,
@@ -18,6 +17,7 @@ import { toSearchText } from '../../generator/pipeline/outputs/search-documents.
 import { writeSearchIndex } from '../../generator/search/index-writer.ts';
 import type { SearchDocument } from '../../generator/search/index-format.ts';
 import type { OutputFile } from '../../generator/pipeline/outputs/output-file.ts';
+import { scratchDir } from '../helpers/scratch.ts';
 
 const helper = startBuildHelper();
 afterAll(() => helper.close());
@@ -182,7 +182,7 @@ describe('the build helper thread', () => {
     expect([...slicesOf(documents)].length).toBeGreaterThan(3);
     const synonyms = createSynonymTable({ groups: [{ words: ['search relevance', 'findability'] }] });
     const keys = documents.map(({ id }) => `key of ${id}`);
-    const root = mkdtempSync(path.join(os.tmpdir(), 'helper-slices-'));
+    const root = scratchDir('helper-slices');
     try {
       const scope = 'scope';
       const texts = documents.map((document) => ({ ...document, body: toSearchText(document.body) }));

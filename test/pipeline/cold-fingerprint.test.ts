@@ -4,14 +4,14 @@
  * the nothing-changed check computes for the same files, or the next build would build again for nothing
  * (or, worse, say nothing changed after an edit).
  */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fingerprintBuild, fingerprintCold, recordBuild } from '../../generator/pipeline/build-fingerprint.ts';
 import { resolveBuildSettings } from '../../generator/pipeline/build-settings.ts';
+import { scratchDir } from '../helpers/scratch.ts';
 
-const root = mkdtempSync(path.join(os.tmpdir(), 'cold-fingerprint-'));
+const root = scratchDir('cold-fingerprint');
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('the fingerprint of a cold build', () => {

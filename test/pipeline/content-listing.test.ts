@@ -3,15 +3,15 @@
  * (listEntries' `known`), which uses them for regular files only; a link is still seen as a link. The
  * check lists the folder once, and the scan takes that listing (`listed`) rather than list it again.
  */
-import { lstatSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { lstatSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fingerprintBuild } from '../../generator/pipeline/build-fingerprint.ts';
 import { resolveBuildSettings } from '../../generator/pipeline/build-settings.ts';
 import { listEntries } from '../../generator/pipeline/load/scan-content.ts';
+import { scratchDir } from '../helpers/scratch.ts';
 
-const root = mkdtempSync(path.join(os.tmpdir(), 'content-listing-'));
+const root = scratchDir('content-listing');
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('the content listing of npm run build', () => {

@@ -4,14 +4,14 @@
  * name in the record's next row first; when files were added or removed the rows no longer line up, and a
  * file must still be found by its name, neither read again nor given another file's digest.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fingerprintBuild, recordBuild } from '../../generator/pipeline/build-fingerprint.ts';
 import { resolveBuildSettings } from '../../generator/pipeline/build-settings.ts';
+import { scratchDir } from '../helpers/scratch.ts';
 
-const root = mkdtempSync(path.join(os.tmpdir(), 'content-witnesses-'));
+const root = scratchDir('content-witnesses');
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe("the nothing-changed check's content witnesses", () => {

@@ -3,8 +3,7 @@
  * its collection; record files and record pages are spread over fan-out folders, so no folder grows with
  * it either; the sitemap becomes an index past the protocol's limit.
  */
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import os from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pagerWindow } from '../../generator/pipeline/outputs/pages/list-pages.ts';
@@ -13,7 +12,7 @@ import { cardsPath, dictionaryPath, postingsPath } from '../../generator/search/
 import { buildSitemap } from '../../generator/pipeline/outputs/pages/sitemap.ts';
 import { chunkPath, recordPageFolder, recordPath } from '../../generator/shared/data-paths.ts';
 import { buildLivePage } from '../../generator/pipeline/outputs/cms/live-page.ts';
-import { buildInto, listFiles, removeBuildDirs, SITE_URL } from '../helpers/build-output.ts';
+import { buildInto, listFiles, removeBuildDirs, SITE_URL, tempDir } from '../helpers/build-output.ts';
 import { writeSyntheticContent } from '../helpers/synthetic-content.ts';
 import { ADDRESS, outputPath } from '../helpers/addresses.ts';
 
@@ -144,7 +143,7 @@ describe('a build of 40 pages of articles', () => {
   let out: string;
   let small: string;
   beforeAll(async () => {
-    const root = mkdtempSync(path.join(os.tmpdir(), 'limits-'));
+    const root = tempDir('limits');
     await writeSyntheticContent(path.join(root, 'large'), { articles: PAGE_SIZE * 40, services: 3, expertise: 3, technology: 3 });
     await writeSyntheticContent(path.join(root, 'small'), { articles: PAGE_SIZE * 8, services: 3, expertise: 3, technology: 3 });
     [out, small] = await Promise.all([buildInto(path.join(root, 'large')), buildInto(path.join(root, 'small'))]);

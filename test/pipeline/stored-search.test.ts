@@ -6,8 +6,7 @@
  * that never finished saving) is refused, so the build writes the index whole.
  */
 import { hash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { layoutFromParts } from '../../generator/pipeline/outputs/search/index-from-parts.ts';
@@ -21,6 +20,7 @@ import { CARDS_PER_FILE, writeSearchIndexState } from '../../generator/search/in
 import { createSynonymTable, type SynonymTable } from '../../generator/search/synonyms.ts';
 import { loadSearchDocuments, syntheticSearchDocuments } from '../helpers/search-documents.ts';
 import { createRandom } from '../helpers/synthetic-content.ts';
+import { scratchDir } from '../helpers/scratch.ts';
 
 const SYNONYMS: SynonymTable = createSynonymTable({ groups: [{ words: ['checkout', 'payment page'] }] });
 const SCOPE = 'generator and settings';
@@ -108,7 +108,7 @@ describe('the search index kept on disk by npm run build', () => {
   beforeAll(async () => {
     const real = await loadSearchDocuments('content');
     base = [...real, ...syntheticSearchDocuments(real, 200, 5)];
-    root = mkdtempSync(path.join(os.tmpdir(), 'stored-search-'));
+    root = scratchDir('stored-search');
   }, 60_000);
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 

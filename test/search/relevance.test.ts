@@ -1,19 +1,19 @@
 /** Relevance over the real content, by the judgements in test/helpers/relevance-judgements.ts. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
 import { createSearch, type Search, type SearchQuery } from '../../generator/search/search.ts';
 import { createFileAssets } from '../../generator/server/file-assets.ts';
 import { judgements, measureRelevance, misses, MRR_BEFORE_SHARDS, TOP } from '../helpers/relevance-judgements.ts';
+import { scratchDir } from '../helpers/scratch.ts';
 
 describe('search relevance on the real content', () => {
   let outDir: string;
   let search: Search;
 
   beforeAll(async () => {
-    outDir = path.join(mkdtempSync(path.join(os.tmpdir(), 'search-relevance-')), 'dist');
+    outDir = path.join(scratchDir('search-relevance'), 'dist');
     await buildSite({ contentDir: 'content', outDir, env: { SOURCE_DATE_EPOCH: '1795000000' } });
     search = createSearch(createFileAssets(outDir));
   });

@@ -1,6 +1,5 @@
 /** The search engine's rules (docs/api.md "Search", "Records"), over small hand-made indexes. */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMemoryAssets } from '../../generator/edge/assets.ts';
@@ -16,6 +15,7 @@ import { MAX_QUERY_TERMS, processQuery, tokenize } from '../../generator/search/
 import { CRAFTED_QUERIES } from '../helpers/crafted-queries.ts';
 import { countReads } from '../helpers/search-documents.ts';
 import { VALID_FIXTURE } from '../helpers/fixture.ts';
+import { scratchDir } from '../helpers/scratch.ts';
 
 function createDocument(id: string, fields: Partial<Omit<SearchDocument, 'id' | 'stored'>>): SearchDocument {
   const [, recordId = id] = id.split(':');
@@ -223,7 +223,7 @@ describe('the build', () => {
     for (const dir of outDirs) rmSync(path.dirname(dir), { recursive: true, force: true });
   });
   const tempDir = () => {
-    const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'search-build-')), 'dist');
+    const dir = path.join(scratchDir('search-build'), 'dist');
     outDirs.push(dir);
     return dir;
   };
@@ -260,7 +260,7 @@ afterAll(() => {
 });
 function siteSearch(): Promise<Search> {
   site ??= (async () => {
-    const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'crafted-')), 'dist');
+    const out = path.join(scratchDir('crafted'), 'dist');
     await buildSite({ contentDir: 'content', outDir: out, env: { SOURCE_DATE_EPOCH: '1795000000' } });
     siteDirs.push(out);
     return createSearch(createFileAssets(out));

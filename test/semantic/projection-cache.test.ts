@@ -2,8 +2,7 @@
  * The projection's axes kept between builds: saved under the digest of the vectors they were found from,
  * read back as the same axes, and found again for other vectors, whose save removes the axes no build reads.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cachedProjection } from '../../generator/pipeline/outputs/semantic/projection-cache.ts';
@@ -11,8 +10,9 @@ import { principalAxes } from '../../generator/semantic/projection.ts';
 import { SEMANTIC } from '../../generator/semantic/semantic-ranking.ts';
 import { dequantize, quantize } from '../../generator/semantic/vector-part.ts';
 import { createRandom } from '../helpers/synthetic-content.ts';
+import { scratchDir } from '../helpers/scratch.ts';
 
-const dir = mkdtempSync(path.join(os.tmpdir(), 'projection-cache-'));
+const dir = scratchDir('projection-cache');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function training(seed: number) {

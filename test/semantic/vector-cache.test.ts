@@ -2,14 +2,13 @@
  * The vector cache: a vector is found again by its text, and only under the same model, way of running it,
  * quantization and form of record text; a cache of another form is never read, and the next save removes it.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { readdirSync, rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BODY_WORDS, RECORD_TEXT_FORM } from '../../generator/pipeline/outputs/semantic/record-text.ts';
 import { EMBEDDING_FORM } from '../../generator/pipeline/outputs/semantic/sentence-model.ts';
 import { cacheForm, openVectorCache } from '../../generator/pipeline/outputs/semantic/vector-cache.ts';
 import { QUANTIZATION, quantize } from '../../generator/semantic/vector-part.ts';
+import { scratchDir } from '../helpers/scratch.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -27,7 +26,7 @@ describe('the vector cache', () => {
   });
 
   it('gives a vector back under the same form only, and a save under a new form removes the old file', () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'vector-cache-'));
+    const dir = scratchDir('vector-cache');
     dirs.push(dir);
     const first = openVectorCache('model-1', 4, dir, 'form-a');
     first.set('a record', vector);

@@ -6,12 +6,12 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { VALID_FIXTURE } from '../helpers/fixture.ts';
 import { ADDRESS } from '../helpers/addresses.ts';
+import { scratchDir } from '../helpers/scratch.ts';
 
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
@@ -28,7 +28,7 @@ afterAll(() => {
 });
 
 function outDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'local-addresses-'));
+  const dir = scratchDir('local-addresses');
   dirs.push(dir);
   return path.join(dir, 'dist');
 }

@@ -4,13 +4,13 @@
  * before the caller hears of it, and a linking whose server is gone removes what it made.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Abandoned, linkTreeInBackground } from '../../generator/server/snapshot-linker.ts';
+import { scratchDir } from '../helpers/scratch.ts';
 
-const root = mkdtempSync(path.join(os.tmpdir(), 'snapshot-linker-'));
+const root = scratchDir('snapshot-linker');
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** A build-like tree: `folders` folders of `files` files each, and one nested folder. */
