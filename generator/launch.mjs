@@ -25,6 +25,7 @@ const WORKERS = [
   'pipeline/emit/damage-thread.ts',
   'pipeline/emit/file-writer-thread.ts',
   'pipeline/content-digest-thread.ts',
+  'pipeline/content-check-thread.ts',
 ];
 
 /** The bundle's name: a digest of every source file and their folder, the bundler's version and Node's. */

@@ -2,7 +2,7 @@
 import { collections as siteCollections, type CollectionTable } from '../schemas/collections.ts';
 import type { Content } from '../schemas/content.ts';
 import { loadContent, type RawContent } from './load/load-content.ts';
-import { openLoadStore } from './load/load-store.ts';
+import { type LoadStore, openLoadStore } from './load/load-store.ts';
 import type { ContentEntry } from './load/scan-content.ts';
 import { validateContent } from './validate/validate-content.ts';
 import type { Preview, PublicationCount } from './catalogue/publish.ts';
@@ -71,8 +71,8 @@ export interface BuildOptions {
   inPlace?: boolean;
   /** The check of the output's files for an update in place, when the caller started it already (damage-check.ts). */
   damage?: DamageCheck | undefined;
-  /** Keeps what was read of each content file, and the search index's state, beside the output (load-store.ts, search-store.ts). */
-  keepLoads?: boolean;
+  /** Keeps what was read of each content file, and the search index's state, beside the output (load-store.ts, search-store.ts); the store, if opened already. */
+  keepLoads?: boolean | LoadStore;
   /** The content files changed since the last build's witnesses, and the output record's stamp they go with (build-fingerprint.ts). */
   changed?: { files: ReadonlySet<string>; output: string } | undefined;
   /** Writes the build into this snapshot folder and updates the output folder in place (emit-snapshot.ts). */
@@ -207,7 +207,7 @@ async function buildWith(options: BuildOptions, helper: BuildHelper | undefined,
   const settings =
     options.settings ?? resolveBuildSettings(options.env ?? process.env, { preview: options.preview, cmsBackend: options.cmsBackend });
   const collections = options.collections ?? siteCollections;
-  const store = options.keepLoads ? openLoadStore(options.outDir, { trust: !options.force }) : undefined;
+  const store = options.keepLoads === true ? openLoadStore(options.outDir, { trust: !options.force }) : options.keepLoads || undefined;
   const tracking = openTracking({ ...options, ownEmit: !!(options.emit ?? options.snapshot) });
   const reading = helper && !tracking.previous ? renderAsRead(helper) : undefined;
   const { contentDir, listContent } = options;
