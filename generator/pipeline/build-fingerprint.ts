@@ -16,7 +16,6 @@ import type { BuildSettings } from './build-settings.ts';
 import type { DamageCheck } from './emit/damage-check.ts';
 import { type ContentNames, listNames } from './load/list-names.ts';
 import { type FileStats, keptStats } from './load/file-stats.ts';
-import { digestInThread } from './content-digests.ts';
 import { addDigest, type ContentDigests, digestContent, noDigests, witnessColumns, witnessesOf } from './content-witnesses.ts';
 
 const GENERATOR_DIR = fileURLToPath(new URL('../', import.meta.url));
@@ -115,18 +114,19 @@ export function fingerprintBuild(inputs: BuildInputs, recorded = readBuildRecord
   };
 }
 
-/** A fingerprint whose content digests are still being taken (fingerprintCold): `settled` waits for them. */
+/** A fingerprint whose content digests are still to be taken (fingerprintCold): `settled` takes them, in `files`' order. */
 export type ColdFingerprint = Pick<Fingerprint, 'generator' | 'stats' | 'listing'> & {
-  settled(): Promise<Fingerprint>;
-  /** Ends the digests' thread (a build that failed). */
-  stop(): void;
+  /** The content files to digest (content-digests.ts digestFile), in the order `settled` takes their digests. */
+  files: string[];
+  settled(digests: readonly string[]): Fingerprint;
 };
 
 /**
  * The fingerprint of a build with no record beside its output (a cold build), or undefined where there is one.
  * With nothing to compare it with, the content's digests serve only the record written when the build ends:
- * they are taken in a thread beside the build (content-digests.ts), and `settled` gives the very fingerprint
- * fingerprintBuild would have (each file's stats as taken here, before the build reads it).
+ * they are taken by the build's helper thread beside the build (build-site.ts `digestFiles`), and `settled`
+ * gives the very fingerprint fingerprintBuild would have (each file's stats as taken here, before the build
+ * reads it).
  */
 export function fingerprintCold(inputs: BuildInputs, recorded = readBuildRecord(inputs.outDir)): ColdFingerprint | undefined {
   if (recorded) return undefined;
@@ -135,25 +135,22 @@ export function fingerprintCold(inputs: BuildInputs, recorded = readBuildRecord(
   const stats = new Map<string, FileStats>();
   const listing = listNames(inputs.contentDir);
   const files: string[] = [];
-  // The same walk as the hash's below, here only to take each file's stats and name it to the thread.
+  // The same walk as the hash's below, here only to take each file's stats and name it to be digested.
   hashTree(createHash('sha1'), listing, (file, name) => {
     stats.set(name, keptStats(statSync(file)));
     files.push(file);
     return '';
   });
-  const digests = digestInThread(files);
-  digests.catch(() => {});
-  const settled = async (): Promise<Fingerprint> => {
-    const answered = await digests;
+  const settled = (digests: readonly string[]): Fingerprint => {
     let next = 0;
     hashTree(hash, listing, (_file, name) => {
-      const digest = answered[next++]!;
+      const digest = digests[next++]!;
       addDigest(content, name, stats.get(name)!, digest);
       return digest;
     });
     return { value: hash.digest('base64'), generator, content, reread: true, stats, listing, recorded: undefined };
   };
-  return { generator, stats, listing, settled, stop: digests.stop };
+  return { generator, stats, listing, files, settled };
 }
 
 /** The last build's record beside `outDir`. */

@@ -1,11 +1,9 @@
 /** The build, top to bottom: load -> validate -> catalogue -> outputs -> emit. Only the emit step writes. */
 import { collections as siteCollections, type CollectionTable } from '../schemas/collections.ts';
 import type { Content } from '../schemas/content.ts';
-import { loadContent, type RawContent } from './load/load-content.ts';
-import { type LoadStore, openLoadStore } from './load/load-store.ts';
-import type { ContentEntry } from './load/scan-content.ts';
+import { loadContent } from './load/load-content.ts';
+import { openLoadStore } from './load/load-store.ts';
 import { validateContent } from './validate/validate-content.ts';
-import type { Preview, PublicationCount } from './catalogue/publish.ts';
 import { publish } from './catalogue/kept-publication.ts';
 import { createCatalogue } from './catalogue/catalogue.ts';
 import { buildApiFiles } from './outputs/api/api-files.ts';
@@ -17,6 +15,7 @@ import { buildListPages } from './outputs/pages/list-pages.ts';
 import { buildCmsFiles } from './outputs/cms/cms-files.ts';
 import type { CmsBackend } from './outputs/cms/cms-config.ts';
 import { buildSemanticIndex } from './outputs/semantic/semantic-output.ts';
+import { digestFile } from './content-digests.ts';
 import { type BuildHelper, type FinishRendering, renderAsRead, renderCold, startBuildHelper } from './helper/build-helper.ts';
 import { bodyRenderer, markdownBodies } from './render-bodies.ts';
 import { buildOpenApi, serializeOpenApi } from './outputs/openapi/openapi-document.ts';
@@ -25,80 +24,22 @@ import { buildHomeFiles } from './outputs/pages/home-page.ts';
 import { buildReferenceFiles } from './outputs/pages/reference-files.ts';
 import { buildLlmsTxt } from './outputs/pages/llms-txt.ts';
 import { buildHeadersFile } from './outputs/deploy/headers-file.ts';
-import type { CarriedRest, OutputFile } from './outputs/output-file.ts';
+import type { OutputFile } from './outputs/output-file.ts';
 import { copyImages } from './outputs/images/copy-images.ts';
 import { buildScheduleFile } from './outputs/schedule/schedule-file.ts';
 import { OPENAPI_PATH } from '../shared/data-paths.ts';
 import { type BuildCache, NO_CACHE } from './build-cache.ts';
 import { renderBody } from './outputs/render-markdown.ts';
-import type { Emitted } from './emit/emit-files.ts';
-import type { SnapshotEmit } from './emit/emit-snapshot.ts';
 import type { DamageCheck } from './emit/damage-check.ts';
 import { inPlaceBase } from './emit/in-place-base.ts';
 import { damageCheckFor, emitBuild, underLock } from './emit/build-emit.ts';
-import { type BuildSettings, buildTimeOf, isoSeconds, resolveBuildSettings, siteAddress } from './build-settings.ts';
-import type { OutputTracker, TrackedOutputs } from './output-tracker.ts';
+import { buildTimeOf, isoSeconds, resolveBuildSettings, siteAddress } from './build-settings.ts';
+import type { OutputTracker } from './output-tracker.ts';
 import { openTracking, previousOrder, type Tracking, trackedSearch, trackedSitemap, trackerOf } from './build-tracking.ts';
 
-export interface BuildOptions {
-  contentDir: string;
-  outDir: string;
-  /** Every setting, resolved (`npm run build` resolves them once); else resolved here from `env`, `preview` and `cmsBackend`. */
-  settings?: BuildSettings;
-  /** The environment to resolve the settings from when none are given; process.env by default. */
-  env?: Record<string, string | undefined>;
-  /** false leaves the search index out, so benchmarks can time the API alone. */
-  searchIndex?: boolean;
-  /** false leaves the record and list pages out, so benchmarks can time what they add. */
-  recordPages?: boolean;
-  /** Uses a second thread to render bodies and build the search index (`npm run build`); the same bytes either way. */
-  helperThread?: boolean;
-  /** The CMS's backend (`npm run dev` gives the local one); from the environment otherwise (cms-config.ts). */
-  cmsBackend?: CmsBackend;
-  /** The collections table; the site's own unless a test registers another. */
-  collections?: CollectionTable;
-  /** Drafts and scheduled records to include, for a preview build only. */
-  preview?: Preview;
-  /** Values kept across builds (npm run dev): an unchanged body is not rendered or analysed again. */
-  cache?: BuildCache;
-  /** The content folder's listing, when the caller knows it without listing it all (npm run dev, from its watcher). */
-  listContent?: (root: string) => ContentEntry[];
-  /** The content as loaded, changed in memory before it is checked (npm run dev's practice edit; dev-warm-up.ts). */
-  amend?: (raw: RawContent) => RawContent;
-  /** Writes every file anew, trusting nothing of the previous output (`--force`). */
-  force?: boolean;
-  /** Updates a trusted output in place rather than swapping in a new folder (`--in-place`; emit-files.ts). */
-  inPlace?: boolean;
-  /** The check of the output's files for an update in place, when the caller started it already (damage-check.ts). */
-  damage?: DamageCheck | undefined;
-  /** Keeps what was read of each content file, and the search index's state, beside the output (load-store.ts, search-store.ts); the store, if opened already. */
-  keepLoads?: boolean | LoadStore;
-  /** The content files changed since the last build's witnesses, and the output record's stamp they go with (build-fingerprint.ts). */
-  changed?: { files: ReadonlySet<string>; output: string } | undefined;
-  /** Writes the build into this snapshot folder and updates the output folder in place (emit-snapshot.ts). */
-  snapshot?: SnapshotEmit;
-  /** The caller's own emit step (npm run dev keeps what changed in memory; `outDir` unused); with `emitKeepsRest` it keeps the previous build's files it is not given (carried-rest.ts). */
-  emit?: (files: AsyncIterable<OutputFile>, rest: () => CarriedRest | undefined) => Promise<Emitted>;
-  emitKeepsRest?: boolean;
-  /** The generator's and settings' digest: with it, outputs are tracked and carried over (build-tracking.ts). */
-  scope?: string;
-  tracked?: { outputs?: TrackedOutputs | undefined };
-  /** Makes every carried file anyway and fails when its bytes differ from the recorded ones (tests). */
-  verifyCarried?: boolean;
-}
+import type { BuildOptions, BuildResult } from './build-options.ts';
 
-/** What the emit step did (files in the output, written, bytes, the folder and its record's stamp), and what the build published. */
-export interface BuildResult extends Omit<Emitted, 'digests'> {
-  content: Content;
-  /** What the build published and left out, per collection. */
-  publication: PublicationCount[];
-  /** Of the unchanged files, those carried over without being made again (tracked builds only), named or not. */
-  carried?: number | undefined;
-  /** The files the build gave its emit step, with their digests: all of them, but for a steady edit's (carried-rest.ts). */
-  named?: ReadonlyMap<string, string> | undefined;
-  /** Markdown files taken from the load store unparsed, and files parsed (with `keepLoads`; load-store.ts). */
-  loaded?: { kept: number; parsed: number } | undefined;
-}
+export type { BuildOptions, BuildResult };
 
 export interface OutputOptions {
   contentDir: string;
@@ -196,8 +137,13 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   // Started first, so that its modules load while the content is read.
   const helper = options.helperThread ? startBuildHelper({ endAfterSearch: true }) : undefined;
   const damage = damageCheckFor(options);
+  // Asked before any body to render: the content is hashed while this thread loads it.
+  const { digestFiles: files } = options;
+  const digests = files && (helper?.digests(files) ?? Promise.resolve(files.map(digestFile)));
+  digests?.catch(() => {});
   try {
-    return await underLock(options, damage, () => buildWith(options, helper, damage));
+    const result = await underLock(options, damage, () => buildWith(options, helper, damage));
+    return digests ? { ...result, contentDigests: await digests } : result;
   } finally {
     await helper?.close();
   }

@@ -145,7 +145,8 @@ async function buildLocked(contentDir: string, outDir: string, settings: BuildSe
   const store = openLoadStore(outDir, { trust: !force });
   if (!force) store.readAhead();
   const checked = await checking;
-  // With no record beside the output there is nothing to compare: the content is hashed beside the build.
+  // With no record beside the output there is nothing to compare: the content is hashed beside the build, by
+  // its helper thread.
   const cold = checked ? undefined : fingerprintCold(inputs);
   const last = force || !checked ? undefined : await readUnchangedBuild<BuildSummary>(outDir, checked, damage);
   if (!last && !inPlace) damage?.stop();
@@ -165,6 +166,7 @@ async function buildLocked(contentDir: string, outDir: string, settings: BuildSe
     outDir,
     settings,
     helperThread: true,
+    digestFiles: cold?.files,
     force,
     inPlace,
     keepLoads: store,
@@ -174,12 +176,12 @@ async function buildLocked(contentDir: string, outDir: string, settings: BuildSe
     // The check above has just listed the content and taken each file's stats: the scan takes both rather
     // than list and stat it again.
     listContent: (root) => listEntries(root, fingerprint.stats, fingerprint.listing),
-  }).catch((error: unknown) => {
-    cold?.stop();
-    throw error;
   });
   const summary = { files: result.files, bytes: result.bytes, publication: result.publication };
-  recordBuild<BuildSummary>(outDir, checked ?? (await cold!.settled()), summary, { identity: result.identity, output: result.stamp });
+  recordBuild<BuildSummary>(outDir, checked ?? cold!.settled(result.contentDigests!), summary, {
+    identity: result.identity,
+    output: result.stamp,
+  });
   const ms = Math.round(performance.now() - started);
   const loaded = result.loaded ? `; Markdown files: ${result.loaded.parsed} parsed, ${result.loaded.kept} kept from the last build` : '';
   console.log(

@@ -180,11 +180,7 @@ describe('the edge function', () => {
 describe("the build's worker threads", () => {
   // Each thread loads its modules anew: one it never calls still costs every build its start. zod with the
   // collections' schemas, and the SVG parser, took the helper about 0.1 s of CPU in each cold build.
-  const THREADS = [
-    'generator/pipeline/helper/helper-thread.ts',
-    'generator/pipeline/emit/file-writer-thread.ts',
-    'generator/pipeline/content-digest-thread.ts',
-  ];
+  const THREADS = ['generator/pipeline/helper/helper-thread.ts', 'generator/pipeline/emit/file-writer-thread.ts'];
 
   it.each(THREADS)('%s loads neither zod, the schemas nor the SVG parser', async (entry) => {
     const { metafile } = await build({

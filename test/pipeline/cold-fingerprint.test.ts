@@ -1,6 +1,6 @@
 /**
- * A build with no record beside its output (a cold build) hashes the content in a thread beside the build
- * (build-fingerprint.ts fingerprintCold, content-digests.ts): what it records must be the very fingerprint
+ * A build with no record beside its output (a cold build) has its helper thread hash the content beside the build
+ * (build-fingerprint.ts fingerprintCold, build-helper.ts `digests`): what it records must be the very fingerprint
  * the nothing-changed check computes for the same files, or the next build would build again for nothing
  * (or, worse, say nothing changed after an edit).
  */
@@ -9,13 +9,14 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fingerprintBuild, fingerprintCold, recordBuild } from '../../generator/pipeline/build-fingerprint.ts';
 import { resolveBuildSettings } from '../../generator/pipeline/build-settings.ts';
+import { startBuildHelper } from '../../generator/pipeline/helper/build-helper.ts';
 import { scratchDir } from '../helpers/scratch.ts';
 
 const root = scratchDir('cold-fingerprint');
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('the fingerprint of a cold build', () => {
-  it('is the one the nothing-changed check computes, content digests taken in a thread; none once a record exists', async () => {
+  it("is the one the nothing-changed check computes, content digests taken by the build's helper; none once a record exists", async () => {
     const content = path.join(root, 'content');
     mkdirSync(path.join(content, 'intelligence', 'empty'), { recursive: true });
     writeFileSync(path.join(content, 'site.yaml'), 'name: x\n');
@@ -26,7 +27,11 @@ describe('the fingerprint of a cold build', () => {
     const checked = fingerprintBuild(inputs);
     expect(cold.generator).toBe(checked.generator);
     expect([...cold.stats.keys()]).toEqual([...checked.stats.keys()]);
-    const settled = await cold.settled();
+    const helper = startBuildHelper();
+    const settled = cold.settled(await helper.digests(cold.files));
+    // A file gone since it was listed fails the digests, and with them the build.
+    await expect(helper.digests([path.join(content, 'gone.md')])).rejects.toThrow(/gone\.md/);
+    await helper.close();
     expect(settled.value).toBe(checked.value);
     expect({ ...settled.content, at: 0 }).toEqual({ ...checked.content, at: 0 });
     // Once recorded, the build checks against the record as before; an edit changes the fingerprint.

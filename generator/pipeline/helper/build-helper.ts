@@ -14,7 +14,7 @@ import { askThread } from '../thread-requests.ts';
 import { pacedPosting } from './paced-posting.ts';
 import { renderMarkdown } from '../outputs/render-markdown.ts';
 
-export type HelperTask = { kind: 'render'; bodies: string[] } | { kind: 'search'; budgetMb: number };
+export type HelperTask = { kind: 'render'; bodies: string[] } | { kind: 'search'; budgetMb: number } | { kind: 'digests'; files: string[] };
 /**
  * The search index's documents go in slices, told without an answer before the task that asks for the
  * index: the helper holds one slice's Markdown at a time, never every body's (0.4 GB at 100,000 articles).
@@ -26,6 +26,12 @@ export type HelperTold =
 export type KeepFor = { scope: string; staging: string };
 
 export interface BuildHelper {
+  /**
+   * The content files' digests for a cold build's record (content-digests.ts), taken while this thread loads
+   * the content: asked first, they cost the helper's rendering a few tens of milliseconds at 4,000 articles,
+   * where a thread of their own cost a thread's start.
+   */
+  digests(files: string[]): Promise<string[]>;
   /** Each body's HTML, or null where rendering failed (the caller renders it again to report the error). */
   render(bodies: string[]): Promise<(string | null)[]>;
   /** The search index's files from documents whose bodies are Markdown; rejects with the writer's error. */
@@ -101,6 +107,7 @@ export function startBuildHelper({ endAfterSearch = false } = {}): BuildHelper {
     return ask<T>({ kind: 'search', budgetMb });
   };
   return {
+    digests: (files) => ask({ kind: 'digests', files }),
     render: (bodies) => ask({ kind: 'render', bodies }),
     searchIndex: (documents, budgetMb, synonyms) => searchIndex(documents, budgetMb, synonyms),
     searchIndexKeeping: (documents, budgetMb, synonyms, { keys, ...keep }) => searchIndex(documents, budgetMb, synonyms, keep, keys),

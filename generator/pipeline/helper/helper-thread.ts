@@ -1,6 +1,7 @@
 /**
  * The build's second thread (build-helper.ts): renders the Markdown bodies it is sent and builds the search
- * index, with the same functions the build runs in its own thread, so the bytes are the same either way.
+ * index, with the same functions the build runs in its own thread, so the bytes are the same either way; on a
+ * cold build, it first hashes the content files for the build's record.
  */
 import { workerData } from 'node:worker_threads';
 import type { SearchDocument } from '../../search/index-format.ts';
@@ -10,7 +11,8 @@ import { checkSearchBudget } from '../outputs/search/search-file.ts';
 import { toSearchText } from '../outputs/search-documents.ts';
 import type { KeptWhole } from '../outputs/search/search-store.ts';
 import { startIndexKeeping } from '../outputs/search/stored-search.ts';
-import { answerRequests } from '../thread-requests.ts';
+import { type Answered, answerRequests } from '../thread-requests.ts';
+import { digestFile } from '../content-digests.ts';
 import type { HelperTask, HelperTold } from './build-helper.ts';
 
 /** Each body's HTML, or null where rendering failed: the build renders that one again to report it with its file. */
@@ -78,8 +80,15 @@ function finishSearch(budgetMb: number): { result: unknown; transfer: ArrayBuffe
   return { result: written, transfer };
 }
 
+/** What each task is answered with. */
+function answer(task: HelperTask): Answered {
+  if (task.kind === 'render') return { result: render(task.bodies) };
+  if (task.kind === 'digests') return { result: task.files.map(digestFile) };
+  return finishSearch(task.budgetMb);
+}
+
 answerRequests<HelperTask, HelperTold>(
-  (task) => (task.kind === 'render' ? { result: render(task.bodies) } : finishSearch(task.budgetMb)),
+  answer,
   // Answered, the thread ends: an answer posted is delivered before the thread's end (build-helper.ts startBuildHelper).
   (task) => {
     if (task.kind === 'search' && workerData.endAfterSearch) process.exit(0);
