@@ -12,7 +12,7 @@
 const lower = (code: number) => code | 0x20;
 
 /** JavaScript's `\s`: the characters a `www.` may follow as a word's start, besides `*`, `_`, `~` and `(`. */
-function isSpace(code: number): boolean {
+export function isSpace(code: number): boolean {
   return (
     code === 32 ||
     (code >= 9 && code <= 13) ||

@@ -2,6 +2,7 @@
 import { Marked, type Tokens } from 'marked';
 import { escapeHtml } from './html.ts';
 import { plainTextRun } from './plain-text-run.ts';
+import { maybeSetextHeading, maybeTable } from './possible-blocks.ts';
 
 /** Links and images may only point to the web or the site itself: no `javascript:` or `data:`. */
 function isSafeHref(href: string): boolean {
@@ -15,6 +16,9 @@ const marked = new Marked({
   gfm: true,
   async: false,
   tokenizer: {
+    // undefined is marked's own answer for no such block (possible-blocks.ts); false hands the question to its pattern.
+    lheading: (src: string) => (maybeSetextHeading(src) ? false : undefined),
+    table: (src: string) => (maybeTable(src) ? false : undefined),
     // The same token as marked's own, found faster where plainTextRun is sure of it; false hands it to marked.
     inlineText(src: string) {
       const raw = plainTextRun(src);
