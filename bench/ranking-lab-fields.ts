@@ -12,7 +12,7 @@
  * not put its record first, the records above it with each word's per-field BM25 parts and form.
  */
 import path from 'node:path';
-import { readBlock } from '../generator/search/record-reader.ts';
+import { blockTable, readBlock } from '../generator/search/record-reader.ts';
 import { planQuery } from '../generator/search/query-plan.ts';
 import type { DecodedPostings } from '../generator/search/postings-codec.ts';
 import { type Judgement, judgements, synonymJudgements } from '../test/helpers/relevance-judgements.ts';
@@ -50,7 +50,7 @@ async function hitsOf(lab: Lab, q: string, range: readonly [number, number]) {
   units.forEach((unit, u) => {
     unit.forms.forEach((form, f) => {
       const { record } = form;
-      const decoded = record.postings ? [record.postings] : Array.from(record.blocks!.block, (_, i) => readBlock(record, i));
+      const decoded = record.postings ? [record.postings] : Array.from(blockTable(record).block, (_, i) => readBlock(record, i));
       for (const postings of decoded) {
         for (let j = 0; j < postings.docs.length; j++) add(u, f, postings.docs[j]!, postings, j);
       }

@@ -84,14 +84,14 @@ export function blockBounds(units: PreparedForm[][], at: QueryMemory, range: rea
     const base = at.all + u * blocks * 8;
     let count = 0;
     for (const prepared of units[u]!) {
-      const n = prepared.blocks.length;
-      const { kept } = prepared;
+      const n = prepared.count;
+      const { kept, whole } = prepared;
       // A common term's blocks and bounds are kept beside its record (query-memory.ts); a rare term's are copied.
       const formBlocks = kept ? kept.columns : at.formBlocks;
       const formBounds = kept ? kept.bounds : at.formBounds;
       if (!kept) {
-        new Float64Array(memory, at.formBounds, n).set(prepared.bounds);
-        new Int32Array(memory, at.formBlocks, n).set(prepared.blocks);
+        new Float64Array(memory, at.formBounds, n).set(whole!.bounds);
+        new Int32Array(memory, at.formBlocks, n).set(whole!.blocks);
       }
       const isExact = prepared.form.kind === 'exact' ? 1 : 0;
       const weight = prepared.boundWeight;

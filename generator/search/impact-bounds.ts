@@ -48,13 +48,13 @@ export function placeForms(units: PreparedForm[][], memory: QueryMemory, tiers: 
     const weighting = new Float64Array(buffer, weights + f * 64, 6);
     weighting[0] = weight;
     weighting.set(record.weights, 1);
-    const n = prepared.blocks.length;
+    const n = prepared.count;
     // A common term's columns are kept beside its record (query-memory.ts): block, count, docStart, dataStart, dataEnd.
-    const kept = record.blocks ? prepared.kept! : undefined;
+    const kept = record.table ? prepared.kept! : undefined;
     const column = (c: number) => kept!.columns + c * n * 4;
-    const head = [u, kind === 'exact' ? 1 : 0, kept ? 1 : 0, n, kept ? column(0) : place(prepared.blocks)];
+    const head = [u, kind === 'exact' ? 1 : 0, kept ? 1 : 0, n, kept ? column(0) : place(prepared.whole!.blocks)];
     const rest = kept
-      ? [column(2), column(3), column(4), column(1), kept.bounds, prepared.base, fields]
+      ? [column(2), column(3), column(4), column(1), kept.bounds, kept.body, fields]
       : [place(prepared.whole!.starts), place(prepared.whole!.postings.docs), place(prepared.whole!.postings.scores), 0, 0, 0, 0];
     description.set([...head, ...rest], f * 12);
   });

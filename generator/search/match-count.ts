@@ -34,23 +34,23 @@ function addForm(set: number, prepared: PreparedForm, [first, end]: readonly [nu
   if (record.dense && fields === ALL_FIELDS) {
     const { dense } = record;
     if (setBytes < dense.length) throw new Error(CORRUPT);
-    // The record is in the module's memory too (query-memory.ts placeRecords), its shard's position 0 at `base`.
+    // The record is in the module's memory too (query-memory.ts keepRecords), its shard's position 0 at `kept.shard`.
     if (empty) new Uint8Array(buffer, set, dense.length).set(dense);
-    else blockPasses().orBytes(set, prepared.base + dense.byteOffset - record.bytes.byteOffset, dense.length);
+    else blockPasses().orBytes(set, prepared.kept!.shard + dense.byteOffset - record.bytes.byteOffset, dense.length);
     return;
   }
-  const { blocks } = prepared;
-  if (record.blocks) {
+  if (record.table) {
     // A common term: its blocks' documents decoded by the WebAssembly side, into the set, from its table's
     // columns kept beside its record (query-memory.ts); a dense term's from its bitset there, with no doc gap read.
-    const dense = record.dense ? prepared.base + record.dense.byteOffset - record.bytes.byteOffset : 0;
-    const at = [prepared.base, prepared.kept!.columns, blocks.length, size, fields, first, end, set] as const;
+    const kept = prepared.kept!;
+    const dense = record.dense ? kept.shard + record.dense.byteOffset - record.bytes.byteOffset : 0;
+    const at = [kept.body, kept.columns, prepared.count, size, fields, first, end, set] as const;
     if (blockPasses().formBits(...at, dense, record.dense?.length ?? 0) < 0) throw new Error(CORRUPT);
     return;
   }
   // A rare term, scored already: a posting outside the form's fields has score 0.
   const bits = new Uint8Array(buffer, set, setBytes);
-  const { postings, starts } = prepared.whole!;
+  const { postings, starts, blocks } = prepared.whole!;
   const { docs, scores } = postings;
   for (let i = 0; i < blocks.length; i++) {
     if ((blocks[i]! + 1) * size <= first || blocks[i]! * size >= end) continue;

@@ -6,8 +6,7 @@
 import { blockScore, type DecodedPostings, type ScoreContext } from './postings-codec.ts';
 import { align8, blockPasses, reserve, scratchStart } from './block-passes.ts';
 import { RANKING } from './ranking.ts';
-import { readBlock } from './record-reader.ts';
-import type { TermRecord } from './record-reader.ts';
+import { blockTable, readBlock, type TermRecord } from './record-reader.ts';
 import type { Kept } from './query-memory.ts';
 
 /** How a query word was found in a term: its own term, a longer one it prefixes, one edit away, or a synonym. */
@@ -120,22 +119,21 @@ export function findBlock(blocks: Int32Array, block: number): number {
 
 /**
  * A form prepared for the query: which blocks it has, its bound in each (`bounds` times `boundWeight`), and
- * its postings there on demand.
+ * its postings there on demand. A common term's blocks and bounds are read by the search where its record is
+ * kept (query-memory.ts); as JavaScript columns they are decoded only when asked for (record-reader.ts blockTable).
  */
 export class PreparedForm {
-  readonly blocks: Int32Array;
-  readonly bounds: Float64Array;
+  /** How many blocks the form has postings in. */
+  readonly count: number;
   /**
    * What `bounds` are still to be multiplied by: a common term's are the writer's, shared by every form of
    * its record, and weighed where they are read (wasm/block-order.as.ts formBounds); a rare term's are scored
    * with the form's weight already.
    */
   readonly boundWeight: number;
-  /** A rare term's postings, scored, and where each of its blocks starts in them. */
-  readonly whole?: { postings: BlockPostings; starts: Int32Array };
-  /** Where the WebAssembly memory holds the record's shard position 0 (a common term's, kept there by query-memory.ts). */
-  base = -1;
-  /** Where a common term's record and its table's columns are kept in that memory (query-memory.ts). */
+  /** A rare term's postings, scored, where each of its blocks starts in them, its blocks and their bounds. */
+  readonly whole?: { postings: BlockPostings; starts: Int32Array; blocks: Int32Array; bounds: Float64Array };
+  /** Where a common term's record and its table's columns are kept in the WebAssembly memory (query-memory.ts). */
   kept?: Kept;
 
   constructor(
@@ -143,18 +141,26 @@ export class PreparedForm {
     private readonly context: ScoreContext,
   ) {
     const { record } = form;
-    if (record.blocks) {
-      this.blocks = record.blocks.block;
-      this.bounds = record.blocks.bound;
+    if (record.table) {
+      this.count = record.table.count;
       this.boundWeight = form.weight;
       return;
     }
     // A rare term: every posting scored now, so its bounds are exact.
     const { blocks, bounds, scores, starts } = prepareRare(form, context);
-    this.blocks = blocks;
-    this.bounds = bounds;
+    this.count = blocks.length;
     this.boundWeight = 1;
-    this.whole = { postings: { docs: record.postings!.docs, scores }, starts };
+    this.whole = { postings: { docs: record.postings!.docs, scores }, starts, blocks, bounds };
+  }
+
+  /** The blocks the form has postings in, in order. */
+  get blocks(): Int32Array {
+    return this.whole?.blocks ?? blockTable(this.form.record).block;
+  }
+
+  /** The form's bound in each of them. */
+  get bounds(): Float64Array {
+    return this.whole?.bounds ?? blockTable(this.form.record).bound;
   }
 
   /** The form's postings in entry `i` of its blocks. */

@@ -2,15 +2,16 @@
  * Where a search keeps its per-block columns in the WebAssembly module's memory (block-passes.ts): one
  * layout per query, reserved in one step before any view of it is taken (a growth would invalidate them),
  * after the common terms' records the module reads. Those are kept in the memory between searches, each
- * with its block table's columns, so that a query of common words does not copy megabytes of them in again
- * each time it is asked (KEPT_LIMIT bounds them). Runtime-neutral.
+ * with its block table decoded beside it (there, not into JavaScript arrays first: a first search of three
+ * common words would otherwise copy each table's columns out and in again), so that a query of common words
+ * does not copy megabytes of them in again each time it is asked (KEPT_LIMIT bounds them). Runtime-neutral.
  */
 import { align8, keepUpTo, reserve, scratchStart } from './block-passes.ts';
 import { IMPACTS_CHUNK } from './block-walk.ts';
 import type { PreparedForm } from './prepared-form.ts';
 import { blockCount } from './postings-codec.ts';
 import { RANKING } from './ranking.ts';
-import type { TermRecord } from './record-reader.ts';
+import { decodeTableAt, type TermRecord } from './record-reader.ts';
 
 /**
  * Bytes of common terms' records (with their tables' columns) kept in the module's memory between searches.
@@ -23,9 +24,11 @@ export const KEPT_LIMIT = 32 * 1024 * 1024;
 /** The kept space's limit in force (tests lower it to make it start again often). */
 export const keptSpace = { limit: KEPT_LIMIT };
 
-/** Where a kept record is: its shard's position 0, and its table's columns (see keptBytes). */
+/** Where a kept record is: its shard's position 0, its blocks' bodies, and its table's columns (see keptBytes). */
 export interface Kept {
-  base: number;
+  shard: number;
+  /** Where the blocks' bodies begin: the columns' offsets count from there. */
+  body: number;
   /** Five i32 columns of the table's length: block, count, docStart, dataStart, dataEnd. */
   columns: number;
   /** The writer's bound per block (f64). */
@@ -38,23 +41,21 @@ let kept = new WeakMap<Uint8Array, Map<number, Kept>>();
 const keptOf = ({ bytes, start }: TermRecord) => kept.get(bytes)?.get(start);
 
 /** The bytes a common term's record takes kept: its own, then its table's five i32 columns and its bounds. */
-function keptBytes({ start, end, blocks }: TermRecord): number {
-  const n = blocks!.block.length;
+function keptBytes({ start, end, table }: TermRecord): number {
+  const n = table!.count;
   return align8(end - start) + align8(n * 4 * 5) + n * 8;
 }
 
-/** Copies `record` (a common term's) to `at` of `memory`, with its table's columns, and remembers where. */
+/** Copies `record` (a common term's) to `at` of `memory`, decodes its table there, and remembers where. */
 function keepRecord(record: TermRecord, memory: ArrayBuffer, at: number): Kept {
   const { bytes, start, end } = record;
-  const table = record.blocks!;
-  const n = table.block.length;
+  const { at: table, count: n } = record.table!;
   new Uint8Array(memory, at, end - start).set(bytes.subarray(start, end));
+  const shard = at - start;
   const columns = at + align8(end - start);
-  for (const [c, column] of [table.block, table.count, table.docStart, table.dataStart, table.dataEnd].entries())
-    new Int32Array(memory, columns + c * n * 4, n).set(column);
   const bounds = columns + align8(n * 4 * 5);
-  new Float64Array(memory, bounds, n).set(table.bound);
-  const place: Kept = { base: at - start, columns, bounds };
+  const body = shard + decodeTableAt(record, shard + table, columns, bounds);
+  const place: Kept = { shard, body, columns, bounds };
   const inShard = kept.get(bytes) ?? new Map<number, Kept>();
   kept.set(bytes, inShard);
   inShard.set(start, place);
@@ -124,7 +125,7 @@ function layout(words: number, documents: number, longest: number) {
  */
 export function placeQuery(units: PreparedForm[][], documents: number, heapSlots: number): QueryMemory {
   let longest = 0;
-  for (const forms of units) for (const { blocks } of forms) longest = Math.max(longest, blocks.length);
+  for (const forms of units) for (const { count } of forms) longest = Math.max(longest, count);
   keepRecords(units);
   const at = layout(units.length, documents, longest);
   const impactSpace = at.free;
@@ -145,7 +146,7 @@ export function letKeptGo(): void {
  * the records not kept yet would take the kept space past its limit, it starts again with this query's.
  */
 function keepRecords(units: PreparedForm[][]): void {
-  const common = units.flat().filter(({ form }) => form.record.blocks);
+  const common = units.flat().filter(({ form }) => form.record.table);
   const missing = (records: PreparedForm[]) => {
     const seen = new Map<Uint8Array, Set<number>>();
     let bytes = 0;
@@ -171,11 +172,11 @@ function keepRecords(units: PreparedForm[][]): void {
     if (!place) {
       place = keepRecord(prepared.form.record, memory, at);
       at = align8(at + keptBytes(prepared.form.record));
+      // Kept so far, though a later record's table may be found malformed.
+      keepUpTo(at);
     }
     prepared.kept = place;
-    prepared.base = place.base;
   }
-  keepUpTo(at);
 }
 
 /**
@@ -190,9 +191,9 @@ export function impactSpaceBytes(units: PreparedForm[][], blocks: number, heapSl
   let bytes = align8(forms.length * 48) + forms.length * 64 + align8(words * size * 9) + 40;
   bytes = align8(bytes) + blocks * 8;
   for (const prepared of forms) {
-    const n = prepared.blocks.length;
+    const n = prepared.count;
     const postings = prepared.whole?.postings.docs.length ?? 0;
-    bytes += prepared.form.record.blocks
+    bytes += prepared.form.record.table
       ? n * 8 + align8(n * 4) * 5
       : align8(n * 4) + align8((n + 1) * 4) + align8(postings * 4) + postings * 8;
   }

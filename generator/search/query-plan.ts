@@ -79,7 +79,8 @@ export async function planQuery(parts: IndexParts, meta: SearchMeta, q: string):
     const forms = candidates.map(({ entry, kind, weight, fields }): Form => {
       const [shard, offset, length] = entry.location;
       try {
-        const record = readRecord(bytes.get(shard)!, offset, length, meta, (decoded) => parts.charge(shard, decoded));
+        const charge = (decoded: number) => parts.charge(shard, decoded);
+        const record = readRecord(bytes.get(shard)!, offset, length, meta, charge, postingsPath(shard));
         return { term: entry.term, kind, weight, fields, record };
       } catch (error) {
         throw partError(postingsPath(shard), (error as Error).message);

@@ -1,10 +1,14 @@
 /**
  * The reader's side of a postings record (postings-codec.ts has the layout, record-builder.ts writes it):
- * the header, field weights and either every posting (a rare term) or the block table (a common one), whose
- * bodies are decoded only for the blocks a query scores or counts. Runtime-neutral.
+ * the header, field weights and either every posting (a rare term) or where the block table is (a common one).
+ * A search decodes a table where it keeps the record, in the WebAssembly module's memory (query-memory.ts);
+ * blockTable decodes it into JavaScript columns for the readers of single blocks (an explanation, the
+ * semantic ranking's matches, an update of the index). Block bodies are decoded only for the blocks a query
+ * scores or counts. Runtime-neutral.
  */
 import { align8, blockPasses, reserve, scratchStart } from './block-passes.ts';
 import { blockCount, ByteReader, type DecodedPostings, decodePostings, fieldWeights, type ScoreContext } from './postings-codec.ts';
+import { partError } from './index-reader.ts';
 import { RANKING, SEARCH_FIELDS } from './ranking.ts';
 
 const CORRUPT = 'postings: record is truncated or corrupt';
@@ -20,22 +24,41 @@ export interface TermRecord {
   docCount: number;
   /** Kind 0: every posting. */
   postings?: DecodedPostings;
-  /** Kind 1: the block table, and the bitset of a dense term. */
-  blocks?: BlockTable;
+  /** Kind 1: where the block table is, and the bitset of a dense term. */
+  table?: TableAt;
   dense?: Uint8Array;
 }
 
+/** A common term's block table, not decoded yet. */
+export interface TableAt {
+  /** Where its first entry is in the record's bytes, and how many entries it has. */
+  at: number;
+  count: number;
+  /** The record's best score, which each entry's level is a share of. */
+  top: number;
+  /** How many blocks the index has: an entry's block must be one of them. */
+  blocks: number;
+  /** The index part the record is in, named in the error when the table is found malformed. */
+  part?: string;
+}
+
+/** A block table decoded into columns (blockTable). */
 export interface BlockTable {
   block: Int32Array;
   count: Int32Array;
+  /** Offsets from `body`, where the blocks' bodies begin in the record's bytes. */
   docStart: Int32Array;
   dataStart: Int32Array;
   dataEnd: Int32Array;
   bound: Float64Array;
+  body: number;
 }
 
-/** The record at `bytes[offset, offset + length)`, for an index with `context`'s figures. */
-export function parseRecord(bytes: Uint8Array, offset: number, length: number, context: ScoreContext): TermRecord {
+/**
+ * The record at `bytes[offset, offset + length)`, for an index with `context`'s figures; `part` names where
+ * the bytes come from, for the error a malformed block table gives when it is decoded.
+ */
+export function parseRecord(bytes: Uint8Array, offset: number, length: number, context: ScoreContext, part?: string): TermRecord {
   const end = offset + length;
   if (end > bytes.length) throw new Error(CORRUPT);
   const reader = new ByteReader(bytes, offset, end);
@@ -58,7 +81,10 @@ export function parseRecord(bytes: Uint8Array, offset: number, length: number, c
       record.dense = bytes.subarray(reader.position, reader.position + size);
       reader.position += size;
     }
-    record.blocks = readTable(reader, context.documents);
+    const count = reader.varint();
+    if (count > blockCount(context.documents)) throw new Error(CORRUPT);
+    const top = reader.float32();
+    record.table = { at: reader.position, count, top, blocks: blockCount(context.documents), part };
   } else {
     throw new Error(CORRUPT);
   }
@@ -72,11 +98,10 @@ export function parseRecord(bytes: Uint8Array, offset: number, length: number, c
  */
 const parsed = new WeakMap<Uint8Array, Map<number, TermRecord>>();
 
-/** The bytes a parsed record holds besides its shard's: its columns, decoded. */
-function decodedBytes({ weights, postings, blocks }: TermRecord): number {
+/** The bytes a parsed record holds besides its shard's: its columns, decoded (a block table is kept elsewhere). */
+function decodedBytes({ weights, postings }: TermRecord): number {
   let bytes = weights.byteLength;
   if (postings) bytes += postings.docs.byteLength + postings.masks.byteLength + postings.tf.byteLength + postings.lengths.byteLength;
-  if (blocks) for (const column of Object.values(blocks) as ArrayBufferView[]) bytes += column.byteLength;
   return bytes;
 }
 
@@ -90,12 +115,13 @@ export function readRecord(
   length: number,
   context: ScoreContext,
   charge?: (decoded: number) => void,
+  part?: string,
 ): TermRecord {
   const records = parsed.get(bytes) ?? new Map<number, TermRecord>();
   parsed.set(bytes, records);
   let record = records.get(offset);
   if (!record) {
-    record = parseRecord(bytes, offset, length, context);
+    record = parseRecord(bytes, offset, length, context, part);
     records.set(offset, record);
     charge?.(decodedBytes(record));
   }
@@ -133,43 +159,61 @@ function readRare(reader: ByteReader, count: number): DecodedPostings {
 const LONGEST_ENTRY = 17;
 
 /**
- * The block table (thousands of entries for a common term, read before the engine has optimized anything),
- * decoded by the WebAssembly side (block-passes.ts): the entries' bytes copied into its memory, decoded
- * into columns there, the columns copied out.
+ * Decodes `record`'s block table, whose bytes are at `from` in the module's memory (with the rest of the
+ * record after them), into the five i32 columns from `out` (block, count, docStart, dataStart, dataEnd) and
+ * the bounds (f64) at `bounds`, by the WebAssembly side (thousands of entries for a common term, decoded
+ * before the engine has optimized anything). Returns where the blocks' bodies begin in the record's bytes,
+ * which the offsets count from; a malformed table throws an error that names the record's part.
  */
-function readTable(reader: ByteReader, documents: number): BlockTable {
-  const count = reader.varint();
-  if (count > blockCount(documents)) throw new Error(CORRUPT);
-  const top = reader.float32();
-  const { bytes, end, position: at } = reader;
-  const span = Math.min(end - at, count * LONGEST_ENTRY);
+export function decodeTableAt(record: TermRecord, from: number, out: number, bounds: number): number {
+  const { at, count, top, blocks, part } = record.table!;
+  const span = Math.min(record.end - at, count * LONGEST_ENTRY);
+  const passes = blockPasses();
+  const stop = passes.decodeTable(from, from + span, count, RANKING.blockSize, top, out, bounds);
+  const body = at + stop - from;
+  if (stop < 0 || passes.tableLastBlock() >= blocks || body + passes.tableBody() > record.end)
+    throw part ? partError(part, CORRUPT) : new Error(CORRUPT);
+  return body;
+}
+
+/** Block tables decoded into JavaScript columns, per shard and record (a neighbour's record is a copy over the same bytes). */
+const tables = new WeakMap<Uint8Array, Map<number, BlockTable>>();
+
+/** `record`'s block table in JavaScript columns, decoded once for the shard's life (its record's bytes copied to scratch memory for it). */
+export function blockTable(record: TermRecord): BlockTable {
+  const { bytes, start, end } = record;
+  const inShard = tables.get(bytes) ?? new Map<number, BlockTable>();
+  tables.set(bytes, inShard);
+  let table = inShard.get(start);
+  if (table) return table;
+  const { at, count } = record.table!;
+  const span = end - at;
   const base = scratchStart();
   const out = base + align8(span);
   const bounds = out + align8(count * 5 * 4);
   const memory = reserve(bounds + count * 8);
-  new Uint8Array(memory, base, span).set(bytes.subarray(at, at + span));
-  const passes = blockPasses();
-  // Memory offset `base` is the record's position `at`: body positions come back in the record's bytes.
-  const stop = passes.decodeTable(base, base + span, count, RANKING.blockSize, top, out, bounds, at - base);
-  const tableEnd = stop - base;
-  if (stop < 0 || passes.tableLastBlock() >= blockCount(documents) || at + tableEnd + passes.tableBody() > end) throw new Error(CORRUPT);
-  reader.position = at + tableEnd + passes.tableBody();
+  new Uint8Array(memory, base, span).set(bytes.subarray(at, end));
+  const body = decodeTableAt(record, base, out, bounds);
   const column = (n: number) => new Int32Array(memory, out + n * count * 4, count).slice();
-  return {
+  table = {
     block: column(0),
     count: column(1),
     docStart: column(2),
     dataStart: column(3),
     dataEnd: column(4),
     bound: new Float64Array(memory, bounds, count).slice(),
+    body,
   };
+  inShard.set(start, table);
+  return table;
 }
 
 /** The postings of block entry `i` of a kind-1 record, decoded. */
 export function readBlock(record: TermRecord, i: number): DecodedPostings {
-  const table = record.blocks!;
-  const reader = new ByteReader(record.bytes, table.docStart[i]!, table.dataEnd[i]!);
+  const table = blockTable(record);
+  const end = table.body + table.dataEnd[i]!;
+  const reader = new ByteReader(record.bytes, table.body + table.docStart[i]!, end);
   const postings = decodePostings(reader, table.count[i]!, table.block[i]! * RANKING.blockSize - 1, true);
-  if (reader.position !== table.dataEnd[i]) throw new Error(CORRUPT);
+  if (reader.position !== end) throw new Error(CORRUPT);
   return postings;
 }

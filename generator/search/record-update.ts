@@ -7,7 +7,7 @@ import type { FieldAnalysis } from './index-writer.ts';
 import type { DecodedPostings } from './postings-codec.ts';
 import { SEARCH_FIELDS, TYPO_FIELDS } from './ranking.ts';
 import { RecordBuilder } from './record-builder.ts';
-import { parseRecord, readBlock } from './record-reader.ts';
+import { blockTable, parseRecord, readBlock } from './record-reader.ts';
 import { spliceRecord } from './record-splice.ts';
 
 const FIELDS = SEARCH_FIELDS.length;
@@ -35,7 +35,7 @@ type Posting = [fieldId: number, tf: number, length: number][];
 function decodeAll(record: EncodedRecord, documents: number): DecodedPostings[] {
   const parsed = parseRecord(record.bytes, 0, record.bytes.length, { documents, averageFieldLength: SEARCH_FIELDS.map(() => 1) });
   if (parsed.postings) return [parsed.postings];
-  return Array.from(parsed.blocks!.block, (_, i) => readBlock(parsed, i));
+  return Array.from(blockTable(parsed).block, (_, i) => readBlock(parsed, i));
 }
 
 /** Each term's postings in `analyses` (one document's fields), added to `byTerm` under document `number`. */

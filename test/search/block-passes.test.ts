@@ -15,18 +15,65 @@ describe('the WebAssembly passes over blocks', () => {
     const memory = new Uint8Array(reserve(4096));
     // One entry: block gap 3, count 2, docBytes 2, dataBytes 9, level 255; then a second that is cut short.
     memory.set([3, 2, 2, 9, 255, 1, 2, 2], 0);
-    expect(passes.decodeTable(0, 5, 1, 16, 1.5, 64, 512, 100)).toBe(5);
+    expect(passes.decodeTable(0, 5, 1, 16, 1.5, 64, 512)).toBe(5);
     const view = new DataView(memory.buffer);
-    expect([0, 1, 2, 3, 4].map((column) => view.getInt32(64 + column * 4, true))).toEqual([2, 2, 105, 107, 116]);
+    // Its body's offsets count from the table's end.
+    expect([0, 1, 2, 3, 4].map((column) => view.getInt32(64 + column * 4, true))).toEqual([2, 2, 0, 2, 11]);
     expect(view.getFloat64(512, true)).toBe(1.5);
     expect(passes.tableBody()).toBe(11);
-    expect(passes.decodeTable(0, 8, 2, 16, 1.5, 64, 512, 0)).toBe(-1);
+    expect(passes.decodeTable(0, 8, 2, 16, 1.5, 64, 512)).toBe(-1);
     memory.set([3, 0, 2, 9, 255], 0);
-    expect(passes.decodeTable(0, 5, 1, 16, 1.5, 64, 512, 0)).toBe(-1);
+    expect(passes.decodeTable(0, 5, 1, 16, 1.5, 64, 512)).toBe(-1);
     memory.set([3, 17, 2, 9, 255], 0);
-    expect(passes.decodeTable(0, 5, 1, 16, 1.5, 64, 512, 0)).toBe(-1);
+    expect(passes.decodeTable(0, 5, 1, 16, 1.5, 64, 512)).toBe(-1);
     memory.set([3, 2, 2, 9, 0], 0);
-    expect(passes.decodeTable(0, 5, 1, 16, 1.5, 64, 512, 0)).toBe(-1);
+    expect(passes.decodeTable(0, 5, 1, 16, 1.5, 64, 512)).toBe(-1);
+  });
+
+  it('read a table whose entries of the usual shape and longer ones alternate as one reader of any entry would', () => {
+    const passes = blockPasses();
+    const memory = new Uint8Array(reserve(4096));
+    const varint = (value: number) => {
+      const bytes: number[] = [];
+      for (; value >= 0x80; value = Math.floor(value / 0x80)) bytes.push((value % 0x80) | 0x80);
+      return [...bytes, value];
+    };
+    // [blockGap, count, docBytes, dataBytes, level]: one-byte and two-byte sizes (the short loop), then a
+    // two-byte gap, a three-byte size, a long entry as the last, each of which the general loop reads.
+    const entries = [
+      [1, 16, 20, 130, 200],
+      [1, 3, 200, 9, 1],
+      [300, 16, 20, 20_000, 255],
+      [2, 5, 7, 100, 17],
+      [1, 16, 130, 40_000, 90],
+      [1, 1, 1, 1, 1],
+    ];
+    const bytes = entries.flatMap(([gap, count, doc, data, level]) => [...varint(gap!), count!, ...varint(doc!), ...varint(data!), level!]);
+    memory.set(bytes, 0);
+    const end = bytes.length + 64;
+    expect(passes.decodeTable(0, end, entries.length, 16, 2.5, 1024, 2048)).toBe(bytes.length);
+    const view = new DataView(memory.buffer);
+    const column = (c: number) => entries.map((_, i) => view.getInt32(1024 + (c * entries.length + i) * 4, true));
+    let block = -1;
+    let body = 0;
+    const expected = entries.map(([gap, count, doc, data]) => {
+      block += gap!;
+      body += doc! + data!;
+      return [block, count!, body - doc! - data!, body - data!, body];
+    });
+    expect([0, 1, 2, 3, 4].map(column)).toEqual([0, 1, 2, 3, 4].map((c) => expected.map((row) => row[c])));
+    expect(entries.map((_, i) => view.getFloat64(2048 + i * 8, true))).toEqual(entries.map(([, , , , level]) => (2.5 * level!) / 255));
+    expect(passes.tableBody()).toBe(body);
+    // A level of 0 or a count past the block's size is refused in the short loop too (the first entry's).
+    for (const [at, value] of [
+      [5, 0],
+      [1, 17],
+    ] as const) {
+      const broken = [...bytes];
+      broken[at] = value;
+      memory.set(broken, 0);
+      expect(passes.decodeTable(0, end, entries.length, 16, 2.5, 1024, 2048)).toBe(-1);
+    }
   });
 
   it('count the complete matches in a range of documents and mark the blocks that hold one', () => {

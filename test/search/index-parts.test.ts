@@ -4,14 +4,14 @@ import { createMemoryAssets } from '../../generator/edge/assets.ts';
 import { createHandler } from '../../generator/edge/handler.ts';
 import { createMemoryLimiter } from '../../generator/edge/limiter.ts';
 import { lookupPrefix, lookupTerm } from '../../generator/search/dictionary.ts';
-import { postingsPath, SEARCH_META_PATH, type SearchDocument, type SearchMeta } from '../../generator/search/index-format.ts';
+import { entryAt, postingsPath, SEARCH_META_PATH, type SearchDocument, type SearchMeta } from '../../generator/search/index-format.ts';
 import { createIndexParts } from '../../generator/search/index-reader.ts';
 import { writeSearchIndex } from '../../generator/search/index-writer.ts';
 import { BLOCK_REACH, SHARD_BYTES } from '../../generator/search/part-cutting.ts';
 import { BOUND_LEVELS, blockScore } from '../../generator/search/postings-codec.ts';
 import { RANKING, TYPO_FIELDS } from '../../generator/search/ranking.ts';
 import { RecordBuilder } from '../../generator/search/record-builder.ts';
-import { parseRecord, readBlock } from '../../generator/search/record-reader.ts';
+import { blockTable, parseRecord, readBlock } from '../../generator/search/record-reader.ts';
 import { planQuery } from '../../generator/search/query-plan.ts';
 import { createSearch } from '../../generator/search/search.ts';
 import { findTypos, readTypoFile, typoFileTerms } from '../../generator/search/typo-dictionary.ts';
@@ -40,7 +40,7 @@ describe('postings records', () => {
       ],
       1000,
     );
-    expect(record.blocks).toBeUndefined();
+    expect(record.table).toBeUndefined();
     expect(Array.from(record.postings!.docs)).toEqual([3, 900]);
     expect(Array.from(record.postings!.masks)).toEqual([0b10001, 0b10000]);
     expect(Array.from(record.postings!.tf.subarray(0, 5))).toEqual([1, 0, 0, 0, 7]);
@@ -60,7 +60,7 @@ describe('postings records', () => {
         ]);
     }
     const { record, context } = recordOf(postings, 1000);
-    const table = record.blocks!;
+    const table = blockTable(record);
     expect(table.block.length).toBe(new Set(postings.map(([document]) => Math.floor(document / RANKING.blockSize))).size);
     const decoded = Array.from(table.block, (_, i) => readBlock(record, i));
     const top = Math.max(...table.bound);
@@ -88,7 +88,8 @@ describe('postings records', () => {
       ],
       10,
     );
-    expect(() => parseRecord(bytes, 0, bytes.length - 1, context)).toThrow('truncated or corrupt');
+    // A common term's record (two documents of one block): its table is checked when it is decoded.
+    expect(() => blockTable(parseRecord(bytes, 0, bytes.length - 1, context))).toThrow('truncated or corrupt');
     expect(() => parseRecord(bytes, 0, bytes.length + 1, context)).toThrow('truncated or corrupt');
     expect(() =>
       recordOf(
@@ -337,6 +338,38 @@ describe('a query over many parts', () => {
     const expected = createReferenceSearch(documents)(query);
     expect(answer.total).toBe(expected.total);
     expect(answer.items.map(({ id, score }) => [id, score])).toEqual(expected.items.map(({ id, score }) => [id, score]));
+  }, 60_000);
+});
+
+describe('a block table found malformed when a search decodes it', () => {
+  it('fails that search naming its part, and leaves the records kept before it right for the next', async () => {
+    const real = await loadSearchDocuments('content');
+    const files = new Map(writeSearchIndex([...real, ...syntheticSearchDocuments(real, 1500, 9)]).map(({ path, body }) => [path, body]));
+    // Two common terms of two shards: a query keeps the first one's record, then decodes the second's table.
+    const parts = createIndexParts(createMemoryAssets(files));
+    const meta = await parts.meta();
+    const common: { term: string; shard: number; table: number }[] = [];
+    for (let b = 0; b < meta.blocks.length && common.length < 2; b++) {
+      const block = await parts.block(b);
+      for (const [i, term] of block.terms.entries()) {
+        const [shard, offset, length] = entryAt(block, i).location;
+        const record = parseRecord(await parts.shard(shard), offset, length, meta);
+        if (record.table && common[0]?.shard !== shard) common.push({ term, shard, table: record.table.at });
+        if (common.length === 2) break;
+      }
+    }
+    const [kept, spoilt] = common as [(typeof common)[0], (typeof common)[0]];
+    const path = postingsPath(spoilt.shard);
+    const good = files.get(path) as Uint8Array;
+    const bad = good.slice();
+    // Its first entry's count (after a one-byte block gap) made 0.
+    bad[spoilt.table + 1] = 0;
+    const broken = new Map(files).set(path, bad);
+    const search = createSearch(createMemoryAssets(broken));
+    const query = { q: `${kept.term} ${spoilt.term}`, type: 'all', limit: 20, offset: 0 };
+    await expect(search.search(query)).rejects.toThrow(`${path}: postings: record is truncated or corrupt`);
+    broken.set(path, good);
+    expect(await search.search(query)).toEqual(await createSearch(createMemoryAssets(files)).search(query));
   }, 60_000);
 });
 

@@ -12,8 +12,9 @@ export const IS_EXACT = 4;
 export const KIND = 8;
 const ENTRIES = 12;
 const BLOCK_NUMBERS = 16;
-// A common term's columns (one value per entry): where its doc gaps, its mask bytes and its end are in the
-// record, its documents' count and its bound (f64); then the record's shard base and the form's fields.
+// A common term's columns (one value per entry): where its doc gaps, its mask bytes and its end are among
+// its blocks' bodies, its documents' count and its bound (f64); then where those bodies begin in memory and
+// the form's fields.
 export const DOC_START = 20;
 export const DATA_START = 24;
 export const DATA_END = 28;

@@ -5,8 +5,8 @@ import { nextSlot, setCursor } from './varint.as';
 /**
  * match-count.ts addForm for a common term: sets, in the set of documents at `bits` (a bit each), the
  * documents of the term's `n` blocks (columns at `columns`: block, count, docStart, dataStart, dataEnd, i32
- * each) that have it in one of `fields`, in the blocks that meet `[first, end)`. The record's shard
- * position 0 is at `base`. A dense term's documents in a block are its bitset's (`denseBytes` bytes at
+ * each) that have it in one of `fields`, in the blocks that meet `[first, end)`. The blocks' bodies, which
+ * the offsets count from, begin at `base`. A dense term's documents in a block are its bitset's (`denseBytes` bytes at
  * `dense`, 0 for none: 16 bits a block), its mask bytes in their order, so no doc gap is read. Returns 0,
  * or -1 when a body is not well formed.
  */
