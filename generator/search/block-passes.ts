@@ -9,7 +9,8 @@ import { BLOCK_PASSES_WASM } from './wasm/block-passes-binary.ts';
 
 export interface BlockPasses {
   memory: WebAssembly.Memory;
-  decodeTable(at: number, end: number, count: number, size: number, top: number, out: number, bounds: number): number;
+  tableBlocks(at: number, end: number, count: number, size: number, top: number, out: number, bounds: number): number;
+  tableOffsets(at: number, end: number, count: number, size: number, top: number, out: number, bounds: number): number;
   tableBody(): number;
   decodeRare(at: number, end: number, count: number, fields: number, docs: number, masks: number, tf: number, lengths: number): number;
   tableLastBlock(): number;

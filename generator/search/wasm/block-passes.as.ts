@@ -11,7 +11,7 @@
 // - block-walk.as.ts and the modules it uses (walk-state, walk-heap, walk-bounds, block-scoring,
 //   impact-bounds, forms, varint): the walk over the blocks into the page;
 // - typo-scan.as.ts: the typo files' scan.
-export { decodeTable, tableBody, tableLastBlock } from './block-table.as';
+export { tableBlocks, tableBody, tableLastBlock, tableOffsets } from './block-table.as';
 export { decodeRare, prepareRare } from './rare-terms.as';
 export { blockOrder, completeBlocks, formBounds, orderBounds, wordBounds } from './block-order.as';
 export { formBits, orBytes, unionCount } from './match-bits.as';
