@@ -7,7 +7,7 @@
  */
 import type { TestProject } from 'vitest/node';
 // @ts-expect-error the launcher is plain JavaScript, run before any TypeScript loader
-import { ensureBundle } from '../../generator/launch.mjs';
+import { ensureBundle, leaseBundle } from '../../generator/launch.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -17,7 +17,13 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<void> {
-  const provide = async () => project.provide('generatorBundle', ((await ensureBundle()) as string | undefined) ?? '');
+  const provide = async () => {
+    const bundle = (await ensureBundle()) as string | undefined;
+    // Leased for the run, as a command leases its own: the launcher suite bundles another copy of the source
+    // into the same cache, which removes every bundle no running process leases.
+    if (bundle) leaseBundle(bundle);
+    project.provide('generatorBundle', bundle ?? '');
+  };
   await provide();
   project.onTestsRerun(provide);
 }

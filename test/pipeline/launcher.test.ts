@@ -87,6 +87,8 @@ describe('a running server', () => {
     const bundle = (await ensureBundle()) as string;
     // What a command does after bundling a newer version of the source.
     removeUnusedBundles(path.dirname(bundle), 'a-newer-source');
+    // The server's own lease (the test run leases the bundle too: test/helpers/bundle-setup.ts).
+    expect(readdirSync(path.join(bundle, 'leases'))).toContain(String(server.pid));
     expect(existsSync(bundle)).toBe(true);
     const response = await fetch(`${url}/mcp`, {
       method: 'POST',
