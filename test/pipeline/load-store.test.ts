@@ -200,4 +200,27 @@ describe('the load store', () => {
     again.save();
     expect(await validated(), 'validated again under another scope').toEqual(first);
   });
+
+  it("gives every kept record the same functions, which read the record's own file", async () => {
+    await sleep(2100);
+    const out = path.join(tempDir('load-store-shared'), 'dist');
+    const load = async () => {
+      const store = openLoadStore(out);
+      const raw = await loadContent(content, undefined, undefined, undefined, store);
+      validateContent(raw);
+      store.save();
+      return raw.records.intelligence!;
+    };
+    await load();
+    const [a, b] = await load();
+    // A closure of each record's own for each of these was about 0.64 KB a record (load-file.ts markdownRecord).
+    for (const name of ['readBody', 'locate', 'letTextGo', 'readData', 'keepChecked'] as const) {
+      expect(a![name], name).toBeTypeOf('function');
+      expect(a![name], name).toBe(b![name]);
+    }
+    const text = (record: typeof a) => readFileSync(path.join(content, record!.file), 'utf8');
+    expect(text(a).endsWith(bodyOf(a!)!), 'its own body').toBe(true);
+    expect(text(b).endsWith(bodyOf(b!)!), 'its own body').toBe(true);
+    expect(a!.locate(['title'])).toBe(2);
+  });
 });

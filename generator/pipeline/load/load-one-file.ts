@@ -5,8 +5,9 @@
 import type { CollectionTable } from '../../schemas/collections.ts';
 import type { BuildCache } from '../build-cache.ts';
 import type { Problem } from '../problems.ts';
-import { type ContentSource, digestOf, loadMarkdownFile, loadYamlFile, type RawRecord, readText } from './load-file.ts';
-import type { LoadStore, StoredFile } from './load-store.ts';
+import { type ContentSource, digestOf, loadMarkdownFile, type RawRecord, readText } from './load-file.ts';
+import { loadYamlFile } from './load-yaml-file.ts';
+import type { Checked, LoadStore, StoredFile } from './load-store.ts';
 import type { FileIdentity } from './read-approved.ts';
 
 /** Files changed this close to now are read anew: a coarse clock could hide a second edit in the same tick. */
@@ -44,13 +45,29 @@ export function loadFile(source: ContentSource, file: string, collection: Collec
     witnessed: witnessed || identity === undefined,
   };
   if (store && !stored && own.keep && loaded.problems.length === 0) store.set(file, key, own.keep);
-  if (store) for (const record of records) record.keepChecked = (checked) => store.check(file, checked);
+  if (store) for (const record of records) record.keepChecked = keeperOf(store);
   own.digests.clear();
   own.keep = undefined;
   return loaded;
 }
 
 export type Collection = CollectionTable[string];
+
+/**
+ * What keeps a record's validated value in `store`, one function per store for every record (it reads the
+ * record's file from `this`), where each record had a closure of its own.
+ */
+const keepers = new WeakMap<LoadStore, (this: RawRecord, checked: Checked) => void>();
+function keeperOf(store: LoadStore): (this: RawRecord, checked: Checked) => void {
+  let keeper = keepers.get(store);
+  if (!keeper) {
+    keeper = function keepChecked(this: RawRecord, checked: Checked) {
+      store.check(this.file, checked);
+    };
+    keepers.set(store, keeper);
+  }
+  return keeper;
+}
 
 function loadRecords(source: ContentSource, file: string, collection: Collection, cache: BuildCache, stored?: StoredFile): RawRecord[] {
   if (collection.kind === 'markdown') {
