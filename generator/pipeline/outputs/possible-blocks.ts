@@ -26,16 +26,44 @@ function isBlankLine(src: string, at: number): boolean {
 }
 
 /**
+ * The characters a line may begin with (after at most three spaces) where it could end a paragraph: an
+ * underline (`=`, `-`), a heading, quote, fence, list, rule, HTML block or table row, or a table's delimiter row.
+ */
+function mayEndParagraph(code: number): boolean {
+  switch (code) {
+    case 0x3d: // =
+    case 0x2d: // -
+    case 0x23: // #
+    case 0x3e: // >
+    case 0x60: // `
+    case 0x7e: // ~
+    case 0x3c: // <
+    case 0x2a: // *
+    case 0x2b: // +
+    case 0x5f: // _
+    case 0x7c: // |
+    case 0x3a: // :
+      return true;
+    default:
+      return code >= 0x30 && code <= 0x39; // an ordered list's number
+  }
+}
+
+/**
  * False where the setext heading pattern cannot match: its text runs, line by line, up to a line of `=` or `-`
  * (after at most three spaces), may not cross a blank line and holds no `\r`, U+2028 or U+2029. So a body whose
  * first paragraph has no line that begins with `=` or `-` does not begin with one.
+ *
+ * The renderer asks at every block, each time with the whole rest of the body, so the walk stops (with a maybe)
+ * at the first line that could end the paragraph too: a no is then given only for a paragraph that runs, as the
+ * walk read it, to a blank line, which the paragraph step then takes whole. Walking on past a heading to the next
+ * blank line each time would make a body of short paragraphs between headings quadratic.
  */
 export function maybeSetextHeading(src: string): boolean {
   for (let at = 0; at < src.length; at++) {
     const code = src.charCodeAt(at);
     if (code === NEWLINE) {
-      const next = afterIndent(src, at + 1);
-      if (next === 0x3d || next === 0x2d) return true;
+      if (mayEndParagraph(afterIndent(src, at + 1))) return true;
       if (isBlankLine(src, at + 1)) return false;
     } else if (code === 0x0d || code === 0x2028 || code === 0x2029) return false;
   }
