@@ -4,40 +4,16 @@
  * text run of the synthetic articles and the site's own bodies. The renderer uses it for the synthetic bodies'
  * runs rather than its pattern.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import fc from 'fast-check';
-import { Lexer, Marked } from 'marked';
+import { Lexer } from 'marked';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { splitFrontMatter } from '../../generator/pipeline/load/front-matter.ts';
 import { plainTextRun } from '../../generator/pipeline/outputs/plain-text-run.ts';
 import { renderMarkdown } from '../../generator/pipeline/outputs/render-markdown.ts';
-import { syntheticFiles } from '../helpers/synthetic-content.ts';
+import { siteBodies, stepInputs, syntheticBodies } from '../helpers/markdown-inputs.ts';
 
 /** marked's GFM text pattern, the one the renderer's tokenizer runs. */
 const TEXT = (Lexer.rules.inline as unknown as { gfm: { text: RegExp } }).gfm.text;
 const patternRun = (src: string) => TEXT.exec(src)?.[0];
-
-/** Every string marked's inline text step is given while it renders `bodies`. */
-function textInputs(bodies: string[]): string[] {
-  const inputs: string[] = [];
-  const recording = new Marked({
-    gfm: true,
-    tokenizer: {
-      inlineText(src: string) {
-        inputs.push(src);
-        return false;
-      },
-    },
-  });
-  for (const body of bodies) recording.parse(body, { async: false });
-  return inputs;
-}
-
-const bodyOf = (text: string) => splitFrontMatter(text).body;
-
-const syntheticBodies = () =>
-  [...syntheticFiles({ articles: 200 })].filter(([file]) => file.endsWith('.md')).map(([, text]) => bodyOf(text));
 
 /** Pieces the pattern reacts to, and plain ones between them. */
 const PIECES = [
@@ -116,13 +92,10 @@ describe('the plain text run', () => {
   });
 
   it("is the pattern's match for every text run of the synthetic articles and the site's bodies, and answers all the synthetic ones", () => {
-    const synthetic = textInputs(syntheticBodies());
+    const synthetic = stepInputs('inlineText', syntheticBodies());
     expect(synthetic.length).toBeGreaterThan(1000);
     for (const src of synthetic) expect(plainTextRun(src), JSON.stringify(src.slice(0, 80))).toBe(patternRun(src));
-    const own = readdirSync('content', { recursive: true, encoding: 'utf8' })
-      .filter((file) => file.endsWith('.md'))
-      .map((file) => bodyOf(readFileSync(path.join('content', file), 'utf8')));
-    for (const src of textInputs(own)) {
+    for (const src of stepInputs('inlineText', siteBodies())) {
       const run = plainTextRun(src);
       if (run !== undefined) expect(run, JSON.stringify(src.slice(0, 80))).toBe(patternRun(src));
     }

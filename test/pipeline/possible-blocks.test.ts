@@ -3,38 +3,15 @@
  * patterns must not match it either: on random text made of what the patterns look for, and on every block of
  * the synthetic articles and the site's own bodies. The renderer skips both patterns for the synthetic bodies.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import fc from 'fast-check';
-import { Lexer, Marked } from 'marked';
+import { Lexer } from 'marked';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { splitFrontMatter } from '../../generator/pipeline/load/front-matter.ts';
 import { maybeSetextHeading, maybeTable } from '../../generator/pipeline/outputs/possible-blocks.ts';
 import { renderMarkdown } from '../../generator/pipeline/outputs/render-markdown.ts';
-import { syntheticFiles } from '../helpers/synthetic-content.ts';
+import { siteBodies, stepInputs, syntheticBodies } from '../helpers/markdown-inputs.ts';
 
 /** marked's GFM block patterns, the ones the renderer's tokenizer runs. */
 const BLOCK = (Lexer.rules.block as unknown as { gfm: { lheading: RegExp; table: RegExp } }).gfm;
-
-/** Every string marked's setext heading step is given (the table step is given the same) while it renders `bodies`. */
-function blockInputs(bodies: string[]): string[] {
-  const inputs: string[] = [];
-  const recording = new Marked({
-    gfm: true,
-    tokenizer: {
-      lheading(src: string) {
-        inputs.push(src);
-        return false;
-      },
-    },
-  });
-  for (const body of bodies) recording.parse(body, { async: false });
-  return inputs;
-}
-
-const bodyOf = (text: string) => splitFrontMatter(text).body;
-const syntheticBodies = () =>
-  [...syntheticFiles({ articles: 200 })].filter(([file]) => file.endsWith('.md')).map(([, text]) => bodyOf(text));
 
 /** A no must be the pattern's no. */
 function expectSure(src: string): void {
@@ -68,13 +45,10 @@ describe('possible blocks', () => {
   });
 
   it("answer no only where the patterns do not match, on every block of the synthetic and the site's bodies", () => {
-    const synthetic = blockInputs(syntheticBodies());
+    const synthetic = stepInputs('lheading', syntheticBodies());
     expect(synthetic.length).toBeGreaterThan(1000);
     for (const src of synthetic) expectSure(src);
-    const own = readdirSync('content', { recursive: true, encoding: 'utf8' })
-      .filter((file) => file.endsWith('.md'))
-      .map((file) => bodyOf(readFileSync(path.join('content', file), 'utf8')));
-    for (const src of blockInputs(own)) expectSure(src);
+    for (const src of stepInputs('lheading', siteBodies())) expectSure(src);
   });
 
   it('spare the renderer both patterns on the synthetic bodies', () => {
