@@ -6,8 +6,8 @@ import { cursor, nextSlot, readVarint, setCursor } from './varint.as';
 import { liveSlots, lowerSlots } from './walk-bounds.as';
 import { below, push, scoreUnits } from './walk-heap.as';
 import {
-  AVERAGES, FORM_WEIGHTS, FORMS, GAP_SLOTS, SCORE_BEST, SCORE_EXACT, WORD_FORMS, WORD_ORDER,
-  bm25, field, saturation, size, tier, words,
+  AVERAGES, EXACT, FORM_WEIGHTS, FORMS, GAP_SLOTS, SCORE_BEST, SCORE_EXACT, WORD_FORMS, WORD_ORDER,
+  blockSet, bm25, field, saturation, size, tier, words,
 } from './walk-state.as';
 
 /** Entry `c`'s doc gaps (from `at`, ending at its mask bytes) into the slots at `into`; -1 when malformed. */
@@ -24,13 +24,22 @@ function readSlots(at: i32, masks: i32, count: i32, into: i32): i32 {
   return cursor == masks ? 0 : -1;
 }
 
+/** The slots of `documents` (a bit per slot), in order, into the slots at `into`. */
+// @ts-ignore: decorator
+@inline
+function bitSlots(documents: i32, into: i32): void {
+  let i = 0;
+  for (let left = documents; left != 0; left &= left - 1) store<i32>(into + (i++ << 2), ctz<i32>(left));
+}
+
 /**
  * A common term's entry `c` (block `block`) decoded and scored in one pass, each live document's weighted
  * score into the word's best scores at `into` (f64 per slot), marking `exact` (a byte per slot) for the
  * word's own term; another document's pairs are read past (its score cannot reach the page, and it is not
- * offered). The (tf, length) pairs follow the masks and the impacts. -1: malformed.
+ * offered). The (tf, length) pairs follow the masks and the impacts. The documents of word `u`'s own term
+ * are its exact set in the block (walk-bounds.as.ts boundsInto), so no doc gap is read for them. -1: malformed.
  */
-function scoreCommon(f: i32, c: i32, into: i32, exact: i32): i32 {
+function scoreCommon(f: i32, c: i32, block: i32, u: i32, into: i32, exact: i32): i32 {
   const form = field(FORMS) + f * FORM_BYTES;
   const base = load<i32>(form + BASE);
   const fields = load<i32>(form + FIELDS);
@@ -41,19 +50,27 @@ function scoreCommon(f: i32, c: i32, into: i32, exact: i32): i32 {
   const count = column(form, COUNT, c);
   const stop = base + column(form, DATA_END, c);
   const masks = base + column(form, DATA_START, c);
-  if (readSlots(base + column(form, DOC_START, c), masks, count, docs) < 0) return -1;
+  const own = isExact ? blockSet(EXACT, u, block) : 0;
+  if (isExact && popcnt<i32>(own) == count) bitSlots(own, docs);
+  else if (readSlots(base + column(form, DOC_START, c), masks, count, docs) < 0) return -1;
   setCursor(masks + count + ((count + 1) >> 1));
   const live = liveSlots();
   for (let i = 0; i < count; i++) {
     const mask = <i32>load<u8>(masks + i);
     if (mask == 0 || mask > 31) return -1;
     if (!((live >> load<i32>(docs + (i << 2))) & 1)) {
-      for (let pairs = popcnt<i32>(mask) << 1; pairs > 0; pairs--) if (readVarint(stop, 5) < 0) return -1;
+      // Its pairs passed over by their last bytes (below 0x80), none read.
+      let at = cursor;
+      for (let pairs = popcnt<i32>(mask) << 1; pairs > 0; at++) {
+        if (at >= stop) return -1;
+        if (load<u8>(at) < 0x80) pairs--;
+      }
+      setCursor(at);
       continue;
     }
     let sum = 0.0;
-    for (let id = 0; id < 5; id++) {
-      if (!(mask & (1 << id))) continue;
+    for (let left = mask; left != 0; left &= left - 1) {
+      const id = ctz<i32>(left);
       const tf = readVarint(stop, 5);
       const length = readVarint(stop, 5);
       if (tf < 0 || length < 0) return -1;
@@ -79,7 +96,7 @@ function scoreWord(u: i32, block: i32): i32 {
     const at = findEntry(form, block);
     if (at < 0) continue;
     const status = load<i32>(form + KIND) == 1
-      ? scoreCommon(f, at, into, exact)
+      ? scoreCommon(f, at, block, u, into, exact)
       : rareInto(form, at, block, size, into, exact, load<i32>(form + IS_EXACT) != 0);
     if (status < 0) return status;
   }

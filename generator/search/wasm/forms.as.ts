@@ -34,13 +34,19 @@ export function column(form: i32, at: i32, c: i32): i32 {
   return load<i32>(load<i32>(form + at) + (c << 2));
 }
 
-/** Index of `block` in the form's sorted block numbers, or -1 (prepared-form.ts findBlock). */
+/**
+ * Index of `block` in the form's sorted block numbers, or -1 (prepared-form.ts findBlock). The numbers are
+ * distinct and ascending, so a block's index is at most the block less the first number, and at least the
+ * block less the numbers missing up to the last: a near-dense term's search spans only its missing blocks.
+ */
 export function findEntry(form: i32, block: i32): i32 {
   const n = load<i32>(form + ENTRIES);
   const numbers = load<i32>(form + BLOCK_NUMBERS);
   if (block < n && load<i32>(numbers + (block << 2)) == block) return block;
-  let low = 0;
-  let high = n - 1;
+  if (n == 0) return -1;
+  const last = load<i32>(numbers + ((n - 1) << 2));
+  let low = max(0, block - (last - (n - 1)));
+  let high = min(n - 1, block - load<i32>(numbers));
   while (low <= high) {
     const mid = (low + high) >>> 1;
     const value = load<i32>(numbers + (mid << 2));
@@ -77,7 +83,9 @@ export function rareInto(form: i32, c: i32, block: i32, size: i32, into: i32, ma
  * `documents` (a bit per slot of the block's 16): each one's impact is then found by its rank among them,
  * with no doc gap read. 1 (nothing done) when the entry's count is not the number of those documents.
  */
-export function wantedImpactsInto(form: i32, c: i32, documents: i32, wanted: i32, weight: f64, into: i32): i32 {
+export function wantedImpactsInto(
+  form: i32, c: i32, documents: i32, wanted: i32, weight: f64, into: i32, marks: i32, mark: bool,
+): i32 {
   const count = column(form, COUNT, c);
   if (popcnt<i32>(documents) != count) return 1;
   const base = load<i32>(form + BASE);
@@ -94,6 +102,7 @@ export function wantedImpactsInto(form: i32, c: i32, documents: i32, wanted: i32
     const value = ((bound * <f64>(level + 1)) / 16.0) * weight;
     const to = into + (slot << 3);
     if (value > load<f64>(to)) store<f64>(to, value);
+    if (mark) store<u8>(marks + slot, 1);
   }
   return 0;
 }

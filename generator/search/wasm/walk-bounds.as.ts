@@ -95,7 +95,7 @@ function boundsInto(f: i32, c: i32, block: i32, u: i32): i32 {
   if (load<i32>(form + KIND) == 0) return rareInto(form, c, block, size, into, 0, false);
   const weight = load<f64>(field(FORM_WEIGHTS) + (f << 6));
   if (load<i32>(form + IS_EXACT) != 0) {
-    const status = wantedImpactsInto(form, c, blockSet(EXACT, u, block), live, weight, into);
+    const status = wantedImpactsInto(form, c, blockSet(EXACT, u, block), live, weight, into, 0, false);
     if (status <= 0) return status;
   }
   return impactsInto(form, c, block, size, weight, into, 0, false);
