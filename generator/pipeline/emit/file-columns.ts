@@ -1,8 +1,9 @@
 /**
  * A table of files kept beside the output (each part of `<out>.digests/` and `<out>.inputs/`, table-parts.ts;
- * the content witnesses in `<out>.build.json`), written as columns: the paths as one string, each text column as one string, each number column as one array. At
- * 230,000 files, an object with a key and a small array per file took seconds to parse and to write, and
- * as many small objects for the garbage collector; a few long strings and arrays take a fraction of that.
+ * the content witnesses in `<out>.build.json`), written as columns: the paths as one string, each text column
+ * as one string, each number column as one array. At 230,000 files, an object with a key and a small array per
+ * file took seconds to parse and to write, and as many small objects for the garbage collector; a few long
+ * strings and arrays take a fraction of that.
  * The record is a file anyone can edit: a table whose columns are not all of one length is no table.
  */
 
@@ -15,11 +16,11 @@ export interface Columns {
   numbers: Record<string, number[]>;
 }
 
-/** The table of `rows` (a path and its values), with the text and number columns named. */
 /** Whether a row is kept as columns: neither its path nor its text (`texts`, the text columns) holds the separator. */
 export const fitsColumns = <T>(file: string, row: T, texts: readonly ((row: T) => string)[]): boolean =>
   !file.includes(SEPARATOR) && !texts.some((of) => of(row).includes(SEPARATOR));
 
+/** The table of `rows` (a path and its values), with the text and number columns named. */
 export function toColumns<T>(
   rows: Iterable<[string, T]>,
   text: Record<string, (row: T) => string>,

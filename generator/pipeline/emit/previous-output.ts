@@ -2,8 +2,9 @@
  * What the previous build wrote, so the next can link the files whose bytes have not changed instead of
  * writing them: a digest of every written file, with its size, modification time and inode as the build
  * left it, kept beside the output (safe to delete) with the identity of the folder it describes: the rows in
- * parts (`<out>.digests/`, table-parts.ts), named by an index (`<out>.digests.json`). A folder replaced or removed since is not trusted, and neither is a file whose size, time or
- * inode moved (changed or replaced by hand): it is written again.
+ * parts (`<out>.digests/`, table-parts.ts), named by an index (`<out>.digests.json`). A folder replaced or
+ * removed since is not trusted, and neither is a file whose size, time or inode moved (changed or replaced by
+ * hand): it is written again.
  */
 import { hash, randomUUID } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';

@@ -1,11 +1,11 @@
 /**
  * A table of rows by path kept beside the output in parts (the output's record, previous-output.ts; the tracked
  * outputs' record, tracked-outputs.ts): parts by a hash of the path (path-part.ts), each a table of columns
- * (file-columns.ts) written whole under a name of its own (partName), and an index, written last by the record that holds
- * it, naming each part's digest, rows and weight (the bytes of the files it names); the search index's files
- * have parts of their own (partOf). Read and written whole, the
- * records' 233,000 rows at 100,000 articles cost a one-article edit 1.5 s of its thread and as many small
- * objects for the garbage collector; as parts, an edit reads and writes only the parts its files fall in.
+ * (file-columns.ts) written whole under a name of its own (partName), and an index, written last by the record
+ * that holds it, naming each part's digest, rows and weight (the bytes of the files it names); the search
+ * index's files have parts of their own (partOf). Read and written whole, the records' 233,000 rows at 100,000
+ * articles cost a one-article edit 1.5 s of its thread and as many small objects for the garbage collector; as
+ * parts, an edit reads and writes only the parts its files fall in.
  *
  * A part whose bytes are not the ones the index names (missing, cut short, edited, or another build's) is no
  * part: its rows are unknown, as if the record never named them, so whoever asks for them makes the file again,
@@ -63,17 +63,23 @@ const digestOf = (bytes: string | Buffer) => hash('sha1', bytes, 'hex');
 /** Parts parsed by this thread, by place: a steady edit parses a few (test/pipeline/record-parts.test.ts). */
 export const partsParsed = new Map<string, number>();
 
-/** A part's columns when its bytes are the ones `entry` names; undefined otherwise. */
-export function readPartColumns(place: PartsPlace, part: number, entry: PartsIndex[number], layout: { text: string[]; numbers: string[] }) {
-  const [digest, rows] = entry;
-  if (rows === 0) return emptyColumns(layout);
+/** A part's bytes when they are the ones `digest` names; undefined for a part missing, cut short, edited or another build's. */
+function partBytes(place: PartsPlace, part: number, digest: string): Buffer | undefined {
   let bytes: Buffer;
   try {
     bytes = readFileSync(partFile(place, part, digest));
   } catch {
     return undefined;
   }
-  if (digestOf(bytes) !== digest) return undefined;
+  return digestOf(bytes) === digest ? bytes : undefined;
+}
+
+/** A part's columns when its bytes are the ones `entry` names; undefined otherwise. */
+export function readPartColumns(place: PartsPlace, part: number, entry: PartsIndex[number], layout: { text: string[]; numbers: string[] }) {
+  const [digest, rows] = entry;
+  if (rows === 0) return emptyColumns(layout);
+  const bytes = partBytes(place, part, digest);
+  if (!bytes) return undefined;
   const key = `${place.dir}/${place.prefix}`;
   partsParsed.set(key, (partsParsed.get(key) ?? 0) + 1);
   try {
@@ -92,14 +98,7 @@ const emptyColumns = (layout: { text: string[]; numbers: string[] }) => ({
 
 /** Whether every part `index` names holds the bytes it names (the damage check asks it off the build's thread). */
 export function partsAreWhole(place: PartsPlace, index: PartsIndex): boolean {
-  return index.every(([digest, rows], part) => {
-    if (rows === 0) return true;
-    try {
-      return digestOf(readFileSync(partFile(place, part, digest))) === digest;
-    } catch {
-      return false;
-    }
-  });
+  return index.every(([digest, rows], part) => rows === 0 || partBytes(place, part, digest) !== undefined);
 }
 
 /** An index as read from a record: undefined unless it is one entry per part of `layout`, each of the right types. */

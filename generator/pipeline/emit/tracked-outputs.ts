@@ -21,7 +21,7 @@ import { deserialize, serialize } from 'node:v8';
 import type { TrackedOutputs } from '../output-tracker.ts';
 import type { RecordFacts } from '../edit-reach.ts';
 import { PartedTable, type PartsPlace, partsAreWhole, partsIndexOf, type RowLayout, writeParts } from './table-parts.ts';
-import { identityOf } from './previous-output.ts';
+import { identityOf, writeWhole } from './previous-output.ts';
 
 const inputsFile = (outDir: string) => `${path.resolve(outDir)}.inputs.json`;
 const keptFile = (outDir: string) => `${path.resolve(outDir)}.kept.bin`;
@@ -44,7 +44,7 @@ const FILES: RowLayout<[string, string]> = {
   numbers: {},
   row: (text, _, at) => [text.key![at]!, text.digest![at]!],
 };
-/** Read whole by a fresh process's reach (every record's digest compared), written where an edit falls. */
+/** Read whole only where a fresh process's reach cannot start from the changed files (build-tracking.ts), written where an edit falls. */
 const RECORDS: RowLayout<[string, string, string]> = {
   spread: 64,
   text: { digest: ([digest]) => digest, facts: ([, facts]) => facts, shown: ([, , shown]) => shown },
@@ -172,8 +172,7 @@ export function recordTrackedOutputs(
   const kept = writeKept(outDir, outputs.kept);
   const record = { version: VERSION, identity, output, files: files.index, groups: Object.fromEntries(outputs.groups), records, kept };
   // Written whole, then renamed over the old one: a build killed while writing leaves no half record.
-  writeFileSync(`${file}.${process.pid}`, JSON.stringify(record));
-  renameSync(`${file}.${process.pid}`, file);
+  writeWhole(file, record);
   // Only then the parts it no longer names.
   files.removeOld();
   facts?.removeOld();
@@ -194,6 +193,5 @@ export function adoptTrackedOutputs(outDir: string): void {
   }
   const identity = identityOf(path.resolve(outDir));
   if (!identity) return;
-  writeFileSync(`${file}.${process.pid}`, JSON.stringify({ ...recorded, identity }));
-  renameSync(`${file}.${process.pid}`, file);
+  writeWhole(file, { ...recorded, identity });
 }
