@@ -19,8 +19,8 @@ interface Run {
 const runCheck = (contentDir: string) => runCli(['check', '--content', contentDir]);
 
 /** Runs the generator's command line (`node generator/launch.mjs pipeline/cli.ts <args>`) from the project folder. */
-async function runCli(cliArgs: string[]): Promise<Run> {
-  const args = ['generator/launch.mjs', 'pipeline/cli.ts', ...cliArgs];
+async function runCli(cliArgs: string[], nodeArgs: string[] = []): Promise<Run> {
+  const args = [...nodeArgs, 'generator/launch.mjs', 'pipeline/cli.ts', ...cliArgs];
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, args, { cwd: ROOT });
     return { code: 0, stdout, stderr };
@@ -59,6 +59,23 @@ describe('cli.ts check', () => {
     expect(lines).toContain(`${dir}/resources/rag-evaluation-guide.md`);
     expect(lines).toContain(`${dir}/services/seo-audit.md`);
     expect(lines.at(-1)).toBe('3 problems in 2 files; nothing was built.');
+  });
+
+  it('loads the YAML parser that keeps source positions only when a problem asks for a line', async () => {
+    // Printed as the process exits: whether the positions parser's library was ever loaded.
+    const probe = `import { createRequire } from 'node:module';
+      const { cache } = createRequire(process.cwd() + '/');
+      process.on('exit', () => console.log('positions parser loaded: ' + Object.keys(cache).some((file) => file.includes('/node_modules/yaml/'))));`;
+    const withProbe = (dir: string) =>
+      runCli(['check', '--content', dir], ['--import', `data:text/javascript,${encodeURIComponent(probe)}`]);
+    const valid = await withProbe(VALID_FIXTURE);
+    expect(valid.code).toBe(0);
+    expect(valid.stdout).toContain('positions parser loaded: false');
+    // A taxonomy's problem names its line: the probe sees the library loaded.
+    const problem = await withProbe(fixtureDir('duplicate-list-id'));
+    expect(problem.code).toBe(1);
+    expect(problem.stderr).toContain('categories.yaml:30: id:');
+    expect(problem.stdout).toContain('positions parser loaded: true');
   });
 
   it('prints no stack trace for content problems', async () => {
