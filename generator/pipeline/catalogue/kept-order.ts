@@ -32,10 +32,11 @@ const MAX_EDITED = 256;
 
 /** The newest `updated` or publication date of a record (`YYYY-MM-DD`); '' for none. */
 function dayOf(record: AnyEntry, collection: MarkdownCollection): string {
-  const dateField = collection.fields.date;
-  let newest = '';
-  for (const day of [record.updated, dateField && record[dateField]]) if (typeof day === 'string' && day > newest) newest = day;
-  return newest;
+  const { updated } = record;
+  const date = collection.fields.date && record[collection.fields.date];
+  // Two comparisons, not a loop over a new array: this runs for every record of a fresh build.
+  const newest = typeof updated === 'string' ? updated : '';
+  return typeof date === 'string' && date > newest ? date : newest;
 }
 
 const newestOf = (records: readonly AnyEntry[], collection: MarkdownCollection): string =>

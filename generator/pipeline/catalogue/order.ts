@@ -27,9 +27,38 @@ export const recordOrder = (collection: MarkdownCollection): ((a: AnyEntry, b: A
       ) => number)
     : byNewest(newestField(collection));
 
-/** A collection's records in its contract order (a new array). */
-export const sortRecords = <T extends AnyEntry>(records: readonly T[], collection: MarkdownCollection): T[] =>
-  [...records].sort(recordOrder(collection));
+/**
+ * A collection's records in its contract order (a new array). A newest-first order is taken day by day: each
+ * record's day and id read once (a record's fields are slow to read: it has a getter, so its properties are a
+ * dictionary), the records put in their day's list, the days sorted, then each day's list by id, sorted only
+ * when it is not in order already (the load gives the records in file order, and an id is its file's name
+ * unless set). The same array as a stable sort by recordOrder, which read two records' days and ids at each of
+ * its 1.7 million comparisons at 100,000 articles.
+ */
+export function sortRecords<T extends AnyEntry>(records: readonly T[], collection: MarkdownCollection): T[] {
+  if (collection.order === 'order') return [...records].sort(recordOrder(collection));
+  const field = newestField(collection);
+  const byDay = new Map<string, { ids: string[]; records: T[] }>();
+  for (const record of records) {
+    const day = String(record[field]);
+    let list = byDay.get(day);
+    if (!list) {
+      list = { ids: [], records: [] };
+      byDay.set(day, list);
+    }
+    list.ids.push(record.id);
+    list.records.push(record);
+  }
+  const sorted: T[] = [];
+  for (const day of [...byDay.keys()].sort((a, b) => compareText(b, a))) {
+    const { ids, records: list } = byDay.get(day)!;
+    let inOrder = true;
+    for (let at = 1; at < ids.length && inOrder; at++) inOrder = compareText(ids[at - 1]!, ids[at]!) <= 0;
+    if (inOrder) for (const record of list) sorted.push(record);
+    else for (const at of ids.map((_, index) => index).sort((a, b) => compareText(ids[a]!, ids[b]!))) sorted.push(list[at]!);
+  }
+  return sorted;
+}
 
 /** The fields of a record its collection's order reads (its id besides): two records' order is a function of these alone. */
 export const orderFields = (collection: MarkdownCollection): string[] =>
