@@ -41,21 +41,7 @@ export interface BlockPasses {
     words: number,
     complete: number,
   ): void;
-  impactBlockBounds(
-    forms: number,
-    formCount: number,
-    weights: number,
-    words: number,
-    first: number,
-    end: number,
-    size: number,
-    list: number,
-    listLength: number,
-    tiers: number,
-    saturation: number,
-    scratch: number,
-    out: number,
-  ): number;
+  impactBlockBounds(list: number, listLength: number): number;
   formBits(
     base: number,
     columns: number,

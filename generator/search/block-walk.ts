@@ -179,13 +179,15 @@ export function prepareWalk(units: PreparedForm[][], bits: WordBits, bounds: Blo
       if (passes.lowerByImpacts(block) < 0) throw new Error(CORRUPT);
       return slots();
     },
-    /** Every block's bound from the impacts at once (the walk's order overwritten: run no more). */
-    impactBounds(): Float64Array {
+    /**
+     * Every block's bound from the impacts at once (the walk's order overwritten: run no more), against an
+     * empty page (every document found is live), or with `afterRun` against the page `run` just left.
+     */
+    impactBounds(afterRun = false): Float64Array {
+      if (!afterRun) bind();
       const every = new Int32Array(buffer, bounds.layout.order, bounds.blocks);
       every.set(Int32Array.from({ length: bounds.blocks }, (_, block) => block));
-      const { range } = options;
-      const at = [forms.descriptors, forms.count, forms.weights, units.length, range[0], range[1], size, every.byteOffset] as const;
-      const status = passes.impactBlockBounds(...at, every.length, forms.tiers, RANKING.saturation, forms.scratch, forms.out);
+      const status = passes.impactBlockBounds(every.byteOffset, every.length);
       if (status < 0) throw new Error(CORRUPT);
       return new Float64Array(buffer, forms.out, bounds.blocks).slice();
     },

@@ -205,8 +205,13 @@ describe('block bounds', () => {
       bits,
       bounds,
       perDocument,
-      // Every block's bound from the impacts, taken at once (what a long walk uses).
+      // Every block's bound from the impacts, taken at once (what a long walk uses), before any page.
       atOnce: () => walk.impactBounds(),
+      // The same against the first page of 20 the walk found.
+      atOnceAfterPage: () => {
+        walk.run();
+        return walk.impactBounds(true);
+      },
       tight: (block: number) => walk.tightBound(block).best,
       // The bound the walk's order is by: the coarse one, or the quick one where lower.
       ordered: order.bounds,
@@ -248,6 +253,25 @@ describe('block bounds', () => {
       for (const { document, raw } of page) expect(raw).toBeLessThanOrEqual(all[Math.floor(document / RANKING.blockSize)]! * (1 + 1e-12));
     }
     expect(compared).toBeGreaterThan(500);
+  }, 120_000);
+
+  it('taken at once against a page, bound only the documents that can still reach it, and keep every block of the page', async () => {
+    let lowered = 0;
+    for (const q of ['agentic commerce checkout', 'data privacy measurement attribution', 'optimisation mar', 'commerce']) {
+      const all = (await boundsOf(q)).atOnce();
+      const { page, bounds, atOnceAfterPage } = await boundsOf(q);
+      const after = atOnceAfterPage();
+      const last = page[19]!.raw;
+      for (let block = 0; block < bounds.blocks; block++) {
+        expect(after[block]!).toBeLessThanOrEqual(all[block]! * (1 + 1e-12));
+        // A block that can still reach the page keeps the bound it had before any page.
+        if (after[block]! >= last) expect(Math.abs(after[block]! - all[block]!)).toBeLessThanOrEqual(all[block]! * 1e-12);
+        if (after[block]! < all[block]!) lowered++;
+      }
+      for (const { document, raw } of page.slice(0, 20))
+        expect(raw).toBeLessThanOrEqual(after[Math.floor(document / RANKING.blockSize)]! * (1 + 1e-12));
+    }
+    expect(lowered).toBeGreaterThan(100);
   }, 120_000);
 
   it('are never below a document of the block, and the tight one is below the coarse one where no document holds every word', async () => {

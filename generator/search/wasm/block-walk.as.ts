@@ -10,9 +10,8 @@ import { impactBlockBounds } from './impact-bounds.as';
 import { lowerByImpacts, tightBound } from './walk-bounds.as';
 import { below, clearHeap, heapSize } from './walk-heap.as';
 import {
-  AT_ONCE, BUCKET_BEST, BUCKETS, CHUNK, FORM_COUNT, FORM_WEIGHTS, FORMS, HEAP_COUNT, IMPACT_OUT, IMPACTS_AFTER,
-  IMPACTS_CHUNK, ORDER, ORDER_BOUND, ORDER_LENGTH, SCRATCH, STARTS, TIERS, WORD_ORDER,
-  bindState, ctx, end, field, first, saturation, size, wordBest, words,
+  AT_ONCE, BUCKET_BEST, BUCKETS, CHUNK, HEAP_COUNT, IMPACT_OUT, IMPACTS_AFTER, IMPACTS_CHUNK, ORDER, ORDER_BOUND,
+  ORDER_LENGTH, STARTS, WORD_ORDER, bindState, ctx, field, wordBest, words,
 } from './walk-state.as';
 
 /** Binds the walk to the context at `at` and the knobs (ranking.ts), for the exports of this module's kin. */
@@ -71,10 +70,7 @@ export function walk(): i32 {
           const next = load<i32>(order + (boundedTo << 2));
           if (!below(load<f64>(bounds + (next << 3)))) store<i32>(chunk + (listed++ << 2), next);
         }
-        const status = impactBlockBounds(
-          field(FORMS), field(FORM_COUNT), field(FORM_WEIGHTS), words, first, end, size, chunk, listed,
-          field(TIERS), saturation, field(SCRATCH), out,
-        );
+        const status = impactBlockBounds(chunk, listed);
         if (status < 0) return status;
         impacts = true;
       }

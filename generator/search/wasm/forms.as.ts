@@ -110,11 +110,13 @@ export function wantedImpactsInto(
 /**
  * A common term's entry `c` (block `block` of `size` documents): each document's bound from its impact (a
  * 4-bit sixteenth of the entry's bound, times the form's `weight`) into `into` (f64 per slot) where above,
- * for the documents with the term in one of the form's fields, marking `marks` (a byte per slot) when
- * `mark`. The body: doc gaps, mask bytes, impacts (two to a byte), then the (tf, length) pairs. -1 when
- * the body is not well formed.
+ * for the documents in `wanted` (a bit per slot) with the term in one of the form's fields, marking `marks`
+ * (a byte per slot) when `mark`. The doc gaps are read up to the last wanted document only. The body: doc
+ * gaps, mask bytes, impacts (two to a byte), then the (tf, length) pairs. -1 when the body is not well formed.
  */
-export function impactsInto(form: i32, c: i32, block: i32, size: i32, weight: f64, into: i32, marks: i32, mark: bool): i32 {
+export function impactsInto(
+  form: i32, c: i32, block: i32, size: i32, wanted: i32, weight: f64, into: i32, marks: i32, mark: bool,
+): i32 {
   const base = load<i32>(form + BASE);
   const fields = load<i32>(form + FIELDS);
   const count = column(form, COUNT, c);
@@ -123,11 +125,13 @@ export function impactsInto(form: i32, c: i32, block: i32, size: i32, weight: f6
   if (impacts + ((count + 1) >> 1) > base + column(form, DATA_END, c)) return -1;
   const bound = load<f64>(load<i32>(form + BOUND) + (c << 3));
   setCursor(base + column(form, DOC_START, c));
+  const last = 31 - clz<i32>(wanted);
   let slot = -1;
   for (let j = 0; j < count; j++) {
     slot = nextSlot(slot, masks, size);
     if (slot < 0) return -1;
-    if (!(<i32>load<u8>(masks + j) & fields)) continue;
+    if (slot > last) break;
+    if (!((wanted >> slot) & 1) || !(<i32>load<u8>(masks + j) & fields)) continue;
     const level = (<i32>load<u8>(impacts + (j >> 1)) >> ((j & 1) << 2)) & 15;
     const value = ((bound * <f64>(level + 1)) / 16.0) * weight;
     const to = into + (slot << 3);

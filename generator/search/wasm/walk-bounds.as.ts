@@ -98,7 +98,7 @@ function boundsInto(f: i32, c: i32, block: i32, u: i32): i32 {
     const status = wantedImpactsInto(form, c, blockSet(EXACT, u, block), live, weight, into, 0, false);
     if (status <= 0) return status;
   }
-  return impactsInto(form, c, block, size, weight, into, 0, false);
+  return impactsInto(form, c, block, size, live, weight, into, 0, false);
 }
 
 /**
