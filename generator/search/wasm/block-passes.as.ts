@@ -17,5 +17,6 @@ export { blockOrder, completeBlocks, formBounds, orderBounds, wordBounds } from 
 export { formBits, orBytes, unionCount } from './match-bits.as';
 export { bindWalk, walk } from './block-walk.as';
 export { lowerByImpacts, tightBound } from './walk-bounds.as';
-export { impactBlockBounds } from './impact-bounds.as';
+// bestDocument is exported to stay out of line (impact-bounds.as.ts says why); no caller outside uses it.
+export { bestDocument, impactBlockBounds } from './impact-bounds.as';
 export { typoScan } from './typo-scan.as';

@@ -5,8 +5,8 @@
 import { FORM_BYTES, IS_EXACT, KIND, WORD, findEntry, impactsInto, rareInto, wantedImpactsInto } from './forms.as';
 import { below } from './walk-heap.as';
 import {
-  EXACT, FORM_COUNT, FORM_WEIGHTS, FORMS, FOUND, IMPACT_OUT, SATURATED, SCRATCH, TIERS,
-  blockSet, end, field, first, saturation, size, tier, wordBest, words,
+  EXACT, FORM_COUNT, FORM_WEIGHTS, FORMS, FOUND, IMPACT_OUT, SCRATCH, TIERS,
+  blockSet, end, field, first, saturation, size, tier, words,
 } from './walk-state.as';
 
 /**
@@ -42,9 +42,11 @@ function formsInto(block: i32, live: i32, scratch: i32, flags: i32): i32 {
  * The best over the `live` documents of the sum over the words found there of the word's tiers (the walk's
  * TIERS: found, exact, found in a complete match, exact in one) and its saturated value. Each document's two
  * sums (as if complete, as if not) are taken in one pass over the words, in word order, so the one kept is
- * the same number as if taken alone.
+ * the same number as if taken alone. Exported (block-passes.as.ts) only so that the optimizer keeps it a
+ * function of its own: inlined, its loops' code would count against impactBlockBounds' budget before the
+ * engine recompiles that (once per block taken), which a first search of three common words then passed.
  */
-function bestDocument(live: i32, scratch: i32, flags: i32): f64 {
+export function bestDocument(live: i32, scratch: i32, flags: i32): f64 {
   const tiers = field(TIERS);
   let best = 0.0;
   for (let left = live; left != 0; left &= left - 1) {
@@ -71,36 +73,47 @@ function bestDocument(live: i32, scratch: i32, flags: i32): f64 {
 }
 
 /**
- * The documents of `block` in the walk's range that may still reach the page: only those holding a word
- * (exactly, where need be) without which no document can. A document lacking word `u` (or holding it only
- * through a neighbour) is bounded by the sum, in word order as tightBound takes it, of every other word's
- * best tier outside a complete match and its saturated bound (and `u`'s found tier and bound); when that
- * cannot reach the page now, it never will, since the page only rises.
+ * The words a document needs to reach the page as it is now: bit `u` of the low byte when it needs word
+ * `u`'s own term, of the next byte when it needs the word at all. A document lacking word `u` (or holding
+ * it only through a neighbour) is no complete match, and every other word adds at most its best tier
+ * outside one and a saturated part below 1 (s / (s + saturation)); summed in word order as the documents'
+ * sums are (rounding is monotone, so never less), when that cannot reach the page now it never will, since
+ * the page only rises.
  */
-function liveDocuments(block: i32): i32 {
-  const origin = block * size;
-  let live = 0;
-  for (let u = 0; u < words; u++) live |= blockSet(FOUND, u, block);
-  if (first > origin) live &= -1 << min(first - origin, 31);
-  if (end < origin + size) live &= (1 << max(end - origin, 0)) - 1;
-  const saturated = field(SATURATED);
-  for (let u = 0; u < words; u++) {
-    const bound = wordBest(u, block);
-    store<f64>(saturated + (u << 3), bound / (bound + saturation));
-  }
-  const found = tier(0);
-  const exact = tier(1);
+function neededWords(): i32 {
+  const best = max(tier(0), tier(1));
+  let exactly = 0;
+  let found = 0;
   for (let u = 0; u < words; u++) {
     let lacking = 0.0;
     let inexact = 0.0;
     for (let v = 0; v < words; v++) {
-      const part = load<f64>(saturated + (v << 3));
-      if (v != u) lacking += exact + part;
-      inexact += (v == u ? found : exact) + part;
+      if (v != u) lacking += best + 1.0;
+      inexact += (v == u ? tier(0) : best) + 1.0;
     }
-    if (below(inexact)) live &= blockSet(EXACT, u, block);
-    else if (below(lacking)) live &= blockSet(FOUND, u, block);
+    if (below(inexact)) exactly |= 1 << u;
+    else if (below(lacking)) found |= 1 << u;
   }
+  return exactly | (found << 8);
+}
+
+/**
+ * The documents of `block` in the walk's range that hold some word, and every word `needed` (neededWords)
+ * says they must: the only ones that may still reach the page.
+ */
+function liveDocuments(block: i32, needed: i32): i32 {
+  const origin = block * size;
+  let live = 0;
+  let held = 0xffff;
+  for (let u = 0; u < words; u++) {
+    const found = blockSet(FOUND, u, block);
+    live |= found;
+    if ((needed >> u) & 1) held &= blockSet(EXACT, u, block);
+    else if ((needed >> (8 + u)) & 1) held &= found;
+  }
+  live &= held;
+  if (first > origin) live &= -1 << min(first - origin, 31);
+  if (end < origin + size) live &= (1 << max(end - origin, 0)) - 1;
   return live;
 }
 
@@ -114,16 +127,11 @@ export function impactBlockBounds(list: i32, listLength: i32): i32 {
   const scratch = field(SCRATCH);
   const flags = scratch + words * size * 8;
   const out = field(IMPACT_OUT);
+  const needed = neededWords();
   for (let k = 0; k < listLength; k++) {
     const block = load<i32>(list + (k << 2));
-    const live = liveDocuments(block);
-    for (let u = 0; u < words; u++) {
-      for (let left = live; left != 0; left &= left - 1) {
-        const slot = u * size + ctz<i32>(left);
-        store<f64>(scratch + (slot << 3), 0.0);
-        store<u8>(flags + slot, 0);
-      }
-    }
+    const live = liveDocuments(block, needed);
+    memory.fill(scratch, 0, words * size * 9);
     if (formsInto(block, live, scratch, flags) < 0) return -1;
     store<f64>(out + (block << 3), bestDocument(live, scratch, flags));
   }
