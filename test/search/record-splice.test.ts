@@ -3,11 +3,12 @@
  * fields it holds it in or only its pairs; many documents in one block, the first and last blocks, a block
  * gained or emptied) is byte for byte the record built whole from the same postings.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { RANKING, SEARCH_FIELDS } from '../../generator/search/ranking.ts';
 import { boundAverages, RecordBuilder } from '../../generator/search/record-builder.ts';
 import type { Pairs } from '../../generator/search/block-edits.ts';
 import { spliceRecord } from '../../generator/search/record-splice.ts';
+import { ByteWriter } from '../../generator/search/postings-codec.ts';
 import { createRandom } from '../helpers/synthetic-content.ts';
 
 const FIELDS = SEARCH_FIELDS.length;
@@ -18,12 +19,12 @@ const GRID = boundAverages([6.3, 3.1, 2.2, 21.7, 412.9]);
 /** A term's postings: by document, its pairs. */
 type Postings = Map<number, Pairs>;
 
-function encode(postings: Postings): Uint8Array {
+function encode(postings: Postings, documents = DOCUMENTS): Uint8Array {
   const builder = new RecordBuilder();
   for (const document of [...postings.keys()].sort((a, b) => a - b)) {
     for (const [fieldId, tf, length] of postings.get(document)!) builder.add(fieldId, document, tf, length);
   }
-  return builder.encode({ documents: DOCUMENTS, averageFieldLength: GRID });
+  return builder.encode({ documents, averageFieldLength: GRID });
 }
 
 describe('a spliced record', () => {
@@ -114,5 +115,23 @@ describe('a spliced record', () => {
     const dense: Postings = new Map(Array.from({ length: Math.ceil(DOCUMENTS / 8) }, (_, i) => [i * 8, [[4, 2, 100]] as Pairs]));
     expect(spliceRecord(encode(dense), new Map([[0, []]]), DOCUMENTS, GRID)).toBeUndefined();
     expect(spliceRecord(encode(dense), new Map([[1, [[0, 1, 3]] as Pairs]]), DOCUMENTS, GRID)).toBeDefined();
+  });
+
+  it('copies the table entries of the blocks an edit left as they were, encoding only the others', () => {
+    // A dense term over 400 blocks; one document's body made a little longer, its score staying below the best.
+    const documents = 400 * RANKING.blockSize;
+    const postings: Postings = new Map(
+      Array.from({ length: documents }, (_, document) => [document, [[4, 1 + (document % 3), 300]] as Pairs]),
+    );
+    const before = encode(postings, documents);
+    const edit: Pairs = [[4, 1, 306]];
+    postings.set(3000, edit);
+    const varint = vi.spyOn(ByteWriter.prototype, 'varint');
+    const spliced = spliceRecord(before, new Map([[3000, edit]]), documents, GRID);
+    const calls = varint.mock.calls.length;
+    varint.mockRestore();
+    expect(Buffer.from(spliced!.bytes).toString('hex')).toBe(Buffer.from(encode(postings, documents)).toString('hex'));
+    // Four numbers an entry: encoding every entry's would take 1,600 and more.
+    expect(calls).toBeLessThan(100);
   });
 });
