@@ -46,7 +46,6 @@ export interface BlockPasses {
     base: number,
     columns: number,
     n: number,
-    size: number,
     fields: number,
     first: number,
     end: number,

@@ -44,7 +44,7 @@ function addForm(set: number, prepared: PreparedForm, [first, end]: readonly [nu
     // columns kept beside its record (query-memory.ts); a dense term's from its bitset there, with no doc gap read.
     const kept = prepared.kept!;
     const dense = record.dense ? kept.shard + record.dense.byteOffset - record.bytes.byteOffset : 0;
-    const at = [kept.body, kept.columns, prepared.count, size, fields, first, end, set] as const;
+    const at = [kept.body, kept.columns, prepared.count, fields, first, end, set] as const;
     if (blockPasses().formBits(...at, dense, record.dense?.length ?? 0) < 0) throw new Error(CORRUPT);
     return;
   }

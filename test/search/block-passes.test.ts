@@ -107,11 +107,11 @@ describe('the WebAssembly passes over blocks', () => {
     memory.set([1, 4, 1], 100);
     // The bitset is 3 bytes: documents 16, 17 and 20 (block 1's first byte); the byte after it is not its.
     memory.set([0, 0, 0x13, 0xff], 200);
-    expect(passes.formBits(0, 1024, 1, 16, 1, 0, 21, 2048, 200, 3)).toBe(0);
+    expect(passes.formBits(0, 1024, 1, 1, 0, 21, 2048, 200, 3)).toBe(0);
     // Documents 16 and 20 have the term in field 1; document 17 only in another.
     expect(Array.from(memory.subarray(2048, 2052))).toEqual([0, 0, 0x11, 0]);
     // A count the bitset does not have is refused.
     view.setInt32(1024 + 4, 2, true);
-    expect(passes.formBits(0, 1024, 1, 16, 1, 0, 21, 2048, 200, 3)).toBe(-1);
+    expect(passes.formBits(0, 1024, 1, 1, 0, 21, 2048, 200, 3)).toBe(-1);
   });
 });

@@ -24,9 +24,9 @@ export function decodeRare(at: i32, end: i32, count: i32, fields: i32, docs: i32
     if (value == 0 || value > all) return -1;
     const mask = <i32>value;
     store<u8>(masks + i, <u8>mask);
-    for (let field = 0; field < fields; field++) {
-      if (!(mask & (1 << field))) continue;
-      const to = (i * fields + field) << 2;
+    // Field by field of its mask only (each turn of a loop counts its whole code against the engine's budget).
+    for (let left = mask; left != 0; left &= left - 1) {
+      const to = (i * fields + ctz<i32>(left)) << 2;
       value = readVarint(end, 8);
       if (value < 0) return -1;
       store<i32>(tf + to, <i32>value);
@@ -57,8 +57,8 @@ export function prepareRare(
     let score = 0.0;
     if (mask) {
       let sum = 0.0;
-      for (let id = 0; id < 5; id++) {
-        if (!(mask & (1 << id))) continue;
+      for (let left = mask; left != 0; left &= left - 1) {
+        const id = ctz<i32>(left);
         const at = (i * 5 + id) << 2;
         const idf = load<f64>(weights + ((1 + id) << 3));
         sum += bm25(idf, <f64>load<u32>(tf + at), <f64>load<u32>(lengths + at), load<f64>(averages + (id << 3)));
