@@ -23,8 +23,8 @@ import { figuresFromChild } from './child-figures.ts';
 import { measureClasses, printRelevance, type Relevance, siteSynonyms, withContent } from './search-relevance.ts';
 
 const CONTENT_DIR = fileURLToPath(new URL('../content', import.meta.url));
-/** Fresh isolates per first-search figure (the median is printed). */
-const COLD_RUNS = 3;
+/** Fresh isolates per first-search figure (the median is printed, with the spread: 3 moved the worst by ~3 ms). */
+const COLD_RUNS = 7;
 export const WARM_QUERIES = 200;
 const MEMORY_QUERIES = 1000;
 /** The largest corpus a whole MiniSearch index is built and loaded for (past it, a single isolate cannot). */
@@ -100,14 +100,21 @@ export function runIn(runtime: Runtime, args: string[]): Record<string, number> 
 const runDeno = (args: string[]) => runIn('deno', args);
 
 interface FirstFigures {
+  /** Per query, the median of its isolates, then the least and the most of them. */
   cpuMs: number[];
+  spread: [number, number][];
   bytesRead: number[];
 }
 
 /** Per query, the median of COLD_RUNS fresh isolates. */
 function firstSearches(mode: 'first' | 'plain', dir: string, runtime: Runtime = 'deno'): FirstFigures {
   const runs = FIRST_QUERIES.map((q) => Array.from({ length: COLD_RUNS }, () => runIn(runtime, [mode, dir, q])));
-  return { cpuMs: runs.map((list) => median(list.map((run) => run.cpuMs!))), bytesRead: runs.map((list) => list[0]!.bytesRead!) };
+  const cpu = runs.map((list) => list.map((run) => run.cpuMs!));
+  return {
+    cpuMs: cpu.map(median),
+    spread: cpu.map((list) => [Math.min(...list), Math.max(...list)]),
+    bytesRead: runs.map((list) => list[0]!.bytesRead!),
+  };
 }
 
 /** The speed figures taken in one runtime. */
@@ -226,11 +233,14 @@ function printReport(rows: Row[]): void {
     );
   }
   console.log(
-    `\nFirst search CPU per query, ms (median of ${COLD_RUNS} fresh Deno isolates; the process's user + system time around the search):\n`,
+    `\nFirst search CPU per query, ms (median of ${COLD_RUNS} fresh Deno isolates, least to most in brackets; the process's user + system time around the search):\n`,
   );
   console.log(`| documents | ${FIRST_QUERIES.map((q) => `"${q}"`).join(' | ')} |`);
   console.log(`|---:|${FIRST_QUERIES.map(() => '---:|').join('')}`);
-  for (const row of rows) console.log(`| ${row.docs.toLocaleString('en')} | ${row.first.cpuMs.map((ms) => fixed(ms)).join(' | ')} |`);
+  for (const { docs, first } of rows) {
+    const cells = first.cpuMs.map((ms, i) => `${fixed(ms)} (${fixed(first.spread[i]![0])} to ${fixed(first.spread[i]![1])})`);
+    console.log(`| ${docs.toLocaleString('en')} | ${cells.join(' | ')} |`);
+  }
   const at = (docs: number) => rows.find((row) => row.docs === docs);
   const goal = (label: string, value: number | undefined, max: number, unit: string) =>
     value === undefined
