@@ -162,6 +162,23 @@ describe('size and expansion limits', () => {
     },
     60_000,
   );
+
+  it.each([
+    ['in this thread', false],
+    ['with a helper thread rendering most bodies, as npm run build does', true],
+  ])(
+    'refuses a body that would hold the renderer for minutes, naming the file, the field and the line (%s)',
+    async (_name, helperThread) => {
+      const content = fixtureDir('valid');
+      writeFileSync(
+        path.join(content, 'intelligence', 'slow.md'),
+        ARTICLE(`---\n${VALID_ARTICLE_FIELDS}`, `Prose.\n\n${'**a,'.repeat(25_000)}`),
+      );
+      const build = buildSite({ contentDir: content, outDir: path.join(tempDir('slow'), 'dist'), env: BUILD_ENV, helperThread });
+      await expect(build).rejects.toThrow(/^intelligence\/slow\.md: body: from about line 3 of the body, /);
+    },
+    60_000,
+  );
 });
 
 describe('images that could run script', () => {

@@ -71,8 +71,8 @@ const CASES: { name: string; run: (input: string) => unknown; typical: string; w
     // The renderer's shortcuts (plain-text-run.ts, possible-blocks.ts) are asked once a token or block, each time
     // with the whole rest of the paragraph or body: reading all of it each time took 3.4 s for `a_ a_ …` and 5.6 s
     // for short paragraphs between headings at 100,000 characters. 50,000 keeps the renderer's cost in the suite
-    // small. Not covered: marked's own text pattern is superlinear on `a*a*…` and its paragraph pattern on lines
-    // broken by quotes (2.3 s and 1.5 s at 100,000 characters, with or without the shortcuts).
+    // small. marked's own superlinear steps are counted and such a body refused (render-work.ts); CPU before that
+    // at 50,000 characters is given for each, at 100,000 where 50,000 took under the floor.
     name: 'Markdown to HTML',
     run: renderMarkdown,
     typical: repeat('Agents compare [offers](https://example.test) and <em>pay</em> for things. ', N / 4),
@@ -87,6 +87,12 @@ const CASES: { name: string; run: (input: string) => unknown; typical: string; w
       'lines ending in two spaces': repeat('a  \n', N / 4),
       // marked's table pattern reads on through every row-like line before its step refuses the underline: 4.0 s.
       'setext headings': repeat('x\n-\n', N / 4),
+      'a* again and again (0.6 s)': repeat('a*', N / 4),
+      'strong openers that never close (over 20 s)': repeat('**a,', N / 4),
+      '_*a again and again (22.7 s)': repeat('_*a', N / 4),
+      'tildes that never close (0.9 s)': repeat('about ~5 or ~10 items, ~~struck~~ text ', N / 4),
+      'emphasis nested deep (1.7 s at 100,000)': `${repeat('*a', N / 4)}${repeat('*', N / 4)}`,
+      'quoted and unquoted lines (1.9 s at 100,000)': repeat('x\n> q\n', N / 2),
     },
   },
   {

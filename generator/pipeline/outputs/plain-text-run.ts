@@ -90,7 +90,7 @@ function runEnd(src: string, from: number): number {
 const LOOKAHEAD = 64;
 
 /** The characters of an e-mail address's local part, through which the pattern looks ahead for its `@`. */
-function isLocalPart(code: number): boolean {
+export function isLocalPart(code: number): boolean {
   const letter = lower(code);
   return (
     (letter >= 0x61 && letter <= 0x7a) ||

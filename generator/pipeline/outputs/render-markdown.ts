@@ -1,8 +1,18 @@
 /** Markdown to HTML for `content_html`: raw HTML is escaped so clients can embed the result as it is. */
-import { Marked, type Tokens } from 'marked';
+import { Lexer, Marked, type Tokens } from 'marked';
 import { escapeHtml } from './html.ts';
 import { plainTextRun } from './plain-text-run.ts';
 import { maybeSetextHeading, maybeTable } from './possible-blocks.ts';
+import {
+  charge,
+  emailLookaheadWork,
+  endWork,
+  meteredInlineRules,
+  quoteWork,
+  startWork,
+  TooMuchWork,
+  WORK_PER_CHARACTER,
+} from './render-work.ts';
 
 /** Links and images may only point to the web or the site itself: no `javascript:` or `data:`. */
 function isSafeHref(href: string): boolean {
@@ -12,17 +22,33 @@ function isSafeHref(href: string): boolean {
   return !scheme || ['http', 'https', 'mailto'].includes(scheme[1]!.toLowerCase());
 }
 
+/**
+ * The closer patterns of emphasis and strikethrough counted (render-work.ts), in marked's GFM inline rules
+ * themselves, which every lexer of marked's takes: a hook that hands marked a lexer of our own would do, but any
+ * hook makes marked mask every inline run for its emphasis step, 11% more time on the synthetic bodies. Outside
+ * renderMarkdown nothing is counted, so another user of marked in the process sees the same patterns at work.
+ */
+const GFM_INLINE = (Lexer.rules.inline as unknown as { gfm: Parameters<typeof meteredInlineRules>[0] }).gfm;
+Object.assign(GFM_INLINE, meteredInlineRules(GFM_INLINE));
+
 const marked = new Marked({
   gfm: true,
   async: false,
   tokenizer: {
+    // Counted before marked's step runs, which is where the time goes (render-work.ts); false leaves it to that step.
+    blockquote(src: string) {
+      if (/^ {0,3}>/.test(src)) charge(quoteWork(src), src);
+      return false;
+    },
     // undefined is marked's own answer for no such block (possible-blocks.ts); false hands the question to its pattern.
     lheading: (src: string) => (maybeSetextHeading(src) ? false : undefined),
     table: (src: string) => (maybeTable(src) ? false : undefined),
     // The same token as marked's own, found faster where plainTextRun is sure of it; false hands it to marked.
     inlineText(src: string) {
       const raw = plainTextRun(src);
-      return raw === undefined ? false : { type: 'text', raw, text: raw, escaped: this.lexer.state.inRawBlock };
+      if (raw !== undefined) return { type: 'text', raw, text: raw, escaped: this.lexer.state.inRawBlock };
+      charge(emailLookaheadWork(src), src);
+      return false;
     },
   },
   renderer: {
@@ -41,18 +67,42 @@ const marked = new Marked({
   },
 });
 
+/** A body as HTML; throws TooMuchWork where it would cost the renderer more than its length allows (render-work.ts). */
 export function renderMarkdown(markdown: string): string {
-  return marked.parse(markdown, { async: false });
+  startWork(markdown.length);
+  try {
+    return marked.parse(markdown, { async: false });
+  } finally {
+    endWork();
+  }
+}
+
+/** The 1-based line of `body` where `at` (text the renderer was working on) begins, or 1 where it cannot be found. */
+function lineOf(body: string, at: string): number {
+  const newline = at.indexOf('\n');
+  const firstLine = at.slice(0, Math.min(80, newline < 0 ? at.length : newline));
+  const index = firstLine ? body.indexOf(firstLine) : -1;
+  let line = 1;
+  for (let i = body.indexOf('\n'); i >= 0 && i < index; i = body.indexOf('\n', i + 1)) line++;
+  return line;
 }
 
 /**
- * A record's body as HTML. A body the renderer cannot handle (nesting deep enough to exhaust the stack) fails
- * the build with the file it came from, not with the renderer's own words alone.
+ * A record's body as HTML. A body the renderer cannot handle (nesting deep enough to exhaust the stack, or a shape
+ * that would hold it for minutes: render-work.ts) fails the build with the file it came from, not with the
+ * renderer's own words alone. The line is counted in the body, which is all the renderer is given.
  */
 export function renderBody(record: { body: string; file: string }): string {
   try {
     return renderMarkdown(record.body);
   } catch (error) {
+    if (error instanceof TooMuchWork)
+      throw new Error(
+        `${record.file}: body: from about line ${lineOf(record.body, error.at)} of the body, the text would keep the Markdown renderer ` +
+          `busy far longer than its length warrants (over ${WORK_PER_CHARACTER} steps a character, where prose takes about one at most): ` +
+          'runs of *, _ or ~ that never close, emphasis nested many levels deep, words thousands of characters long, or quoted (>) ' +
+          'lines alternating with unquoted ones, by the hundred in one paragraph. Any prose is allowed; split such a stretch with blank lines or write it in a code block',
+      );
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
     throw new Error(`${record.file}: the body could not be rendered as Markdown (${reason}); simplify its nesting`);
   }

@@ -1,0 +1,148 @@
+/**
+ * The work the Markdown renderer may do for a body, counted where marked's own steps are not linear in their
+ * input, so that a body shaped to make them slow is refused within a bound linear in its length rather than
+ * held for minutes (render-markdown.ts). Ordinary text is rendered exactly as before: the count only watches.
+ *
+ * What is counted (marked 18, GFM; CPU times of the renderer before the count, 2026-11-25):
+ * - Emphasis and strikethrough: for every `*`, `_` or `~` that may open, marked scans on for its closer, up to
+ *   the last one the text holds, and renders an opener's text again inside it. Many openers that never close
+ *   (`**a,**a,...`: 6.9 s at 25,000 characters; `about ~5 or ~10 items`: 3.4 s at 100,000), or emphasis nested
+ *   deep, make that quadratic. Counted: the searches of its closer patterns and the characters they pass over,
+ *   through the patterns themselves (meteredInlineRules).
+ * - Text before an e-mail address: marked's text pattern looks ahead, at every token, through the characters
+ *   an address may hold for an `@` (`a*a*a*...`: 8.9 s at 200,000). Counted: those characters
+ *   (emailLookaheadWork), where the renderer's own loop (plain-text-run.ts) left the token to the pattern.
+ * - Quotes with lazy lines: marked's block quote step takes one group of `>` lines and unquoted lines at a time
+ *   and copies the rest of the quote's lines for each (`x` / `> q` lines: 7.9 s at 200,000). Counted: the
+ *   groups times the lines, read before the step runs (quoteWork).
+ *
+ * Prose costs at most about a unit a character (the site's and 200 synthetic bodies at most 0.09; 200,000
+ * characters of long paragraphs, tables, lists or quotes at most 1.1). A body is refused past WORK_PER_CHARACTER
+ * units a character beyond WORK_ALLOWANCE, which any body may spend. A unit took 1 to 35 nanoseconds on the
+ * shapes above, so a body is refused within about 0.15 s plus 0.6 s a megabyte, where 1 MB took minutes.
+ */
+import { isLocalPart } from './plain-text-run.ts';
+
+/** Units a character of the body may cost: many times what prose costs. */
+export const WORK_PER_CHARACTER = 16;
+/**
+ * Units any body may spend whatever its length, so that a short body is never refused for a shape that costs
+ * it little: one paragraph with a `*` that may open and close in every sentence is refused from 37,500
+ * characters on (60 ms then; it is quadratic: 1.6 s at 200,000).
+ */
+const WORK_ALLOWANCE = 4_000_000;
+
+/** Thrown when a body has cost more work than it may; `at` is the text the renderer was working on. */
+export class TooMuchWork extends Error {
+  readonly at: string;
+  constructor(at: string) {
+    super('the body asks the Markdown renderer for more work than its length allows');
+    this.name = 'TooMuchWork';
+    this.at = at;
+  }
+}
+
+/** What the body being rendered may cost, and may still cost; rendering is synchronous, so one body at a time. */
+let allowed = Number.POSITIVE_INFINITY;
+let left = Number.POSITIVE_INFINITY;
+/** The text the renderer is working on, for the error's line. */
+let working = '';
+/** What the last body rendered cost. */
+let lastWork = 0;
+
+/** Starts counting for a body of `length` characters. */
+export function startWork(length: number): void {
+  allowed = WORK_PER_CHARACTER * length + WORK_ALLOWANCE;
+  left = allowed;
+  working = '';
+}
+
+/** Stops counting (between bodies, nothing is counted). */
+export function endWork(): void {
+  lastWork = allowed - left;
+  allowed = left = Number.POSITIVE_INFINITY;
+}
+
+/** The units the last body rendered cost (what the tests compare with prose). */
+export const workOfLastBody = (): number => lastWork;
+
+/** Counts `units` of work on `at`; throws TooMuchWork once the body has cost more than it may. */
+export function charge(units: number, at?: string): void {
+  if (at !== undefined) working = at;
+  left -= units;
+  if (left < 0) throw new TooMuchWork(working);
+}
+
+/**
+ * Units a search by a closer pattern costs, and characters it passes over (from lastIndex to its match's end, or
+ * the text's end) a unit: a search tries every alternative of the pattern, passing over a run of plain text
+ * costs little a character. So weighted, `**a,` repeated (a search every four characters) and prose with a `*`
+ * every fifty both cost about 40 nanoseconds a unit, where a unit a character passed differed ninefold.
+ */
+const UNITS_A_SEARCH = 8;
+const CHARACTERS_A_UNIT = 8;
+
+/** A pattern that counts its searches and the characters they pass over. */
+class MeteredPattern extends RegExp {
+  override exec(text: string): RegExpExecArray | null {
+    const from = this.lastIndex;
+    const match = super.exec(text);
+    charge(UNITS_A_SEARCH + ((match ? match.index + match[0].length : text.length) - from) / CHARACTERS_A_UNIT, text);
+    return match;
+  }
+}
+
+const metered = (pattern: RegExp) => new MeteredPattern(pattern.source, pattern.flags);
+
+/** The closer patterns of emphasis and strikethrough in marked's inline `rules`, counted. */
+export function meteredInlineRules(rules: { emStrongRDelimAst: RegExp; emStrongRDelimUnd: RegExp; delRDelim: RegExp }) {
+  return {
+    emStrongRDelimAst: metered(rules.emStrongRDelimAst),
+    emStrongRDelimUnd: metered(rules.emStrongRDelimUnd),
+    delRDelim: metered(rules.delRDelim),
+  };
+}
+
+/**
+ * What marked's text pattern reads ahead from the token that `src` starts with: after its first character (or
+ * first run of backticks or tildes), unless a backtick, a tilde or two spaces come next, the run of local-part
+ * characters (at most the rest of the text).
+ */
+export function emailLookaheadWork(src: string): number {
+  const first = src.charCodeAt(0);
+  let from = 1;
+  if (first === 0x60 || first === 0x7e) while (src.charCodeAt(from) === first) from++;
+  const next = src.charCodeAt(from);
+  if (next === 0x60 || next === 0x7e || src.startsWith('  ', from)) return from;
+  let end = from;
+  while (end < src.length && isLocalPart(src.charCodeAt(end))) end++;
+  return end;
+}
+
+/** A line that begins, after at most three spaces, with `>`. */
+const QUOTED = /^ {0,3}>/;
+/** A line of white space only, which neither a quote nor its lazy lines cross. */
+const BLANK = /^[ \t]*$/;
+
+/**
+ * An upper bound on what marked's block quote step does for a quote at the start of `src`: the quote runs at most
+ * to the first blank line; the step takes it a group at a time (quoted lines, then unquoted ones) and copies the
+ * lines still to come for each group. Reading the lines costs a unit each too.
+ */
+export function quoteWork(src: string): number {
+  let lines = 0;
+  let groups = 0;
+  let quotedBefore = false;
+  for (let start = 0; start < src.length; ) {
+    const next = src.indexOf('\n', start);
+    const end = next < 0 ? src.length : next;
+    const line = src.slice(start, end);
+    if (BLANK.test(line)) break;
+    const quoted = QUOTED.test(line);
+    if (quoted && !quotedBefore) groups++;
+    quotedBefore = quoted;
+    lines++;
+    start = end + 1;
+  }
+  return lines + groups * lines;
+}
