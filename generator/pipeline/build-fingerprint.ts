@@ -118,13 +118,15 @@ export function fingerprintBuild(inputs: BuildInputs, recorded = readBuildRecord
 export type ColdFingerprint = Pick<Fingerprint, 'generator' | 'stats' | 'listing'> & {
   /** The content files to digest (content-digests.ts digestFile), in the order `settled` takes their digests. */
   files: string[];
+  /** Their names in the content folder, in the same order (the load's own digests are by name). */
+  names: string[];
   settled(digests: readonly string[]): Fingerprint;
 };
 
 /**
  * The fingerprint of a build with no record beside its output (a cold build), or undefined where there is one.
  * With nothing to compare it with, the content's digests serve only the record written when the build ends:
- * they are taken by the build's helper thread beside the build (build-site.ts `digestFiles`), and `settled`
+ * they are taken from the build's own reads of the content and by its helper thread (content-digests.ts coldDigests), and `settled`
  * gives the very fingerprint fingerprintBuild would have (each file's stats as taken here, before the build
  * reads it).
  */
@@ -135,10 +137,12 @@ export function fingerprintCold(inputs: BuildInputs, recorded = readBuildRecord(
   const stats = new Map<string, FileStats>();
   const listing = listNames(inputs.contentDir);
   const files: string[] = [];
+  const names: string[] = [];
   // The same walk as the hash's below, here only to take each file's stats and name it to be digested.
   hashTree(createHash('sha1'), listing, (file, name) => {
     stats.set(name, keptStats(statSync(file)));
     files.push(file);
+    names.push(name);
     return '';
   });
   const settled = (digests: readonly string[]): Fingerprint => {
@@ -150,7 +154,7 @@ export function fingerprintCold(inputs: BuildInputs, recorded = readBuildRecord(
     });
     return { value: hash.digest('base64'), generator, content, reread: true, stats, listing, recorded: undefined };
   };
-  return { generator, stats, listing, files, settled };
+  return { generator, stats, listing, files, names, settled };
 }
 
 const recordFile = (outDir: string) => `${path.resolve(outDir)}.build.json`;

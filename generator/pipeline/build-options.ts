@@ -1,4 +1,5 @@
 /** What a build is asked (buildSite's options) and what it answers (build-site.ts). */
+import type { ContentFiles } from './content-digests.ts';
 import type { CollectionTable } from '../schemas/collections.ts';
 import type { Content } from '../schemas/content.ts';
 import type { BuildCache } from './build-cache.ts';
@@ -26,8 +27,8 @@ export interface BuildOptions {
   recordPages?: boolean;
   /** Uses a second thread to render bodies and build the search index (`npm run build`); the same bytes either way. */
   helperThread?: boolean;
-  /** Content files to digest for a cold build's record (build-fingerprint.ts fingerprintCold), by the helper if any. */
-  digestFiles?: string[] | undefined;
+  /** Content files to digest for a cold build's record (build-fingerprint.ts fingerprintCold; content-digests.ts coldDigests). */
+  digestFiles?: ContentFiles | undefined;
   /** The CMS's backend (`npm run dev` gives the local one); from the environment otherwise (cms-config.ts). */
   cmsBackend?: CmsBackend;
   /** The collections table; the site's own unless a test registers another. */

@@ -15,7 +15,7 @@ import { buildListPages } from './outputs/pages/list-pages.ts';
 import { buildCmsFiles } from './outputs/cms/cms-files.ts';
 import type { CmsBackend } from './outputs/cms/cms-config.ts';
 import { buildSemanticIndex } from './outputs/semantic/semantic-output.ts';
-import { digestFile } from './content-digests.ts';
+import { coldDigests, digestFile } from './content-digests.ts';
 import { type BuildHelper, type FinishRendering, renderAsRead, renderCold, startBuildHelper } from './helper/build-helper.ts';
 import { bodyRenderer, markdownBodies } from './render-bodies.ts';
 import { buildOpenApi, serializeOpenApi } from './outputs/openapi/openapi-document.ts';
@@ -137,13 +137,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   // Started first, so that its modules load while the content is read.
   const helper = options.helperThread ? startBuildHelper({ endAfterSearch: true }) : undefined;
   const damage = damageCheckFor(options);
-  // Asked before any body to render: the content is hashed while this thread loads it.
-  const { digestFiles: files } = options;
-  const digests = files && (helper?.digests(files) ?? Promise.resolve(files.map(digestFile)));
-  digests?.catch(() => {});
   try {
-    const result = await underLock(options, damage, () => buildWith(options, helper, damage));
-    return digests ? { ...result, contentDigests: await digests } : result;
+    return await underLock(options, damage, () => buildWith(options, helper, damage));
   } finally {
     await helper?.close();
   }
@@ -156,8 +151,12 @@ async function buildWith(options: BuildOptions, helper: BuildHelper | undefined,
   const store = options.keepLoads ? openLoadStore(options.outDir, { trust: !options.force }) : undefined;
   const tracking = openTracking({ ...options, ownEmit: !!(options.emit ?? options.snapshot) });
   const reading = helper && !tracking.previous ? renderAsRead(helper) : undefined;
-  const { contentDir, listContent } = options;
-  const loaded = await loadContent(contentDir, collections, settings.limits, options.cache, store, listContent, reading?.read);
+  const { contentDir, listContent, digestFiles } = options;
+  const read = digestFiles && new Map<string, string>();
+  const loaded = await loadContent(contentDir, collections, settings.limits, options.cache, store, listContent, reading?.read, read);
+  // A cold build's record: the content's digests from the load's reads, the other files' hashed by the helper meanwhile.
+  const digests = digestFiles && coldDigests(digestFiles, read!, (rest) => helper?.digests(rest) ?? Promise.resolve(rest.map(digestFile)));
+  digests?.catch(() => {});
   const raw = options.amend ? options.amend(loaded) : loaded;
   const renders = reading?.finish();
   const content = validateContent(raw, collections, options.cache);
@@ -191,5 +190,5 @@ async function buildWith(options: BuildOptions, helper: BuildHelper | undefined,
   store?.save();
   const carried = tracking.settle(written);
   const { digests: named, ...counts } = written;
-  return { content, publication, ...counts, carried, named, loaded: store?.counts };
+  return { content, publication, ...counts, carried, named, loaded: store?.counts, contentDigests: await digests };
 }

@@ -160,7 +160,7 @@ async function buildLocked(contentDir: string, outDir: string, settings: BuildSe
     outDir,
     settings,
     helperThread: true,
-    digestFiles: cold?.files,
+    digestFiles: cold,
     force,
     inPlace,
     keepLoads: true,

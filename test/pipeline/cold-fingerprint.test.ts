@@ -10,6 +10,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { fingerprintBuild, fingerprintCold, recordBuild } from '../../generator/pipeline/build-fingerprint.ts';
 import { resolveBuildSettings } from '../../generator/pipeline/build-settings.ts';
 import { startBuildHelper } from '../../generator/pipeline/helper/build-helper.ts';
+import { coldDigests, digestFile } from '../../generator/pipeline/content-digests.ts';
+import { loadContent } from '../../generator/pipeline/load/load-content.ts';
 import { scratchDir } from '../helpers/scratch.ts';
 
 const root = scratchDir('cold-fingerprint');
@@ -39,5 +41,27 @@ describe('the fingerprint of a cold build', () => {
     expect(fingerprintCold(inputs)).toBeUndefined();
     writeFileSync(path.join(content, 'intelligence', 'a-3.md'), '---\ntitle: changed\n---\n');
     expect(fingerprintBuild(inputs).value).not.toBe(checked.value);
+  });
+
+  it("takes the digests of the files the load read from the load's own reads, and reads only the others again", async () => {
+    const content = path.join(root, 'content-read');
+    mkdirSync(path.join(content, 'intelligence'), { recursive: true });
+    mkdirSync(path.join(content, 'images'), { recursive: true });
+    writeFileSync(path.join(content, 'site.yaml'), 'name: x\n');
+    for (let n = 0; n < 20; n++) writeFileSync(path.join(content, 'intelligence', `a-${n}.md`), `---\ntitle: a ${n}\n---\nbody ${n} é\n`);
+    writeFileSync(path.join(content, 'images', 'a.png'), 'not read by the load');
+    const inputs = { contentDir: content, outDir: path.join(root, 'dist-read'), settings: resolveBuildSettings({}) };
+    const cold = fingerprintCold(inputs)!;
+    const read = new Map<string, string>();
+    await loadContent(content, undefined, undefined, undefined, undefined, undefined, undefined, read);
+    const asked: string[] = [];
+    const digests = await coldDigests(cold, read, async (rest) => {
+      asked.push(...rest);
+      return rest.map(digestFile);
+    });
+    expect(cold.settled(digests).value).toBe(fingerprintBuild(inputs).value);
+    // The 20 Markdown files and site.yaml are the load's; only the image is read again.
+    expect(read.size).toBe(21);
+    expect(asked).toEqual([path.join(content, 'images', 'a.png')]);
   });
 });

@@ -27,9 +27,8 @@ export type KeepFor = { scope: string; staging: string };
 
 export interface BuildHelper {
   /**
-   * The content files' digests for a cold build's record (content-digests.ts), taken while this thread loads
-   * the content: asked first, they cost the helper's rendering a few tens of milliseconds at 4,000 articles,
-   * where a thread of their own cost a thread's start.
+   * The digests of the content files a cold build's load did not read (its images and other files), for its
+   * record (content-digests.ts coldDigests), taken beside the build: a thread of their own cost a thread's start.
    */
   digests(files: string[]): Promise<string[]>;
   /** Each body's HTML, or null where rendering failed (the caller renders it again to report the error). */

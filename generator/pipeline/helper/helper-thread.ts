@@ -1,7 +1,7 @@
 /**
  * The build's second thread (build-helper.ts): renders the Markdown bodies it is sent and builds the search
  * index, with the same functions the build runs in its own thread, so the bytes are the same either way; on a
- * cold build, it first hashes the content files for the build's record.
+ * cold build, it also hashes the content files its load did not read, for the build's record.
  */
 import { workerData } from 'node:worker_threads';
 import type { SearchDocument } from '../../search/index-format.ts';

@@ -103,6 +103,7 @@ function loadAll(
  * `list`: the folder's listing, when the caller knows it without listing it (npm run dev, from its watcher).
  * `onMarkdown`: told each record of a Markdown collection as it is read, in a load of the whole folder (a cold
  * build's helper renders its body meanwhile: build-helper.ts renderAsRead).
+ * `fileDigests`: filled with the digest of each file read, as the nothing-changed check records it (content-digests.ts).
  */
 export async function loadContent(
   root: string,
@@ -112,6 +113,7 @@ export async function loadContent(
   store?: LoadStore,
   list?: (root: string) => ContentEntry[],
   onMarkdown?: (record: RawRecord) => void,
+  fileDigests?: Map<string, string>,
 ): Promise<RawContent> {
   // The load store keeps what this build asks it for: with one, every file is asked for. Without a cache, what
   // is kept is this load's only.
@@ -121,7 +123,7 @@ export async function loadContent(
   let read: number;
   try {
     scan = await scanContent(root, limits, list?.(root), remembers ? kept.scan : undefined);
-    const source: ContentSource = { root, identities: scan.identities, problems: [], digests: kept.digests };
+    const source: ContentSource = { root, identities: scan.identities, problems: [], digests: kept.digests, fileDigests };
     read = scan.changed ? loadChanged(kept, scan, source, cache) : loadAll(scan, source, cache, store, kept, onMarkdown);
   } catch (error) {
     forgetLoads(cache);

@@ -10,6 +10,7 @@ import { type FrontMatter, isYamlLanguage, parseFrontMatterData, splitFrontMatte
 import { createLazyLocate, YamlSyntaxError, type FieldPath, type Locate } from './parse-yaml.ts';
 import { decodeUtf8, type FileIdentity, NotUtf8Error, readApproved } from './read-approved.ts';
 import type { Checked, StoredFile } from './load-store.ts';
+import { digestBytes } from '../content-digests.ts';
 export interface RawRecord {
   file: string;
   /** Parsed YAML (a list item, a document or a Markdown file's front matter); see `readData`. */
@@ -59,7 +60,10 @@ export interface RawContent {
  */
 export function readText(source: ContentSource, file: string): string | undefined {
   const identity = source.identities.get(file);
-  return identity ? decodeUtf8(readApproved(source.root, file, identity)) : undefined;
+  if (!identity) return undefined;
+  const bytes = readApproved(source.root, file, identity);
+  source.fileDigests?.set(file, digestBytes(bytes));
+  return decodeUtf8(bytes);
 }
 
 /** The content folder and what its scan approved. */
@@ -68,6 +72,8 @@ export interface ContentSource {
   identities: ReadonlyMap<string, FileIdentity>;
   problems: Problem[];
   digests: Map<string, string>;
+  /** Each file read, by its path: the digest of its bytes as the nothing-changed check records it, when asked (a cold build's record). */
+  fileDigests?: Map<string, string> | undefined;
   /** What a file loaded without a problem leaves to keep on disk (load-store.ts). */
   keep?: StoredFile;
 }

@@ -81,14 +81,21 @@ function loadRecords(source: ContentSource, file: string, collection: Collection
 /**
  * One file's own view of the content source, so that what loading it reports (problems, digest, what to
  * keep) is its own and can be kept with it. One per load, emptied after each file: loading is synchronous
- * and a file's loaders keep only the folder and the scan's identities, which it shares. At 100,000 files, a
+ * and a file's loaders keep only the folder, the scan's identities and the digests of the bytes read, which it shares. At 100,000 files, a
  * new object and map per file was a measurable share of the garbage a steady build makes.
  */
 const scratches = new WeakMap<ContentSource, ContentSource>();
 function scratchOf(source: ContentSource): ContentSource {
   let own = scratches.get(source);
   if (!own) {
-    own = { root: source.root, identities: source.identities, problems: [], digests: new Map(), keep: undefined };
+    own = {
+      root: source.root,
+      identities: source.identities,
+      problems: [],
+      digests: new Map(),
+      fileDigests: source.fileDigests,
+      keep: undefined,
+    };
     scratches.set(source, own);
   }
   return own;
