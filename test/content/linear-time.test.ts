@@ -14,6 +14,7 @@ import { errorLine } from '../../generator/pipeline/load/yaml-error-line.ts';
 import { renderMarkdown } from '../../generator/pipeline/outputs/render-markdown.ts';
 import { toSearchText } from '../../generator/pipeline/outputs/search-documents.ts';
 import { normalisePath } from '../../generator/server/static-files.ts';
+import { nestedList } from '../helpers/markdown-inputs.ts';
 
 const N = 200_000;
 const RATIO = 10;
@@ -93,6 +94,7 @@ const CASES: { name: string; run: (input: string) => unknown; typical: string; w
       'tildes that never close (0.9 s)': repeat('about ~5 or ~10 items, ~~struck~~ text ', N / 4),
       'emphasis nested deep (1.7 s at 100,000)': `${repeat('*a', N / 4)}${repeat('*', N / 4)}`,
       'quoted and unquoted lines (1.9 s at 100,000)': repeat('x\n> q\n', N / 2),
+      'a list nested deep (0.7 s at 200,000)': nestedList(N),
     },
   },
   {

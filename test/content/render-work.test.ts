@@ -7,7 +7,7 @@ import { Marked } from 'marked';
 import { describe, expect, it } from 'vitest';
 import { renderBody, renderMarkdown } from '../../generator/pipeline/outputs/render-markdown.ts';
 import { WORK_PER_CHARACTER, workOfLastBody } from '../../generator/pipeline/outputs/render-work.ts';
-import { siteBodies, syntheticBodies } from '../helpers/markdown-inputs.ts';
+import { nestedList, siteBodies, syntheticBodies } from '../helpers/markdown-inputs.ts';
 
 const repeat = (unit: string, size: number) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
 const PROSE = 'Agents *compare* offers and **pay** for things, with `code`, [links](https://example.test/a_b) and snake_case. ';
@@ -22,6 +22,7 @@ const HOSTILE: Record<string, string> = {
   '_*a again and again (22.7 s at 50,000)': repeat('_*a', 100_000),
   'tildes that never close (3.4 s at 100,000)': repeat('about ~5 or ~10 items, ~~struck~~ text ', 100_000),
   'quoted and unquoted lines (6.6 s at 200,000)': repeat('x\n> q\n', 100_000),
+  'a list nested deep (1.8 s at 400,000)': nestedList(400_000),
 };
 
 /** Long bodies of what editors write: many times longer than any article, each one kind of block. */
@@ -31,6 +32,7 @@ const PLAUSIBLE: Record<string, string> = {
   'paragraphs with a * that may close in every sentence': repeat(`${STARS.repeat(8)}\n\n`, 200_000),
   'a long table': `| a | b |\n|---|---|\n${repeat('| **x** | *y* z_w |\n', 100_000)}`,
   'a long list': repeat('- **term**: text *em* and more\n', 100_000),
+  'lists nested eight deep': repeat(`${Array.from({ length: 8 }, (_, i) => `${'  '.repeat(i)}- item *text*`).join('\n')}\n\n`, 100_000),
   'a long quote': repeat('> quoted *line* of text\n', 100_000),
   'quoted mail with lazy lines': repeat('> quoted line\n> more\nlazy continuation\n\n', 100_000),
   'verse with hard line breaks': repeat('a line of verse  \n', 100_000),

@@ -34,3 +34,13 @@ export function stepInputs(step: 'inlineText' | 'lheading', bodies: string[]): s
   for (const body of bodies) recording.parse(body, { async: false });
   return inputs;
 }
+
+/** A list each of whose items holds the next, `size` characters of it. */
+export function nestedList(size: number): string {
+  const lines: string[] = [];
+  for (let length = 0, depth = 0; length < size; depth++) {
+    lines.push(`${'  '.repeat(depth)}- a`);
+    length += 2 * depth + 4;
+  }
+  return lines.join('\n');
+}

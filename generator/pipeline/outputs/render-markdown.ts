@@ -40,6 +40,12 @@ const marked = new Marked({
       if (/^ {0,3}>/.test(src)) charge(quoteWork(src), src);
       return false;
     },
+    // A list inside a list item is read again by every list around it: counted before marked's step reads it, by
+    // the rest of the item's text, which it may run to (render-work.ts); false leaves it to that step.
+    list(src: string) {
+      if (!this.lexer.state.top && this.rules.block.list.test(src)) charge(src.length, src);
+      return false;
+    },
     // undefined is marked's own answer for no such block (possible-blocks.ts); false hands the question to its pattern.
     lheading: (src: string) => (maybeSetextHeading(src) ? false : undefined),
     table: (src: string) => (maybeTable(src) ? false : undefined),
@@ -100,7 +106,7 @@ export function renderBody(record: { body: string; file: string }): string {
       throw new Error(
         `${record.file}: body: from about line ${lineOf(record.body, error.at)} of the body, the text would keep the Markdown renderer ` +
           `busy far longer than its length warrants (over ${WORK_PER_CHARACTER} steps a character, where prose takes about one at most): ` +
-          'runs of *, _ or ~ that never close, emphasis nested many levels deep, words thousands of characters long, or quoted (>) ' +
+          'runs of *, _ or ~ that never close, emphasis or lists nested many levels deep, words thousands of characters long, or quoted (>) ' +
           'lines alternating with unquoted ones, by the hundred in one paragraph. Any prose is allowed; split such a stretch with blank lines or write it in a code block',
       );
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);

@@ -15,6 +15,9 @@
  * - Quotes with lazy lines: marked's block quote step takes one group of `>` lines and unquoted lines at a time
  *   and copies the rest of the quote's lines for each (`x` / `> q` lines: 7.9 s at 200,000). Counted: the
  *   groups times the lines, read before the step runs (quoteWork).
+ * - Lists nested deep: marked reads a list item's text again for the blocks inside it, so a list nested n deep
+ *   is read n times (each level two spaces further in: 1.8 s at 400,000 characters, 632 levels). Counted in
+ *   render-markdown.ts, where a list starts inside a list item: the rest of the item's text, which it may run to.
  *
  * Prose costs at most about a unit a character (the site's and 200 synthetic bodies at most 0.09; 200,000
  * characters of long paragraphs, tables, lists or quotes at most 1.1). A body is refused past WORK_PER_CHARACTER
