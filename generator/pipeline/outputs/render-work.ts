@@ -22,7 +22,7 @@
  * Prose costs at most about a unit a character (the site's and 200 synthetic bodies at most 0.09; 200,000
  * characters of long paragraphs, tables, lists or quotes at most 1.1). A body is refused past WORK_PER_CHARACTER
  * units a character beyond WORK_ALLOWANCE, which any body may spend. A unit took 1 to 35 nanoseconds on the
- * shapes above, so a body is refused within about 0.15 s plus 0.6 s a megabyte, where 1 MB took minutes.
+ * shapes above, so a body is refused within about 0.07 s plus 0.6 s a megabyte, where 1 MB took minutes.
  */
 import { isLocalPart } from './plain-text-run.ts';
 
@@ -30,10 +30,10 @@ import { isLocalPart } from './plain-text-run.ts';
 export const WORK_PER_CHARACTER = 16;
 /**
  * Units any body may spend whatever its length, so that a short body is never refused for a shape that costs
- * it little: one paragraph with a `*` that may open and close in every sentence is refused from 37,500
- * characters on (60 ms then; it is quadratic: 1.6 s at 200,000).
+ * it little: one paragraph with a `*` that may open and close in every sentence is refused from 28,000
+ * characters on (30 ms then; it is quadratic: 1.6 s at 200,000).
  */
-const WORK_ALLOWANCE = 4_000_000;
+const WORK_ALLOWANCE = 2_000_000;
 
 /** Thrown when a body has cost more work than it may; `at` is the text the renderer was working on. */
 export class TooMuchWork extends Error {
