@@ -16,7 +16,14 @@ import { buildCmsFiles } from './outputs/cms/cms-files.ts';
 import type { CmsBackend } from './outputs/cms/cms-config.ts';
 import { buildSemanticIndex } from './outputs/semantic/semantic-output.ts';
 import { coldDigests, digestFile } from './content-digests.ts';
-import { type BuildHelper, type FinishRendering, renderAsRead, renderCold, startBuildHelper } from './helper/build-helper.ts';
+import {
+  type BuildHelper,
+  type FinishRendering,
+  helperWhenAsked,
+  renderAsRead,
+  renderCold,
+  startBuildHelper,
+} from './helper/build-helper.ts';
 import { bodyRenderer, markdownBodies } from './render-bodies.ts';
 import { buildOpenApi, serializeOpenApi } from './outputs/openapi/openapi-document.ts';
 import { createExampleCollector } from './outputs/openapi/openapi-examples.ts';
@@ -134,8 +141,10 @@ export async function* generateOutput(published: Content, options: OutputOptions
 }
 
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
-  // Started first, so that its modules load while the content is read.
-  const helper = options.helperThread ? startBuildHelper({ endAfterSearch: true }) : undefined;
+  // A cold build's started first, so that its modules load while the content is read; a build after another
+  // (its content witnessed, so not hashed here) starts it only when it asks for its work.
+  const start = () => startBuildHelper({ endAfterSearch: true });
+  const helper = options.helperThread ? (options.digestFiles ? start() : helperWhenAsked(start)) : undefined;
   const damage = damageCheckFor(options);
   try {
     return await underLock(options, damage, () => buildWith(options, helper, damage));
