@@ -68,17 +68,29 @@ function hashTree(
   { root, names }: ContentNames,
   digestOf = (file: string, _name: string) => readFileSync(file) as Uint8Array | string,
 ): void {
+  // The text is handed to the hash some 64 KB at a time: the same bytes as an update per file (100,000 of them).
+  let text = '';
+  const add = (more: string) => {
+    text += more;
+    if (text.length < 1 << 16) return;
+    hash.update(text);
+    text = '';
+  };
   for (const { path: name, dirent } of names) {
     const file = under(root, name);
     // The listing's own types, so only a link costs a stat here.
     const stats = dirent.isSymbolicLink() ? statSync(file, { throwIfNoEntry: false }) : dirent;
     if (stats?.isFile()) {
       const digest = digestOf(file, name);
-      // One update per file where the digest is text: the same bytes as two.
-      if (typeof digest === 'string') hash.update(`\n${name}\n${digest}`);
-      else hash.update(`\n${name}\n`).update(digest);
-    } else hash.update(`\n${name}\n${stats?.isDirectory() ? 'dir' : 'other'}`);
+      if (typeof digest === 'string') add(`\n${name}\n${digest}`);
+      else {
+        add(`\n${name}\n`);
+        hash.update(text).update(digest);
+        text = '';
+      }
+    } else add(`\n${name}\n${stats?.isDirectory() ? 'dir' : 'other'}`);
   }
+  hash.update(text);
 }
 
 /** The hash of everything but the content, and its digest (the fingerprint's `generator`). */
