@@ -24,7 +24,7 @@ import {
   renderCold,
   startBuildHelper,
 } from './helper/build-helper.ts';
-import { bodyRenderer, markdownBodies } from './render-bodies.ts';
+import { bodyRenderer, markdownBodies, renderRecordBody } from './render-bodies.ts';
 import { buildOpenApi, serializeOpenApi } from './outputs/openapi/openapi-document.ts';
 import { createExampleCollector } from './outputs/openapi/openapi-examples.ts';
 import { buildHomeFiles } from './outputs/pages/home-page.ts';
@@ -36,7 +36,6 @@ import { copyImages } from './outputs/images/copy-images.ts';
 import { buildScheduleFile } from './outputs/schedule/schedule-file.ts';
 import { OPENAPI_PATH } from '../shared/data-paths.ts';
 import { type BuildCache, NO_CACHE } from './build-cache.ts';
-import { renderBody } from './outputs/render-markdown.ts';
 import type { DamageCheck } from './emit/damage-check.ts';
 import { inPlaceBase } from './emit/in-place-base.ts';
 import { damageCheckFor, emitBuild, underLock } from './emit/build-emit.ts';
@@ -87,7 +86,7 @@ export async function* generateOutput(published: Content, options: OutputOptions
   // published body's kept rendering stays kept, used or not: a page carried over now may be made after the next edit.
   const rendered = await renderCold(options, () => markdownBodies(published, collections));
   options.cache?.live('html', () => markdownBodies(published, collections));
-  const render = bodyRenderer(options.cache, rendered, renderBody);
+  const render = bodyRenderer(options.cache, rendered, renderRecordBody);
   const catalogue = createCatalogue(published, collections, {
     siteUrl: options.siteUrl,
     builtAt,

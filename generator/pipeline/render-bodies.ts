@@ -2,7 +2,8 @@
 import { type CollectionTable, markdownCollections } from '../schemas/collections.ts';
 import { type Content, entriesOf } from '../schemas/content.ts';
 import type { BuildCache } from './build-cache.ts';
-import { letTextGo } from './validate/check-record.ts';
+import { renderBody } from './outputs/render-markdown.ts';
+import { bodyLineOf, letTextGo } from './validate/check-record.ts';
 
 /** The bodies of every published record. */
 export function* markdownBodies(published: Content, collections: CollectionTable): Generator<string> {
@@ -44,6 +45,9 @@ function renderLettingGo(rendered: Map<string, string> | undefined, render: Rend
 }
 
 type Render = (record: { body: string; file: string }) => string;
+
+/** A published record's body as HTML; a body the renderer refuses is reported with the line of its file (renderBody). */
+export const renderRecordBody: Render = (record) => renderBody(record, bodyLineOf);
 
 /**
  * A body's HTML for the build's outputs: kept across builds in `cache` when the caller keeps one (npm run dev),

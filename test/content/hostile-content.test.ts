@@ -175,7 +175,7 @@ describe('size and expansion limits', () => {
         ARTICLE(`---\n${VALID_ARTICLE_FIELDS}`, `Prose.\n\n${'**a,'.repeat(25_000)}`),
       );
       const build = buildSite({ contentDir: content, outDir: path.join(tempDir('slow'), 'dist'), env: BUILD_ENV, helperThread });
-      await expect(build).rejects.toThrow(/^intelligence\/slow\.md: body: from about line 3 of the body, /);
+      await expect(build).rejects.toThrow(/^intelligence\/slow\.md:10: body: from about this line, /);
     },
     60_000,
   );

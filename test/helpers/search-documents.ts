@@ -7,7 +7,7 @@ import { createCatalogue } from '../../generator/pipeline/catalogue/catalogue.ts
 import { selectPublished } from '../../generator/pipeline/catalogue/publish.ts';
 import { loadContent } from '../../generator/pipeline/load/load-content.ts';
 import { createSearchDocuments, toSearchText } from '../../generator/pipeline/outputs/search-documents.ts';
-import { renderBody } from '../../generator/pipeline/outputs/render-markdown.ts';
+import { renderRecordBody } from '../../generator/pipeline/render-bodies.ts';
 import { validateContent } from '../../generator/pipeline/validate/validate-content.ts';
 import type { SearchDocument } from '../../generator/search/index-format.ts';
 import { resolveBuildSettings } from '../../generator/pipeline/build-settings.ts';
@@ -21,7 +21,7 @@ export async function loadSearchDocuments(contentDir: string): Promise<SearchDoc
   const catalogue = createCatalogue(published, collections, {
     siteUrl: 'https://api.example.test',
     builtAt: '2026-11-18T11:06:40Z',
-    render: renderBody,
+    render: renderRecordBody,
     cache: NO_CACHE,
   });
   return createSearchDocuments(catalogue, toSearchText);

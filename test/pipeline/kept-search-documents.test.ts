@@ -14,7 +14,7 @@ import { createCatalogue } from '../../generator/pipeline/catalogue/catalogue.ts
 import { selectPublished } from '../../generator/pipeline/catalogue/publish.ts';
 import { loadContent } from '../../generator/pipeline/load/load-content.ts';
 import { createSearchDocuments, searchText, toSearchText } from '../../generator/pipeline/outputs/search-documents.ts';
-import { renderBody } from '../../generator/pipeline/outputs/render-markdown.ts';
+import { renderRecordBody } from '../../generator/pipeline/render-bodies.ts';
 import { validateContent } from '../../generator/pipeline/validate/validate-content.ts';
 import { keptDocuments } from '../../generator/pipeline/outputs/search/search-state.ts';
 import type { SearchDocument } from '../../generator/search/index-format.ts';
@@ -29,7 +29,7 @@ async function documentsOfOneBuild(): Promise<{ documents: SearchDocument[]; cat
   const catalogue = createCatalogue(selectPublished(content, collections, '2026-11-18'), collections, {
     siteUrl: 'https://api.example.test',
     builtAt: '2026-11-18T11:06:40Z',
-    render: renderBody,
+    render: renderRecordBody,
     cache,
   });
   return { documents: createSearchDocuments(catalogue, searchText(catalogue.memo)), catalogue: new WeakRef(catalogue) };

@@ -24,6 +24,8 @@ export interface RawRecord {
   body?: string | undefined;
   /** Markdown records: the body read from the file, when `body` is not held (bodyOf). */
   readBody?: () => string;
+  /** Markdown records: the line of the file the body starts on (read again from the file if its text was let go). */
+  bodyLine?: () => number;
   /** The schema's value from an earlier build (npm run build's load store), with the scope it was made under. */
   checked?: Checked | undefined;
   /** Keeps the schema's value for the next build (npm run build's load store). */
@@ -200,6 +202,15 @@ function readBody(this: MarkdownRecord): string {
   return textOf(this).split.body;
 }
 
+/** After the front matter's lines (its text starts with the opening line's break) and the closing `---` line. */
+function bodyLine(this: MarkdownRecord): number {
+  const { split } = textOf(this);
+  if (!split.present) return 1;
+  let line = 3;
+  for (let at = split.matter.indexOf('\n'); at >= 0; at = split.matter.indexOf('\n', at + 1)) line++;
+  return line;
+}
+
 function locateField(this: MarkdownRecord, fieldPath: FieldPath): number {
   return textOf(this).locate(fieldPath);
 }
@@ -240,6 +251,7 @@ function markdownRecord(
     keepChecked: undefined,
     body: read?.split.body,
     readBody,
+    bodyLine,
     locate: locateField,
     letTextGo,
     source,

@@ -96,19 +96,22 @@ function lineOf(body: string, at: string): number {
 /**
  * A record's body as HTML. A body the renderer cannot handle (nesting deep enough to exhaust the stack, or a shape
  * that would hold it for minutes: render-work.ts) fails the build with the file it came from, not with the
- * renderer's own words alone. The line is counted in the body, which is all the renderer is given.
+ * renderer's own words alone. `bodyLine`: the line of its file a record's body starts on.
  */
-export function renderBody(record: { body: string; file: string }): string {
+export function renderBody(record: { body: string; file: string }, bodyLine: (record: object) => number): string {
   try {
     return renderMarkdown(record.body);
   } catch (error) {
-    if (error instanceof TooMuchWork)
+    if (error instanceof TooMuchWork) {
+      const line = bodyLine(record) + lineOf(record.body, error.at) - 1;
       throw new Error(
-        `${record.file}: body: from about line ${lineOf(record.body, error.at)} of the body, the text would keep the Markdown renderer ` +
-          `busy far longer than its length warrants (over ${WORK_PER_CHARACTER} steps a character, where prose takes about one at most): ` +
-          'runs of *, _ or ~ that never close, emphasis or lists nested many levels deep, words thousands of characters long, or quoted (>) ' +
-          'lines alternating with unquoted ones, by the hundred in one paragraph. Any prose is allowed; split such a stretch with blank lines or write it in a code block',
+        `${record.file}:${line}: body: from about this line, the text would keep the Markdown renderer busy far longer than its ` +
+          `length warrants (over ${WORK_PER_CHARACTER} steps a character, where prose takes about one at most): runs of *, _ or ~ ` +
+          'that never close, emphasis or lists nested many levels deep, words thousands of characters long, or quoted (>) lines ' +
+          'alternating with unquoted ones, by the hundred in one paragraph. Any prose is allowed; split such a stretch with blank ' +
+          'lines or write it in a code block',
       );
+    }
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
     throw new Error(`${record.file}: the body could not be rendered as Markdown (${reason}); simplify its nesting`);
   }

@@ -52,6 +52,9 @@ const rawOf = (entry: object): RawRecord | undefined => (entry as { [RAW]?: RawR
 /** Lets the text of `entry`'s file go: its body is read again from the file if asked (load-file.ts markdownRecord). */
 export const letTextGo = (entry: object): void => rawOf(entry)?.letTextGo?.();
 
+/** The line of `entry`'s file its body starts on (1 for a record that is not a Markdown file's). */
+export const bodyLineOf = (entry: object): number => rawOf(entry)?.bodyLine?.() ?? 1;
+
 /**
  * `entry` with `field` set to `value`, its other properties as they are (its raw record too, a property of its
  * own): a body read lazily stays lazy, from the same file.
