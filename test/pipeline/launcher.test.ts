@@ -40,6 +40,21 @@ describe('the bundle cache', () => {
     expect(text).not.toContain(pathToFileURL(path.resolve('generator', 'pipeline', 'build-fingerprint.ts')).href);
   }, 120_000);
 
+  it('holds the packages every build loads, and leaves every other package to node_modules', async () => {
+    const dir = (await ensureBundle()) as string;
+    const modules = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.mjs'));
+    const imported = new Set(
+      modules.flatMap((name) =>
+        [...readFileSync(path.join(dir, name), 'utf8').matchAll(/(?:from |import\()"([^".][^"]*)"/g)].map(
+          (match) => match[1]!.split('/')[0]!,
+        ),
+      ),
+    );
+    for (const bundled of ['zod', 'marked', 'js-yaml', 'feed', 'saxes', 'stemmer']) expect(imported).not.toContain(bundled);
+    expect(imported).toContain('serve-handler');
+    expect(imported).toContain('@modelcontextprotocol');
+  });
+
   it('trusts a bundle only when every file matches the digests its marker records', async () => {
     const dir = (await ensureBundle()) as string;
     const key = path.basename(dir);
