@@ -34,7 +34,11 @@ const WORKERS = [
  */
 const BUNDLED = new Set(['zod', 'marked', 'js-yaml', 'feed', 'saxes', 'stemmer']);
 const BUILTINS = new Set(builtinModules);
-const packageOf = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const packageOf = (specifier) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 
 /** Leaves every package import to node_modules but BUNDLED's, and what they import in turn (bundled with them). */
 const bundledPackages = {
@@ -61,7 +65,10 @@ function lockedDependencies() {
 function bundleKey(esbuildVersion) {
   // The sources' folder too: a bundle holds each module's own absolute address (sourceUrls), so two checkouts
   // that share one node_modules must not share a bundle.
-  const hash = createHash('sha256').update(`${process.version}\0${esbuildVersion}\0${GENERATOR}\0`).update(lockedDependencies()).update('\0');
+  const hash = createHash('sha256')
+    .update(`${process.version}\0${esbuildVersion}\0${GENERATOR}\0`)
+    .update(lockedDependencies())
+    .update('\0');
   const files = readdirSync(GENERATOR, { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.ts'))
     .sort();
