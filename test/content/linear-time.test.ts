@@ -95,6 +95,9 @@ const CASES: { name: string; run: (input: string) => unknown; typical: string; w
       'emphasis nested deep (1.7 s at 100,000)': `${repeat('*a', N / 4)}${repeat('*', N / 4)}`,
       'quoted and unquoted lines (1.9 s at 100,000)': repeat('x\n> q\n', N / 2),
       'a list nested deep (0.7 s at 200,000)': nestedList(N),
+      'processing instructions that never close (1.5 s at 200,000)': repeat('a <?', N),
+      'a link ended by parentheses (4.2 s at 100,000)': ` http://a.b${')'.repeat(N / 2)}`,
+      'links that each open a parenthesis (1.4 s at 100,000)': repeat('www.a.b(', N / 2),
     },
   },
   {

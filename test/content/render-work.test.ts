@@ -23,6 +23,9 @@ const HOSTILE: Record<string, string> = {
   'tildes that never close (3.4 s at 100,000)': repeat('about ~5 or ~10 items, ~~struck~~ text ', 100_000),
   'quoted and unquoted lines (6.6 s at 200,000)': repeat('x\n> q\n', 100_000),
   'a list nested deep (1.8 s at 400,000)': nestedList(400_000),
+  'HTML comments that never close (0.7 s at 200,000)': repeat('a <!--', 200_000),
+  'a link ended by 100,000 parentheses (4.2 s)': ` http://a.b${')'.repeat(100_000)}`,
+  'links that each open a parenthesis (1.4 s at 100,000)': repeat('www.a.b(', 100_000),
 };
 
 /** Long bodies of what editors write: many times longer than any article, each one kind of block. */

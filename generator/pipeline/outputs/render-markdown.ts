@@ -11,6 +11,8 @@ import {
   quoteWork,
   startWork,
   TooMuchWork,
+  tagWork,
+  urlWork,
   WORK_PER_CHARACTER,
 } from './render-work.ts';
 
@@ -49,6 +51,15 @@ const marked = new Marked({
     // undefined is marked's own answer for no such block (possible-blocks.ts); false hands the question to its pattern.
     lheading: (src: string) => (maybeSetextHeading(src) ? false : undefined),
     table: (src: string) => (maybeTable(src) ? false : undefined),
+    // Raw HTML and autolinks, counted before marked's steps read them (render-work.ts); false leaves them to those steps.
+    tag(src: string) {
+      charge(tagWork(src), src);
+      return false;
+    },
+    url(src: string) {
+      charge(urlWork(src), src);
+      return false;
+    },
     // The same token as marked's own, found faster where plainTextRun is sure of it; false hands it to marked.
     inlineText(src: string) {
       const raw = plainTextRun(src);

@@ -15,16 +15,21 @@
  * - Quotes with lazy lines: marked's block quote step takes one group of `>` lines and unquoted lines at a time
  *   and copies the rest of the quote's lines for each (`x` / `> q` lines: 7.9 s at 200,000). Counted: the
  *   groups times the lines, read before the step runs (quoteWork).
+ * - Raw HTML and autolinks: marked's inline tag pattern reads a comment, processing instruction, CDATA section
+ *   or declaration on to its end, or the text's end where there is none, at every one (`a <?` repeated: 1.5 s
+ *   at 200,000); its autolink step reads a link again for every `(` in it and for every character of
+ *   punctuation it takes off its end (`http://a.b` and 50,000 `)`: 1.1 s; `www.a.b(` repeated: 1.4 s at
+ *   100,000). Counted before those steps run (tagWork, urlWork).
  * - Lists nested deep: marked reads a list item's text again for the blocks inside it, so a list nested n deep
  *   is read n times (each level two spaces further in: 1.8 s at 400,000 characters, 632 levels). Counted in
  *   render-markdown.ts, where a list starts inside a list item: the rest of the item's text, which it may run to.
  *
- * Prose costs at most about a unit a character (the site's and 200 synthetic bodies at most 0.09; 200,000
- * characters of long paragraphs, tables, lists or quotes at most 1.1). A body is refused past WORK_PER_CHARACTER
+ * Prose costs about a unit a character (the site's and 200 synthetic bodies at most 0.10; 200,000 characters of
+ * long paragraphs, tables, lists or quotes at most 1.1, lists nested three deep 1.4, eight deep 3.8). A body is refused past WORK_PER_CHARACTER
  * units a character beyond WORK_ALLOWANCE, which any body may spend. A unit took 1 to 35 nanoseconds on the
  * shapes above, so a body is refused within about 0.07 s plus 0.6 s a megabyte, where 1 MB took minutes.
  */
-import { isLocalPart } from './plain-text-run.ts';
+import { isLocalPart, isSpace } from './plain-text-run.ts';
 
 /** Units a character of the body may cost: many times what prose costs. */
 export const WORK_PER_CHARACTER = 16;
@@ -106,6 +111,14 @@ export function meteredInlineRules(rules: { emStrongRDelimAst: RegExp; emStrongR
   };
 }
 
+/** `[A-Za-z0-9._+-]`: what marked's autolink step reads at every token for an e-mail address's `@`. */
+function isEmailCharacter(code: number): boolean {
+  const letter = code | 0x20;
+  return (
+    (letter >= 0x61 && letter <= 0x7a) || (code >= 0x30 && code <= 0x39) || code === 0x2e || code === 0x5f || code === 0x2b || code === 0x2d
+  );
+}
+
 /**
  * What marked's text pattern reads ahead from the token that `src` starts with: after its first character (or
  * first run of backticks or tildes), unless a backtick, a tilde or two spaces come next, the run of local-part
@@ -120,6 +133,56 @@ export function emailLookaheadWork(src: string): number {
   let end = from;
   while (end < src.length && isLocalPart(src.charCodeAt(end))) end++;
   return end;
+}
+
+/** Where raw HTML that marked's inline tag pattern reads on for ends: a comment, an instruction, CDATA, a declaration. */
+const TAG_ENDS: [opening: RegExp, end: string][] = [
+  [/^<!--/, '-->'],
+  [/^<\?/, '?>'],
+  [/^<!\[CDATA\[/, ']]>'],
+  [/^<![a-zA-Z]/, '>'],
+];
+
+/**
+ * What marked's inline tag pattern reads for raw HTML at the start of `src`: a comment, processing instruction,
+ * CDATA section or declaration is read on to its end, or to the end of the text where it has none.
+ */
+export function tagWork(src: string): number {
+  if (src.charCodeAt(0) !== 0x3c) return 0;
+  for (const [opening, end] of TAG_ENDS) {
+    if (!opening.test(src)) continue;
+    const at = src.indexOf(end, 2);
+    return at < 0 ? src.length : at + end.length;
+  }
+  return 0;
+}
+
+/** Where a GFM autolink (`www.`, `http://`, `https://`, `ftp://`, any case) may start. */
+const URL_START = /^(?:www\.|(?:https?|ftp):\/\/)/i;
+/** What marked's autolink step takes off a link's end one character at a time, reading the link again each time. */
+const TRAILING = new Set('?!.,:;*_\'"~)&');
+
+/**
+ * What marked's autolink step reads at the start of `src`: the characters an e-mail address may begin with (a
+ * unit for CHARACTERS_A_UNIT of them: one character class, read fast), and for a link, the link (to the next
+ * white space or `<`) once, again for every `(` in it (each is read on to its `)`), and again for every
+ * character of the punctuation at its end that it takes off one at a time.
+ */
+export function urlWork(src: string): number {
+  let run = 0;
+  while (run < src.length && isEmailCharacter(src.charCodeAt(run))) run++;
+  const email = run / CHARACTERS_A_UNIT;
+  if (!URL_START.test(src)) return email;
+  let end = 0;
+  let opens = 0;
+  for (; end < src.length; end++) {
+    const code = src.charCodeAt(end);
+    if (code === 0x3c || isSpace(code)) break;
+    if (code === 0x28) opens++;
+  }
+  let trailing = 0;
+  while (trailing < end && TRAILING.has(src[end - 1 - trailing]!)) trailing++;
+  return email + end * (1 + opens + trailing);
 }
 
 /** A line that begins, after at most three spaces, with `>`. */
