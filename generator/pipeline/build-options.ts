@@ -1,4 +1,5 @@
 /** What a build is asked (buildSite's options) and what it answers (build-site.ts). */
+import type { BuildHelper } from './helper/build-helper.ts';
 import type { ContentFiles } from './content-digests.ts';
 import type { CollectionTable } from '../schemas/collections.ts';
 import type { Content } from '../schemas/content.ts';
@@ -27,6 +28,8 @@ export interface BuildOptions {
   recordPages?: boolean;
   /** Uses a second thread to render bodies and build the search index (`npm run build`); the same bytes either way. */
   helperThread?: boolean;
+  /** That thread, when the caller started it already (`npm run build`, before it loads the build's modules); the build closes it. */
+  helper?: BuildHelper | undefined;
   /** Content files to digest for a cold build's record (build-fingerprint.ts fingerprintCold; content-digests.ts coldDigests). */
   digestFiles?: ContentFiles | undefined;
   /** The CMS's backend (`npm run dev` gives the local one); from the environment otherwise (cms-config.ts). */

@@ -143,7 +143,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   // A cold build's started first, so that its modules load while the content is read; a build after another
   // (its content witnessed, so not hashed here) starts it only when it asks for its work.
   const start = () => startBuildHelper({ endAfterSearch: true });
-  const helper = options.helperThread ? (options.digestFiles ? start() : helperWhenAsked(start)) : undefined;
+  const helper = options.helperThread ? (options.helper ?? (options.digestFiles ? start() : helperWhenAsked(start))) : undefined;
   const damage = damageCheckFor(options);
   try {
     return await underLock(options, damage, () => buildWith(options, helper, damage));

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fingerprintBuild, fingerprintCold, readBuildRecord, readUnchangedBuild, recordBuild } from './build-fingerprint.ts';
 import { type BuildSettings, buildTimeOf, isoSeconds, resolveBuildSettings } from './build-settings.ts';
 import type { PublicationCount } from './catalogue/publish.ts';
+import type { BuildHelper } from './helper/build-helper.ts';
 import { parseCommandLine, quietOnClosedOutput } from './command-line.ts';
 import { ContentError, formatReport } from './problems.ts';
 import { formatPublication } from './publication-report.ts';
@@ -127,7 +128,27 @@ interface BuildFlags {
   inPlace: boolean;
 }
 
-async function buildLocked(contentDir: string, outDir: string, settings: BuildSettings, { force, inPlace }: BuildFlags): Promise<number> {
+async function buildLocked(contentDir: string, outDir: string, settings: BuildSettings, flags: BuildFlags): Promise<number> {
+  // The last build's record, read once for the check and the build (12 MB of witnesses at 100,000 articles).
+  const recorded = readBuildRecord(outDir);
+  // Without one the command builds: its helper thread starts now, to load its modules while this thread hashes
+  // the generator and loads the build's, where the build started it once those were loaded.
+  const helper = recorded ? undefined : (await import('./helper/build-helper.ts')).startBuildHelper({ endAfterSearch: true });
+  try {
+    return await checkAndBuild(contentDir, outDir, settings, flags, recorded, helper);
+  } finally {
+    await helper?.close();
+  }
+}
+
+async function checkAndBuild(
+  contentDir: string,
+  outDir: string,
+  settings: BuildSettings,
+  { force, inPlace }: BuildFlags,
+  recorded: ReturnType<typeof readBuildRecord>,
+  helper: BuildHelper | undefined,
+): Promise<number> {
   const started = performance.now();
   const { preview } = settings;
   // The output's files are statted in a second thread while this one reads the content's: both checks of
@@ -135,9 +156,8 @@ async function buildLocked(contentDir: string, outDir: string, settings: BuildSe
   const { startDamageCheck } = await import('./emit/damage-check.ts');
   const damage = force ? undefined : startDamageCheck(outDir);
   // With no record beside the output there is nothing to compare: the content is hashed beside the build, by
-  // its helper thread. The last build's record, read once for both (12 MB of witnesses at 100,000 articles).
+  // the build's own reads and its helper thread.
   const inputs = { contentDir, outDir, settings };
-  const recorded = readBuildRecord(outDir);
   const cold = fingerprintCold(inputs, recorded);
   const checked = cold ? undefined : fingerprintBuild(inputs, recorded);
   const last = force || !checked ? undefined : await readUnchangedBuild<BuildSummary>(outDir, checked, damage);
@@ -160,6 +180,7 @@ async function buildLocked(contentDir: string, outDir: string, settings: BuildSe
     outDir,
     settings,
     helperThread: true,
+    helper,
     digestFiles: cold,
     force,
     inPlace,
