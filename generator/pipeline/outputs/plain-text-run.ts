@@ -51,7 +51,7 @@ function runEnd(src: string, from: number): number {
       case 0x26: // &
         return RULED_OUT;
       case 0x0a: // a line end after two spaces
-        if (src.charCodeAt(at - 1) === 0x20 && src.charCodeAt(at - 2) === 0x20) return RULED_OUT;
+        if (codeAt(src, at - 1) === 0x20 && codeAt(src, at - 2) === 0x20) return RULED_OUT;
         break;
       case 0x3a: // :
         if (src.endsWith('mailto', at) || src.endsWith('xmpp', at)) return RULED_OUT;
@@ -67,16 +67,15 @@ function runEnd(src: string, from: number): number {
         return at;
       case 0x68: // h
       case 0x48: // H
-        if (lower(src.charCodeAt(at + 1)) === 0x74 && lower(src.charCodeAt(at + 2)) === 0x74 && lower(src.charCodeAt(at + 3)) === 0x70)
-          return at;
+        if (lower(codeAt(src, at + 1)) === 0x74 && lower(codeAt(src, at + 2)) === 0x74 && lower(codeAt(src, at + 3)) === 0x70) return at;
         break;
       case 0x66: // f
       case 0x46: // F
-        if (lower(src.charCodeAt(at + 1)) === 0x74 && lower(src.charCodeAt(at + 2)) === 0x70 && src.startsWith('://', at + 3)) return at;
+        if (lower(codeAt(src, at + 1)) === 0x74 && lower(codeAt(src, at + 2)) === 0x70 && src.startsWith('://', at + 3)) return at;
         break;
       case 0x77: {
         // w: lower case only, as the pattern has it
-        const before = src.charCodeAt(at - 1);
+        const before = codeAt(src, at - 1);
         if (src.startsWith('ww.', at + 1) && (before === 0x2a || before === 0x5f || before === 0x7e || before === 0x28 || isSpace(before)))
           return at;
         break;
@@ -85,6 +84,9 @@ function runEnd(src: string, from: number): number {
   }
   return src.length;
 }
+
+/** The character at `at`, NaN outside the text, as charCodeAt gives it: a read outside made V8 throw runEnd's optimized code away. */
+const codeAt = (src: string, at: number) => (at >= 0 && at < src.length ? src.charCodeAt(at) : Number.NaN);
 
 /** How far past the run's end the e-mail lookahead is followed before the loop gives no answer. */
 const LOOKAHEAD = 64;

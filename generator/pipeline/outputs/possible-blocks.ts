@@ -11,8 +11,9 @@ const NEWLINE = 0x0a;
 /** The first character of the line starting at `at` after at most three spaces. */
 function afterIndent(src: string, at: number): number {
   let end = at;
-  while (end < at + 3 && src.charCodeAt(end) === 0x20) end++;
-  return src.charCodeAt(end);
+  // Bounded by the text: a read past its end gives NaN, and V8 threw this function's optimized code away for it.
+  while (end < at + 3 && end < src.length && src.charCodeAt(end) === 0x20) end++;
+  return end < src.length ? src.charCodeAt(end) : Number.NaN;
 }
 
 /** Whether the line starting at `at` holds only white space (JavaScript's `\s`) and ends in a line break. */
