@@ -26,6 +26,8 @@ const HOSTILE: Record<string, string> = {
   'HTML comments that never close (0.7 s at 200,000)': repeat('a <!--', 200_000),
   'a link ended by 100,000 parentheses (4.2 s)': ` http://a.b${')'.repeat(100_000)}`,
   'links that each open a parenthesis (1.4 s at 100,000)': repeat('www.a.b(', 100_000),
+  'links whose text opens an HTML comment (0.67 s at 200,000)': repeat('[<!-- a](u)', 200_000),
+  'a link whose text opens 50,000 HTML comments': `[${repeat('<!--', 200_000)}](u)`,
 };
 
 /** Long bodies of what editors write: many times longer than any article, each one kind of block. */
@@ -57,6 +59,11 @@ describe("the renderer's work", () => {
   it.each(Object.entries(PLAUSIBLE))('renders %s at a small part of what it may cost', (_name, body) => {
     renderMarkdown(body);
     expect(workOfLastBody() / body.length).toBeLessThan(WORK_PER_CHARACTER / 4);
+  });
+
+  // marked reads these in linear time, so the count must not refuse them however odd they are.
+  it.each(['[', '[a', '![', '[a][', 'a <', '<a ', '](', '`a'])('renders %s again and again, which marked reads once', (unit) => {
+    expect(() => renderMarkdown(repeat(unit, 200_000))).not.toThrow();
   });
 
   it("costs the site's and the synthetic bodies a small part of what they may", () => {

@@ -5,6 +5,7 @@ import { plainTextRun } from './plain-text-run.ts';
 import { maybeSetextHeading, maybeTable } from './possible-blocks.ts';
 import {
   charge,
+  chargeLinkText,
   emailLookaheadWork,
   endWork,
   meteredInlineRules,
@@ -33,6 +34,9 @@ function isSafeHref(href: string): boolean {
 const GFM_INLINE = (Lexer.rules.inline as unknown as { gfm: Parameters<typeof meteredInlineRules>[0] }).gfm;
 Object.assign(GFM_INLINE, meteredInlineRules(GFM_INLINE));
 
+/** Where marked's link steps look for a link: at a `[` or `![`. */
+const isLinkStart = (src: string) => src.charCodeAt(0) === 0x5b || (src.charCodeAt(0) === 0x21 && src.charCodeAt(1) === 0x5b);
+
 const marked = new Marked({
   gfm: true,
   async: false,
@@ -58,6 +62,14 @@ const marked = new Marked({
     },
     url(src: string) {
       charge(urlWork(src), src);
+      return false;
+    },
+    link(src: string) {
+      if (this.lexer.state.linkParenPossible && isLinkStart(src)) chargeLinkText(src);
+      return false;
+    },
+    reflink(src: string) {
+      if (isLinkStart(src)) chargeLinkText(src);
       return false;
     },
     // The same token as marked's own, found faster where plainTextRun is sure of it; false hands it to marked.

@@ -19,7 +19,9 @@
  *   or declaration on to its end, or the text's end where there is none, at every one (`a <?` repeated: 1.5 s
  *   at 200,000); its autolink step reads a link again for every `(` in it and for every character of
  *   punctuation it takes off its end (`http://a.b` and 50,000 `)`: 1.1 s; `www.a.b(` repeated: 1.4 s at
- *   100,000). Counted before those steps run (tagWork, urlWork).
+ *   100,000). Counted before those steps run (tagWork, urlWork), and so is the tag pattern's reading from
+ *   every `<` in a link's text, which marked's link steps do to see whether a tag runs past the text's end
+ *   (`[<!-- a](u)` repeated: 0.67 s at 200,000; chargeLinkText).
  * - Lists nested deep: marked reads a list item's text again for the blocks inside it, so a list nested n deep
  *   is read n times (each level two spaces further in: 1.8 s at 400,000 characters, 632 levels). Counted in
  *   render-markdown.ts, where a list starts inside a list item: the rest of the item's text, which it may run to.
@@ -155,6 +157,26 @@ export function tagWork(src: string): number {
     return at < 0 ? src.length : at + end.length;
   }
   return 0;
+}
+
+/**
+ * Counts what marked's link steps read for raw HTML in a link's text at the start of `src` (`[` or `![`): from
+ * every `<` in the text they look for a tag running past its end, reading each as the tag pattern does (tagWork,
+ * counted one at a time: each may read to the end). Their text ends at the first `]` outside brackets and holds
+ * brackets two deep at most, so the walk stops there, or at a third `[` deep, or at the end: never before the
+ * text the steps find. Passing over it costs a unit for CHARACTERS_A_UNIT characters.
+ */
+export function chargeLinkText(src: string): void {
+  let depth = 0;
+  let at = src.charCodeAt(0) === 0x21 ? 2 : 1;
+  for (; at < src.length; at++) {
+    const code = src.charCodeAt(at);
+    if (code === 0x5c) at++;
+    else if (code === 0x3c) charge(tagWork(src.slice(at)), src);
+    else if (code === 0x5b && ++depth > 2) break;
+    else if (code === 0x5d && depth-- === 0) break;
+  }
+  charge(at / CHARACTERS_A_UNIT, src);
 }
 
 /** Where a GFM autolink (`www.`, `http://`, `https://`, `ftp://`, any case) may start. */
