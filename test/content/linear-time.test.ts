@@ -99,6 +99,7 @@ const CASES: { name: string; run: (input: string) => unknown; typical: string; w
       'a link ended by parentheses (4.2 s at 100,000)': ` http://a.b${')'.repeat(N / 2)}`,
       'links that each open a parenthesis (1.4 s at 100,000)': repeat('www.a.b(', N / 2),
       'links whose text opens an HTML comment (0.67 s at 200,000)': repeat('[<!-- a](u)', N),
+      'links without a space between (1.1 s at 200,000)': repeat('[a](u)', N),
     },
   },
   {

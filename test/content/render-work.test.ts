@@ -28,6 +28,7 @@ const HOSTILE: Record<string, string> = {
   'links that each open a parenthesis (1.4 s at 100,000)': repeat('www.a.b(', 100_000),
   'links whose text opens an HTML comment (0.67 s at 200,000)': repeat('[<!-- a](u)', 200_000),
   'a link whose text opens 50,000 HTML comments': `[${repeat('<!--', 200_000)}](u)`,
+  'links without a space between (1.1 s at 200,000)': repeat('[a](u)', 200_000),
 };
 
 /** Long bodies of what editors write: many times longer than any article, each one kind of block. */
@@ -41,6 +42,7 @@ const PLAUSIBLE: Record<string, string> = {
   'a long quote': repeat('> quoted *line* of text\n', 100_000),
   'quoted mail with lazy lines': repeat('> quoted line\n> more\nlazy continuation\n\n', 100_000),
   'verse with hard line breaks': repeat('a line of verse  \n', 100_000),
+  'links one after another': repeat('[a link](https://example.test/a_b) and ![an image](/images/a.png) ', 200_000),
   'addresses and links': repeat('write to first.last+tag@example.co.uk or see https://example.com/a_b?x=1&y=2 today. ', 100_000),
 };
 

@@ -65,11 +65,11 @@ const marked = new Marked({
       return false;
     },
     link(src: string) {
-      if (this.lexer.state.linkParenPossible && isLinkStart(src)) chargeLinkText(src);
+      if (this.lexer.state.linkParenPossible && isLinkStart(src)) chargeLinkText(src, true);
       return false;
     },
     reflink(src: string) {
-      if (isLinkStart(src)) chargeLinkText(src);
+      if (isLinkStart(src)) chargeLinkText(src, false);
       return false;
     },
     // The same token as marked's own, found faster where plainTextRun is sure of it; false hands it to marked.
