@@ -38,7 +38,7 @@ const PLAUSIBLE: Record<string, string> = {
   'paragraphs with a * that may close in every sentence': repeat(`${STARS.repeat(8)}\n\n`, 200_000),
   'a long table': `| a | b |\n|---|---|\n${repeat('| **x** | *y* z_w |\n', 100_000)}`,
   'a long list': repeat('- **term**: text *em* and more\n', 100_000),
-  'lists nested eight deep': repeat(`${Array.from({ length: 8 }, (_, i) => `${'  '.repeat(i)}- item *text*`).join('\n')}\n\n`, 100_000),
+  'lists nested four deep': repeat(`${Array.from({ length: 4 }, (_, i) => `${'  '.repeat(i)}- item *text*`).join('\n')}\n\n`, 100_000),
   'a long quote': repeat('> quoted *line* of text\n', 100_000),
   'quoted mail with lazy lines': repeat('> quoted line\n> more\nlazy continuation\n\n', 100_000),
   'verse with hard line breaks': repeat('a line of verse  \n', 100_000),

@@ -8,6 +8,7 @@ import {
   chargeLinkText,
   emailLookaheadWork,
   endWork,
+  LIST_REREAD,
   meteredInlineRules,
   quoteWork,
   startWork,
@@ -49,7 +50,7 @@ const marked = new Marked({
     // A list inside a list item is read again by every list around it: counted before marked's step reads it, by
     // the rest of the item's text, which it may run to (render-work.ts); false leaves it to that step.
     list(src: string) {
-      if (!this.lexer.state.top && this.rules.block.list.test(src)) charge(src.length, src);
+      if (!this.lexer.state.top && this.rules.block.list.test(src)) charge(src.length * LIST_REREAD, src);
       return false;
     },
     // undefined is marked's own answer for no such block (possible-blocks.ts); false hands the question to its pattern.

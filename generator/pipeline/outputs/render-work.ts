@@ -24,10 +24,11 @@
  *   (`[<!-- a](u)` repeated: 0.67 s at 200,000; chargeLinkText).
  * - Lists nested deep: marked reads a list item's text again for the blocks inside it, so a list nested n deep
  *   is read n times (each level two spaces further in: 1.8 s at 400,000 characters, 632 levels). Counted in
- *   render-markdown.ts, where a list starts inside a list item: the rest of the item's text, which it may run to.
+ *   render-markdown.ts, where a list starts inside a list item: the rest of the item's text, which it may run to
+ *   (LIST_REREAD units a character).
  *
  * Prose costs about a unit a character (the site's and 200 synthetic bodies at most 0.10; 200,000 characters of
- * long paragraphs, tables, lists or quotes at most 1.1, lists nested three deep 1.4, eight deep 3.8). A body is refused past WORK_PER_CHARACTER
+ * long paragraphs, tables, lists or quotes at most 1.1, lists nested three deep 2.4, four deep 3.6, eight deep 6.7). A body is refused past WORK_PER_CHARACTER
  * units a character beyond WORK_ALLOWANCE, which any body may spend. A unit took 1 to 35 nanoseconds on the
  * shapes above, so a body is refused within about 0.07 s plus 0.6 s a megabyte, where 1 MB took minutes.
  */
@@ -82,6 +83,12 @@ export function charge(units: number, at?: string): void {
   left -= units;
   if (left < 0) throw new TooMuchWork(working);
 }
+
+/**
+ * Units a character of a list item's text costs each time marked reads it again for a list inside it: its list
+ * step tests every line against half a dozen patterns, about 25 nanoseconds a character a level.
+ */
+export const LIST_REREAD = 2;
 
 /**
  * Units a search by a closer pattern costs, and characters it passes over (from lastIndex to its match's end, or
@@ -166,7 +173,8 @@ export function tagWork(src: string): number {
  * deep at most, so the walk stops there, or at a third `[` deep, or at the end: never before the text the steps
  * find. After `](` (`inline`), the link pattern takes the address to the next white space and backs off to the
  * `)`: many links without a space between were quadratic (`*[a](u)` repeated: 0.8 s at 200,000). Passing over
- * the text and the address costs a unit for CHARACTERS_A_UNIT characters.
+ * the text costs a unit for CHARACTERS_A_UNIT characters, the address a unit a character (the pattern backs off
+ * through it again).
  */
 export function chargeLinkText(src: string, inline: boolean): void {
   let depth = 0;
@@ -178,8 +186,11 @@ export function chargeLinkText(src: string, inline: boolean): void {
     else if (code === 0x5b && ++depth > 2) break;
     else if (code === 0x5d && depth-- === 0) break;
   }
-  if (inline && src.charCodeAt(at + 1) === 0x28) while (at < src.length && src.charCodeAt(at) > 0x20) at++;
   charge(at / CHARACTERS_A_UNIT, src);
+  if (!inline || src.charCodeAt(at + 1) !== 0x28) return;
+  let end = at;
+  while (end < src.length && src.charCodeAt(end) > 0x20) end++;
+  charge(end - at, src);
 }
 
 /** Where a GFM autolink (`www.`, `http://`, `https://`, `ftp://`, any case) may start. */
