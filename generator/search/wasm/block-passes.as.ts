@@ -13,7 +13,8 @@
 // - typo-scan.as.ts: the typo files' scan.
 export { tableBlocks, tableBody, tableLastBlock, tableOffsets } from './block-table.as';
 export { decodeRare, prepareRare } from './rare-terms.as';
-export { blockOrder, completeBlocks, formBounds, orderBounds, wordBounds } from './block-order.as';
+// quickOf is exported to stay out of line (block-order.as.ts says why); no caller outside uses it.
+export { blockOrder, completeBlocks, formBounds, orderBounds, quickOf, wordBounds } from './block-order.as';
 export { formBits, orBytes, unionCount } from './match-bits.as';
 export { bindWalk, walk } from './block-walk.as';
 export { lowerByImpacts, tightBound } from './walk-bounds.as';
