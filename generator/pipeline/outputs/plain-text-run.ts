@@ -85,8 +85,11 @@ function runEnd(src: string, from: number): number {
   return src.length;
 }
 
-/** The character at `at`, NaN outside the text, as charCodeAt gives it: a read outside made V8 throw runEnd's optimized code away. */
-const codeAt = (src: string, at: number) => (at >= 0 && at < src.length ? src.charCodeAt(at) : Number.NaN);
+/**
+ * The character at `at`, NaN outside the text, as charCodeAt gives it: a read outside the text made V8 throw away
+ * the optimized code of the loops that read (runEnd here, possible-blocks.ts afterIndent).
+ */
+export const codeAt = (src: string, at: number) => (at >= 0 && at < src.length ? src.charCodeAt(at) : Number.NaN);
 
 /** How far past the run's end the e-mail lookahead is followed before the loop gives no answer. */
 const LOOKAHEAD = 64;
