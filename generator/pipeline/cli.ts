@@ -108,7 +108,6 @@ async function check(contentDir: string, settings: BuildSettings): Promise<numbe
 
 const formatSize = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
-/** Builds, unless nothing that goes into the build has changed since the last one (then it says so). */
 /** One build at a time per output folder: the lock is held from the check of the last build to its record. */
 async function build(contentDir: string, outDir: string, settings: BuildSettings, flags: BuildFlags): Promise<number> {
   const { lockOutput } = await import('./emit/output-lock.ts');
@@ -141,6 +140,7 @@ async function buildLocked(contentDir: string, outDir: string, settings: BuildSe
   }
 }
 
+/** Builds, unless nothing that goes into the build has changed since the last one (then it says so). */
 async function checkAndBuild(
   contentDir: string,
   outDir: string,
