@@ -96,7 +96,11 @@ export function blockBounds(units: PreparedForm[][], at: QueryMemory, range: rea
       const isExact = prepared.form.kind === 'exact' ? 1 : 0;
       const weight = prepared.boundWeight;
       // A form limited to some fields may have a block with no posting in them: bound 0, nothing found.
-      count = passes.formBounds(formBlocks, formBounds, weight, n, blocks, base, at.exact, at.touched, count, isExact, only);
+      // Until a form has touched a block, the word's bounds are all 0: the form's blocks are simply set.
+      count =
+        count === 0
+          ? passes.firstFormBounds(formBlocks, formBounds, weight, n, blocks, base, at.exact, at.touched, isExact, only)
+          : passes.formBounds(formBlocks, formBounds, weight, n, blocks, base, at.exact, at.touched, count, isExact, only);
       if (count < 0) throw new Error(CORRUPT);
     }
     passes.wordBounds(

@@ -14,6 +14,18 @@ export interface BlockPasses {
   tableBody(): number;
   decodeRare(at: number, end: number, count: number, fields: number, docs: number, masks: number, tf: number, lengths: number): number;
   tableLastBlock(): number;
+  firstFormBounds(
+    list: number,
+    bound: number,
+    weight: number,
+    n: number,
+    blocks: number,
+    all: number,
+    exact: number,
+    touched: number,
+    isExact: number,
+    only: number,
+  ): number;
   formBounds(
     list: number,
     bound: number,

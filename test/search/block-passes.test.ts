@@ -97,6 +97,52 @@ describe('the WebAssembly passes over blocks', () => {
     expect(passes.completeBlocks(0, 2, 8, 4, 0, 64, 100)).toBe(4);
   });
 
+  it("bound a word's first form as formBounds does, and refuse its blocks unless ascending", () => {
+    const passes = blockPasses();
+    const memory = new Uint8Array(reserve(8192));
+    const view = new DataView(memory.buffer);
+    // A form of 5 entries over 8 blocks: blocks at 0 (i32), bounds at 64 (f64; one of them 0, nothing found).
+    const blocks = [0, 2, 3, 5, 7];
+    const bounds = [1.5, 0, 0.25, 3, 2];
+    const place = (list: number[]) => {
+      for (const [i, block] of list.entries()) view.setInt32(i * 4, block, true);
+    };
+    place(blocks);
+    for (const [i, bound] of bounds.entries()) view.setFloat64(64 + i * 8, bound, true);
+    // Each pass's word bounds (f64 per block), exact bytes and touched blocks, from zeroed memory.
+    const run = (first: boolean, only: number) => {
+      memory.fill(0, 1024, 4096);
+      memory.fill(7, 2048, 2056);
+      const count = first
+        ? passes.firstFormBounds(0, 64, 0.5, 5, 8, 1024, 2048, 3072, 1, only)
+        : passes.formBounds(0, 64, 0.5, 5, 8, 1024, 2048, 3072, 0, 1, only);
+      const read = (at: number, n: number, get: (at: number) => number) => Array.from({ length: n }, (_, i) => get(at + i));
+      return {
+        count,
+        bounds: read(0, 8, (i) => view.getFloat64(1024 + i * 8, true)),
+        exact: Array.from(memory.subarray(2048, 2056)),
+        touched: read(0, Math.max(count, 0), (i) => view.getInt32(3072 + i * 4, true)),
+      };
+    };
+    expect(run(true, 0)).toEqual(run(false, 0));
+    expect(run(true, 0).touched).toEqual([0, 3, 5, 7]);
+    // Only the blocks `only` marks (a byte per block at 4096).
+    memory.fill(0, 4096, 4104);
+    memory.set([1, 1], 4096 + 3);
+    expect(run(true, 4096)).toEqual(run(false, 4096));
+    expect(run(true, 4096).touched).toEqual([3]);
+    // A block listed twice, out of order, or out of range.
+    for (const list of [
+      [0, 2, 2, 5, 7],
+      [0, 3, 2, 5, 7],
+      [-1, 2, 3, 5, 7],
+      [0, 2, 3, 5, 8],
+    ]) {
+      place(list);
+      expect(passes.firstFormBounds(0, 64, 0.5, 5, 8, 1024, 2048, 3072, 1, 0)).toBe(-1);
+    }
+  });
+
   it("set a dense term's documents from its bitset and mask bytes, the bitset read no further than its bytes", () => {
     const passes = blockPasses();
     const memory = new Uint8Array(reserve(4096));

@@ -33,6 +33,35 @@ export function formBounds(
 }
 
 /**
+ * formBounds for a word's first form (`count` 0, the word's bounds all 0): each block it has is new to the
+ * word, so it is listed and marked without reading what the word had. A function of its own, with a shorter
+ * loop: the engine recompiles a function once the code run in it passes a budget, each loop turn counting
+ * the loop's whole code, and a word's first form holds most of a common word's entries (three common words
+ * at 100,000 documents brought formBounds, taking every form, within 8% of that budget). The blocks must be
+ * ascending, as a term's are (anything else is refused, -1), so that no block is listed twice.
+ */
+export function firstFormBounds(
+  list: i32, bound: i32, weight: f64, n: i32, blocks: i32, all: i32, exact: i32, touched: i32, isExact: i32, only: i32,
+): i32 {
+  let count = 0;
+  let previous = -1;
+  for (let i = 0; i < n; i++) {
+    const block = load<i32>(list + (i << 2));
+    if (!(block > previous && block < blocks)) return -1;
+    previous = block;
+    if (only != 0 && load<u8>(only + block) == 0) continue;
+    const value = load<f64>(bound + (i << 3)) * weight;
+    if (value == 0) continue;
+    store<i32>(touched + (count << 2), block);
+    count++;
+    store<u8>(exact + block, <u8>isExact);
+    // Where formBounds would not store (a value not above the 0 there).
+    store<f64>(all + (block << 3), value > 0 ? value : 0.0);
+  }
+  return count;
+}
+
+/**
  * The word's share of each touched block's coarse bound (`coarse`, f64 per block): its tiers (`exactTier`
  * when its own term is there, else `foundTier`) plus its saturated bound, and a complete match's tier
  * (`complete`) in blocks where every one of `words` words has its own term (`exactWords`, i32 per block).

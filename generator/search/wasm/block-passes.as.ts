@@ -14,10 +14,12 @@
 export { tableBlocks, tableBody, tableLastBlock, tableOffsets } from './block-table.as';
 export { decodeRare, prepareRare } from './rare-terms.as';
 // quickOf is exported to stay out of line (block-order.as.ts says why); no caller outside uses it.
-export { blockOrder, completeBlocks, formBounds, orderBounds, quickOf, wordBounds } from './block-order.as';
+export { blockOrder, completeBlocks, firstFormBounds, formBounds, orderBounds, quickOf, wordBounds } from './block-order.as';
 export { formBits, orBytes, unionCount } from './match-bits.as';
 export { bindWalk, walk } from './block-walk.as';
 export { lowerByImpacts, tightBound } from './walk-bounds.as';
 // bestDocument is exported to stay out of line (impact-bounds.as.ts says why); no caller outside uses it.
 export { bestDocument, impactBlockBounds } from './impact-bounds.as';
+// impactsByRank is exported to stay out of line (forms.as.ts says why); no caller outside uses it.
+export { impactsByRank } from './forms.as';
 export { typoScan } from './typo-scan.as';
