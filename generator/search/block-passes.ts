@@ -11,6 +11,7 @@ export interface BlockPasses {
   memory: WebAssembly.Memory;
   tableBlocks(at: number, end: number, count: number, size: number, top: number, out: number, bounds: number): number;
   tableOffsets(at: number, end: number, count: number, size: number, top: number, out: number, bounds: number): number;
+  tableBounds(at: number, end: number, count: number, size: number, top: number, out: number, bounds: number): number;
   tableBody(): number;
   decodeRare(at: number, end: number, count: number, fields: number, docs: number, masks: number, tf: number, lengths: number): number;
   tableLastBlock(): number;

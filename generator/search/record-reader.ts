@@ -170,7 +170,7 @@ export function decodeTableAt(record: TermRecord, from: number, out: number, bou
   const span = Math.min(record.end - at, count * LONGEST_ENTRY);
   const passes = blockPasses();
   const table = [from, from + span, count, RANKING.blockSize, top, out, bounds] as const;
-  const stop = passes.tableBlocks(...table) < 0 ? -1 : passes.tableOffsets(...table);
+  const stop = passes.tableBlocks(...table) < 0 || passes.tableBounds(...table) < 0 ? -1 : passes.tableOffsets(...table);
   const body = at + stop - from;
   if (stop < 0 || passes.tableLastBlock() >= blocks || body + passes.tableBody() > record.end)
     throw part ? partError(part, CORRUPT) : new Error(CORRUPT);

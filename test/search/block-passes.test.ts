@@ -6,7 +6,7 @@ import { blockPasses, reserve } from '../../generator/search/block-passes.ts';
 /** A block table decoded by its two passes, as record-reader.ts decodes it: where it ends, or -1. */
 function decodeTable(...table: [at: number, end: number, count: number, size: number, top: number, out: number, bounds: number]) {
   const passes = blockPasses();
-  return passes.tableBlocks(...table) < 0 ? -1 : passes.tableOffsets(...table);
+  return passes.tableBlocks(...table) < 0 || passes.tableBounds(...table) < 0 ? -1 : passes.tableOffsets(...table);
 }
 
 describe('the WebAssembly passes over blocks', () => {
@@ -141,6 +141,30 @@ describe('the WebAssembly passes over blocks', () => {
       place(list);
       expect(passes.firstFormBounds(0, 64, 0.5, 5, 8, 1024, 2048, 3072, 1, 0)).toBe(-1);
     }
+  });
+
+  it('order a block by its quick bound: the most words one document holds, times the most a word adds', () => {
+    const passes = blockPasses();
+    const memory = new Uint8Array(reserve(8192));
+    memory.fill(0, 0, 8192);
+    const view = new DataView(memory.buffer);
+    // 9 words over 2 blocks (their sets 4 bytes apart from 0; best bounds f64 per word and block from 64):
+    // in block 0, document 15 has 8 of the words and document 0 has 4; in block 1, document 3 has all 9.
+    const words = 9;
+    for (let u = 0; u < words; u++) {
+      view.setUint16(u * 4, (u < 8 ? 1 << 15 : 0) | (u < 4 ? 1 : 0), true);
+      view.setUint16(u * 4 + 2, 1 << 3, true);
+      view.setFloat64(64 + u * 2 * 8, u + 1, true);
+      view.setFloat64(64 + (u * 2 + 1) * 8, 1, true);
+    }
+    // Coarse bounds at 512, the order bounds into 1024.
+    view.setFloat64(512, 5000, true);
+    view.setFloat64(520, 5000, true);
+    passes.orderBounds(512, 0, 2, 1024, 0, 4, 64, 2, words, 100, 6);
+    // Block 0: 8 words at most, each adding at most 100 and the saturated part of the best bound (8, word 7's).
+    expect(view.getFloat64(1024, true)).toBe(8 * (100 + 8 / (8 + 6)));
+    // Block 1 has a document with every word: its coarse bound.
+    expect(view.getFloat64(1032, true)).toBe(5000);
   });
 
   it("set a dense term's documents from its bitset and mask bytes, the bitset read no further than its bytes", () => {

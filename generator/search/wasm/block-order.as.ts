@@ -109,26 +109,30 @@ export function completeBlocks(exact: i32, words: i32, setBytes: i32, blocks: i3
   return complete;
 }
 
+/** The best bound of the words quickOf last found in its block (a second result, beside its counts). */
+let quickMost = 0.0;
+
 /**
- * The quick bound of `block`, or -1 where some document is found with every one of `words` words: the most
- * words one document of it is found with (a bit-sliced count of the words' 16-bit sets, `found`: `setBytes`
- * apart), times the most one word may add there (its exact tier `exactTier` and the saturated part of its
- * best bound, `best`: f64 per word and block). One pass over the words' sets for both. Exported
- * (block-passes.as.ts) only so that the optimizer keeps it a function of its own: inlined, its whole code
- * counted against orderBounds' budget once per block, which a first search of three common words at 100,000
- * documents brought within 1% of the engine's recompile.
+ * The documents' counts of `block` for the quick bound: how many of `words` words each document of it is
+ * found with (the words' 16-bit sets, `found`: `setBytes` apart), bit-sliced, as the 16-bit columns of an
+ * i64 (a count's bits 1, 2, 4 and 8 from the lowest); and in `quickMost`, the best of the found words'
+ * bounds there (`best`: f64 per word and block). Exported (block-passes.as.ts) only so that the optimizer
+ * keeps it a function of its own: the engine recompiles a function once the code run in it passes a budget,
+ * each loop turn counting the loop's code and each call the code up to its return, so orderBounds keeps
+ * the rest of the bound (a first search of three common words at 100,000 documents brought this, with the
+ * rest in it, within 20% of that budget; inlined, within 1%).
  */
-export function quickOf(found: i32, setBytes: i32, best: i32, blocks: i32, words: i32, block: i32, exactTier: f64, saturation: f64): f64 {
+export function quickOf(found: i32, setBytes: i32, best: i32, blocks: i32, words: i32, block: i32): i64 {
   let one = 0;
   let two = 0;
   let four = 0;
   let eight = 0;
-  let every = 0xffff;
   let most = 0.0;
-  for (let u = 0; u < words; u++) {
-    const set = <i32>load<u16>(found + u * setBytes + block * 2);
-    every &= set;
-    if (set == 0) continue;
+  let sets = found + block * 2;
+  let bounds = best + (block << 3);
+  const rowBytes = blocks << 3;
+  for (let u = 0; u < words; u++, sets += setBytes, bounds += rowBytes) {
+    const set = <i32>load<u16>(sets);
     const carry1 = one & set;
     one ^= set;
     const carry2 = two & carry1;
@@ -136,35 +140,20 @@ export function quickOf(found: i32, setBytes: i32, best: i32, blocks: i32, words
     const carry4 = four & carry2;
     four ^= carry2;
     eight |= carry4;
-    const bound = load<f64>(best + ((u * blocks + block) << 3));
-    if (bound > most) most = bound;
+    const bound = load<f64>(bounds);
+    if (set != 0 && bound > most) most = bound;
   }
-  if (every != 0) return -1.0;
-  let count = 0;
-  let slots = 0xffff;
-  if (slots & eight) {
-    slots &= eight;
-    count |= 8;
-  }
-  if (slots & four) {
-    slots &= four;
-    count |= 4;
-  }
-  if (slots & two) {
-    slots &= two;
-    count |= 2;
-  }
-  if (slots & one) count |= 1;
-  // The saturated part grows with the bound (each IEEE operation is monotone): taken of the best bound only.
-  return <f64>count * (exactTier + most / (most + saturation));
+  quickMost = most;
+  return <i64>one | (<i64>two << 16) | (<i64>four << 32) | (<i64>eight << 48);
 }
 
 /**
  * block-bounds.ts blockOrder's bound per block in `[first, end)` (`bound`, f64 per block): the coarse one
- * (`coarse`), or for a query of 2 to 15 words where no document of the block is found with every word (the
- * words' sets have no bit in common), the quick one (quickOf, the other arguments) where lower. So a block
- * where one document holds every word sorts above every block where none does. (Where one does, the quick
- * bound is not below the coarse one: it counts every word at its best.)
+ * (`coarse`), or for a query of 2 to 15 words where no document of the block is found with every word, the
+ * quick one where lower: the most words one document of it is found with (quickOf, the other arguments),
+ * times the most one word may add there (its exact tier `exactTier` and the saturated part of the best
+ * bound of those words). So a block where one document holds every word sorts above every block where none
+ * does. (Where one does, the quick bound is not below the coarse one: it counts every word at its best.)
  */
 export function orderBounds(
   coarse: i32, first: i32, end: i32, bound: i32, found: i32, setBytes: i32, best: i32, blocks: i32, words: i32,
@@ -174,8 +163,29 @@ export function orderBounds(
   for (let block = first; block < end; block++) {
     let value = load<f64>(coarse + (block << 3));
     if (quick && value > 0) {
-      const lower = quickOf(found, setBytes, best, blocks, words, block, exactTier, saturation);
-      if (lower >= 0 && lower < value) value = lower;
+      const counts = quickOf(found, setBytes, best, blocks, words, block);
+      // The highest count some document has, bit by bit from the highest.
+      let count = 0;
+      let slots = <i32>(counts >>> 48);
+      if (slots) count = 8;
+      else slots = 0xffff;
+      let has = slots & <i32>(counts >>> 32);
+      if (has) {
+        slots = has;
+        count |= 4;
+      }
+      has = slots & <i32>(counts >>> 16);
+      if (has) {
+        slots = has;
+        count |= 2;
+      }
+      if (slots & <i32>counts) count |= 1;
+      // Below every word in one document (the count is exact, words < 16); the saturated part grows with
+      // the bound (each IEEE operation is monotone), so it is taken of the best bound only.
+      if (count < words) {
+        const lower = <f64>count * (exactTier + quickMost / (quickMost + saturation));
+        if (lower < value) value = lower;
+      }
     }
     store<f64>(bound + (block << 3), value);
   }

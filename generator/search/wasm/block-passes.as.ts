@@ -11,7 +11,7 @@
 // - block-walk.as.ts and the modules it uses (walk-state, walk-heap, walk-bounds, block-scoring,
 //   impact-bounds, forms, varint): the walk over the blocks into the page;
 // - typo-scan.as.ts: the typo files' scan.
-export { tableBlocks, tableBody, tableLastBlock, tableOffsets } from './block-table.as';
+export { tableBlocks, tableBody, tableBounds, tableLastBlock, tableOffsets } from './block-table.as';
 export { decodeRare, prepareRare } from './rare-terms.as';
 // quickOf is exported to stay out of line (block-order.as.ts says why); no caller outside uses it.
 export { blockOrder, completeBlocks, firstFormBounds, formBounds, orderBounds, quickOf, wordBounds } from './block-order.as';

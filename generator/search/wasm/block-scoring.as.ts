@@ -55,7 +55,9 @@ function scoreCommon(f: i32, c: i32, block: i32, u: i32, into: i32, exact: i32):
   else if (readSlots(base + column(form, DOC_START, c), masks, count, docs) < 0) return -1;
   setCursor(masks + count + ((count + 1) >> 1));
   const live = liveSlots();
-  for (let i = 0; i < count; i++) {
+  // A while loop, so that a document passed over turns the loop where it is passed (block-walk.as.ts walk).
+  let i = -1;
+  while (++i < count) {
     const mask = <i32>load<u8>(masks + i);
     if (mask == 0 || mask > 31) return -1;
     if (!((live >> load<i32>(docs + (i << 2))) & 1)) {

@@ -33,10 +33,10 @@ function nextOffset(at: i32, end: i32, body: i64): i64 {
 
 /**
  * A block table of `count` entries (postings-codec.ts: blockGap, count, docBytes, dataBytes, level) at memory
- * `[at, end)` is decoded in two passes, into six columns from `out`: block, count, docStart, dataStart,
+ * `[at, end)` is decoded in three passes, into six columns from `out`: block, count, docStart, dataStart,
  * dataEnd (i32; offsets from the table's end, where the blocks' bodies begin) and bound (f64, at `bounds`).
- * tableBlocks takes the block numbers and counts, tableOffsets the bodies' offsets and the bounds, and ends
- * the table.
+ * tableBlocks takes the block numbers and counts, tableOffsets the bodies' offsets (and every column of
+ * the entries of another shape) and ends the table, tableBounds the usual entries' bounds.
  *
  * The engine compiles these with its baseline compiler, then again with its optimizing one (on another
  * thread, about a millisecond and a half of CPU each) once the code run in a function's loops passes a
@@ -71,8 +71,8 @@ export function tableBlocks(at: i32, end: i32, count: i32, size: i32, top: f64, 
 }
 
 /**
- * The second pass: the bodies' offsets and the bounds of the entries tableBlocks decoded, then every column
- * of the rest. Returns where the table ends, or -1 when the bytes are not a well-formed table.
+ * The second pass: the bodies' offsets of the entries tableBlocks decoded, then every column of the rest.
+ * Returns where the table ends, or -1 when the bytes are not a well-formed table.
  */
 export function tableOffsets(at: i32, end: i32, count: i32, size: i32, top: f64, out: i32, bounds: i32): i32 {
   const docStarts = next(next(out, count), count);
@@ -85,18 +85,32 @@ export function tableOffsets(at: i32, end: i32, count: i32, size: i32, top: f64,
     if (docBytes >= 0x80) docBytes = (docBytes & 0x7f) | (<i32>load<u8>(following++) << 7);
     let dataBytes = <i32>load<u8>(following++);
     if (dataBytes >= 0x80) dataBytes = (dataBytes & 0x7f) | (<i32>load<u8>(following++) << 7);
-    const level = <i32>load<u8>(following);
-    if (level == 0) return -1;
     store<i32>(docStarts + (i << 2), <i32>body);
     body += docBytes;
     store<i32>(dataStarts + (i << 2), <i32>body);
     body += dataBytes;
     store<i32>(dataEnds + (i << 2), <i32>body);
-    store<f64>(bounds + (i << 3), (top * <f64>level) / 255.0);
+    // Past the level byte (tableBounds reads it).
     at = following + 1;
   }
   bodyBytes = body;
   return anyEntries(at, end, count, size, top, out, bounds);
+}
+
+/**
+ * The third pass: the bounds of the entries tableBlocks decoded (their level of 1 to 255, of the term's
+ * `top`), at `bounds`; 0, or -1 when a level is 0.
+ */
+export function tableBounds(at: i32, end: i32, count: i32, size: i32, top: f64, out: i32, bounds: i32): i32 {
+  for (let i = 0; i < decoded; i++) {
+    const data = at + 3 + (<i32>load<u8>(at, 2) >> 7);
+    const following = data + 1 + (<i32>load<u8>(data) >> 7);
+    const level = <i32>load<u8>(following);
+    if (level == 0) return -1;
+    store<f64>(bounds + (i << 3), (top * <f64>level) / 255.0);
+    at = following + 1;
+  }
+  return 0;
 }
 
 /** The column of `count` i32 values after `column`. */

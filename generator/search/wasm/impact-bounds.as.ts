@@ -19,7 +19,9 @@ import {
 function formsInto(block: i32, live: i32, scratch: i32, flags: i32): i32 {
   const forms = field(FORMS);
   const weights = field(FORM_WEIGHTS);
-  for (let f = 0; f < field(FORM_COUNT); f++) {
+  // A while loop, so that a form passed over turns the loop where it is passed (block-walk.as.ts walk).
+  let f = -1;
+  while (++f < field(FORM_COUNT)) {
     const form = forms + f * FORM_BYTES;
     const c = findEntry(form, block);
     if (c < 0) continue;
