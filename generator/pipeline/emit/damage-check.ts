@@ -10,6 +10,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import type { Gate } from '../thread-gate.ts';
 import { startTypeScriptWorker } from '../typescript-worker.ts';
 import { digestsFile } from './previous-output.ts';
 
@@ -27,15 +28,15 @@ export interface DamageCheck {
   stop(): void;
 }
 
-/** Starts the check of the output folder `outDir`. */
-export function startDamageCheck(outDir: string): DamageCheck {
+/** Starts the check of the output folder `outDir`; with a `gate`, its stats wait until the gate opens (thread-gate.ts). */
+export function startDamageCheck(outDir: string, gate?: Gate): DamageCheck {
   const target = path.resolve(outDir);
   // No record, nothing to check (a cold build): the thread would cost its start, about 0.15 s of CPU.
   if (!existsSync(digestsFile(target))) return { answer: Promise.resolve(undefined), stop: () => {} };
   let worker: ReturnType<typeof startTypeScriptWorker> | undefined;
   const answer = new Promise<Damage | undefined>((resolve) => {
     try {
-      worker = startTypeScriptWorker(new URL('./damage-thread.ts', import.meta.url), { target });
+      worker = startTypeScriptWorker(new URL('./damage-thread.ts', import.meta.url), { target, gate });
     } catch {
       resolve(undefined);
       return;

@@ -6,12 +6,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
+import { type Gate, waitAtGate } from '../thread-gate.ts';
 import { damageOf, digestsFile } from './previous-output.ts';
 import { wholeTrackedOutputs } from './tracked-outputs.ts';
 
-const { target } = workerData as { target: string };
+const { target, gate } = workerData as { target: string; gate?: Gate };
+/** Longest wait at the gate: the content's check at 100,000 files takes under a second. */
+const GATE_MS = 5000;
 let answer: { record: string; damaged: string[]; tracked?: string | undefined } | null = null;
 try {
+  if (gate) waitAtGate(gate, GATE_MS);
   const found = damageOf(target, readFileSync(digestsFile(target)));
   answer = found ? { ...found, tracked: wholeTrackedOutputs(target) } : null;
 } catch {
