@@ -129,12 +129,17 @@ interface BuildFlags {
 }
 
 async function buildLocked(contentDir: string, outDir: string, settings: BuildSettings, flags: BuildFlags): Promise<number> {
+  const { startBuildHelper } = await import('./helper/build-helper.ts');
+  let helper: BuildHelper | undefined;
+  const startHelper = () => {
+    helper ??= startBuildHelper({ endAfterSearch: true });
+    return helper;
+  };
   // Without a last build's record the command builds: its helper thread starts now, to load its modules while
   // this thread hashes the generator and loads the build's, where the build started it once those were loaded.
-  const cold = !existsSync(recordFile(outDir));
-  const helper = cold ? (await import('./helper/build-helper.ts')).startBuildHelper({ endAfterSearch: true }) : undefined;
+  if (!existsSync(recordFile(outDir))) startHelper();
   try {
-    return await checkAndBuild(contentDir, outDir, settings, flags, helper);
+    return await checkAndBuild(contentDir, outDir, settings, flags, startHelper);
   } finally {
     await helper?.close();
   }
@@ -168,7 +173,7 @@ async function checkAndBuild(
   outDir: string,
   settings: BuildSettings,
   { force, inPlace }: BuildFlags,
-  helper: BuildHelper | undefined,
+  startHelper: () => BuildHelper,
 ): Promise<number> {
   const started = performance.now();
   const { preview } = settings;
@@ -196,6 +201,9 @@ async function checkAndBuild(
     for (const line of formatPublication(last.summary.publication, preview)) console.log(line);
     return 0;
   }
+  // A build after another starts its helper thread now too, to load its modules while this thread loads the
+  // content: after an edit the search index's update by term runs there (stored-search.ts).
+  const helper = startHelper();
   const { buildSite } = await import('./build-site.ts');
   const { listEntries } = await import('./load/scan-content.ts');
   const fingerprint = (checked ?? cold)!;

@@ -16,6 +16,7 @@ function counted() {
       render: async (bodies) => bodies.map((body) => `<p>${body}</p>`),
       searchIndex: async () => [],
       searchIndexKeeping: async () => ({ files: [], kept: {} as never }),
+      termUpdate: async () => undefined,
       pump: () => calls.push('pump'),
       close: async () => {
         calls.push('close');

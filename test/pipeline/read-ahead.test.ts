@@ -42,7 +42,12 @@ describe('the read ahead', () => {
   it('runs every step when the answer is slower, and passes on a failed answer', async () => {
     const ran: number[] = [];
     const slow = new Promise<number>((resolve) => setTimeout(() => resolve(7), 50));
-    expect(await readAheadUntil(slow, [1, 2, 3].map((step) => () => ran.push(step)))).toBe(7);
+    expect(
+      await readAheadUntil(
+        slow,
+        [1, 2, 3].map((step) => () => ran.push(step)),
+      ),
+    ).toBe(7);
     expect(ran).toEqual([1, 2, 3]);
     await expect(readAheadUntil(Promise.reject(new Error('unreadable')), [() => {}])).rejects.toThrow('unreadable');
   });

@@ -11,7 +11,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { layoutFromParts } from '../../generator/pipeline/outputs/search/index-from-parts.ts';
 import { openSearchStore, type SearchStore, stagingDir, storeDir } from '../../generator/pipeline/outputs/search/search-store.ts';
-import { updateFromStore } from '../../generator/pipeline/outputs/search/stored-search-update.ts';
+import { updateFromStore, updateFromStoreInThread } from '../../generator/pipeline/outputs/search/stored-search-update.ts';
+import { startBuildHelper } from '../../generator/pipeline/helper/build-helper.ts';
 import { writeIndexKeeping } from '../../generator/pipeline/outputs/search/stored-search.ts';
 import { type SearchDocumentSource, toSearchText } from '../../generator/pipeline/outputs/search-documents.ts';
 import type { OutputFile } from '../../generator/pipeline/outputs/output-file.ts';
@@ -216,4 +217,50 @@ describe('the search index kept on disk by npm run build', () => {
     next.save(new Map());
     expect(update(out, base).files).toBeUndefined();
   });
+
+  it("updates by term in the build's helper thread to the same files, in the same order, as in its own thread", async () => {
+    const out = path.join(root, 'in-thread');
+    writeWhole(out, base);
+    const edited = base.map((document, i) =>
+      i === 40
+        ? { ...document, body: `${document.body} quagga payment page` }
+        : i === 100
+          ? { ...document, title: `${document.title} anew` }
+          : document,
+    );
+    const args = (documents: readonly SearchDocument[]) =>
+      [
+        openSearchStore(out),
+        SCOPE,
+        sourceOf(documents.map((document) => ({ ...document, body: `<p>${document.body}</p>` }))),
+        { keys: documents.map(keyOf), mark: MARK },
+        SYNONYMS,
+        toSearchText,
+        BUDGET,
+      ] as const;
+    /** Each file as the emit step sees it: written (its digest) or carried (its kept digest and the digest of what it makes). */
+    const shape = (files: readonly OutputFile[] | undefined) =>
+      files?.map((file) =>
+        'carried' in file
+          ? [file.path, 'carried', file.carried, digestOf(file.make())]
+          : [file.path, 'written', digestOf('body' in file ? file.body : '')],
+      );
+    const here = updateFromStore(...args(edited));
+    const helper = startBuildHelper();
+    try {
+      const store = openSearchStore(out);
+      const [, ...rest] = args(edited);
+      const inThread = await updateFromStoreInThread((task) => helper.termUpdate(task), store, ...rest);
+      expect(shape(inThread)).toEqual(shape(here));
+      expect(inThread!.filter((file) => 'body' in file).length).toBeLessThan(inThread!.length / 2);
+      emit(out, inThread!, store);
+      expect(onDisk(out)).toEqual(clean(edited, SYNONYMS));
+      // A part of the index changed by hand: the helper finds it not intact, and the index is written whole.
+      const part = [...onDisk(out).keys()].find((file) => file.endsWith('.bin'))!;
+      writeFileSync(path.join(out, part), 'by hand');
+      expect(await updateFromStoreInThread((task) => helper.termUpdate(task), ...args(base))).toBeUndefined();
+    } finally {
+      await helper.close();
+    }
+  }, 60_000);
 });

@@ -9,12 +9,17 @@ import type { SynonymTable } from '../../search/synonyms.ts';
 import { startTypeScriptWorker } from '../typescript-worker.ts';
 import type { OutputFile } from '../outputs/output-file.ts';
 import type { KeptWhole } from '../outputs/search/search-store.ts';
+import type { TermUpdate, TermUpdated } from '../outputs/search/term-update.ts';
 import { bodyOf, type RawRecord } from '../load/load-file.ts';
 import { askThread } from '../thread-requests.ts';
 import { pacedPosting } from './paced-posting.ts';
 import { renderMarkdown } from '../outputs/render-markdown.ts';
 
-export type HelperTask = { kind: 'render'; bodies: string[] } | { kind: 'search'; budgetMb: number } | { kind: 'digests'; files: string[] };
+export type HelperTask =
+  | { kind: 'render'; bodies: string[] }
+  | { kind: 'search'; budgetMb: number }
+  | { kind: 'digests'; files: string[] }
+  | { kind: 'term-update'; task: TermUpdate };
 /**
  * The search index's documents go in slices, told without an answer before the task that asks for the
  * index: the helper holds one slice's Markdown at a time, never every body's (0.4 GB at 100,000 articles).
@@ -42,6 +47,8 @@ export interface BuildHelper {
     synonyms: SynonymTable | null,
     keep: KeepFor & { keys: readonly string[] },
   ): Promise<{ files: OutputFile[]; kept: KeptWhole }>;
+  /** The search index's update by term after an edit (stored-search-update.ts), run while the build's thread makes the other outputs. */
+  termUpdate(task: TermUpdate): Promise<TermUpdated>;
   /** Posts the slices the helper has room for: the build's thread calls it as it makes files (paced-posting.ts). */
   pump(): void;
   /** Ends the thread; a build calls it however it ends. */
@@ -110,6 +117,8 @@ export function startBuildHelper({ endAfterSearch = false } = {}): BuildHelper {
     render: (bodies) => ask({ kind: 'render', bodies }),
     searchIndex: (documents, budgetMb, synonyms) => searchIndex(documents, budgetMb, synonyms),
     searchIndexKeeping: (documents, budgetMb, synonyms, { keys, ...keep }) => searchIndex(documents, budgetMb, synonyms, keep, keys),
+    // Undefined does not cross a thread's messages: the helper answers null for "written whole".
+    termUpdate: async (task) => (await ask<TermUpdated | null>({ kind: 'term-update', task })) ?? undefined,
     pump: posting.pump,
     async close() {
       await worker.terminate();
@@ -133,6 +142,7 @@ export function helperWhenAsked(start: () => BuildHelper): BuildHelper {
     render: (bodies) => now().render(bodies),
     searchIndex: (documents, budgetMb, synonyms) => now().searchIndex(documents, budgetMb, synonyms),
     searchIndexKeeping: (documents, budgetMb, synonyms, keep) => now().searchIndexKeeping(documents, budgetMb, synonyms, keep),
+    termUpdate: (task) => now().termUpdate(task),
     pump: () => helper?.pump(),
     close: async () => helper?.close(),
   };

@@ -11,6 +11,7 @@ import { checkSearchBudget } from '../outputs/search/search-file.ts';
 import { toSearchText } from '../outputs/search-documents.ts';
 import type { KeptWhole } from '../outputs/search/search-store.ts';
 import { startIndexKeeping } from '../outputs/search/stored-search.ts';
+import { termUpdate } from '../outputs/search/term-update.ts';
 import { type Answered, answerRequests } from '../thread-requests.ts';
 import { digestFile } from '../content-digests.ts';
 import type { HelperTask, HelperTold } from './build-helper.ts';
@@ -84,6 +85,10 @@ function finishSearch(budgetMb: number): { result: unknown; transfer: ArrayBuffe
 function answer(task: HelperTask): Answered {
   if (task.kind === 'render') return { result: render(task.bodies) };
   if (task.kind === 'digests') return { result: task.files.map(digestFile) };
+  if (task.kind === 'term-update') {
+    const update = termUpdate(task.task);
+    return { result: update ?? null, transfer: update?.written.flatMap(({ body }) => (typeof body === 'string' ? [] : whole(body))) ?? [] };
+  }
   return finishSearch(task.budgetMb);
 }
 

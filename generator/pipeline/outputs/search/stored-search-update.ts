@@ -1,11 +1,11 @@
 /**
  * The search index of `npm run build` updated by term from the state a previous build kept on disk
- * (stored-search.ts): the edited documents' previous analyses from the store, the index's own parts read
- * back from the output (each only if it has its kept digest), then the update every `npm run dev` rebuild
- * runs (index-update.ts). Parts the update did not change are carried over with their kept digests.
+ * (stored-search.ts): the edited documents' previous analyses from the store, then the update by term of the
+ * index's own parts read back from the output (term-update.ts), in this thread or the build's helper thread.
+ * Parts the update did not change are carried over with their kept digests.
  */
-import { cardsPath, type SearchDocument, SEARCH_DIR } from '../../../search/index-format.ts';
-import { type TermEdits, updateTerms } from '../../../search/index-update.ts';
+import { cardsPath, type SearchDocument } from '../../../search/index-format.ts';
+import type { TermEdits } from '../../../search/index-update.ts';
 import {
   type Card,
   cardsFile,
@@ -18,11 +18,10 @@ import { SEARCH_FIELDS } from '../../../search/ranking.ts';
 import type { SynonymTable } from '../../../search/synonyms.ts';
 import type { OutputFile } from '../output-file.ts';
 import type { SearchDocumentSource } from '../search-documents.ts';
-import { layoutFromParts } from './index-from-parts.ts';
 import { checkSearchBytes, sizeOf } from './search-state.ts';
-import { partOf, readAnalyses, readIntactPart, type SearchStore, type StoredAnalyses, type StoredIndex } from './search-store.ts';
+import { partOf, readAnalyses, type SearchStore, type StoredAnalyses, type StoredIndex } from './search-store.ts';
+import { cardsOf, type PartBody, partsOf, readParts, type TermUpdate, type TermUpdated, termUpdate, updatedParts } from './term-update.ts';
 
-const CARDS = `${SEARCH_DIR}/cards/`;
 const FIELDS = SEARCH_FIELDS.length;
 
 /** The previous analyses of the documents at `changed` (indexes of `stored`), or undefined when one is not kept. */
@@ -37,19 +36,6 @@ function previousAnalyses(store: SearchStore, stored: StoredIndex, changed: read
     analyses.set(was, JSON.parse(entry[2]) as FieldAnalysis[]);
   }
   return { parts, analyses };
-}
-
-/** The index's parts in the output (cards aside), each only if it still has its kept digest. */
-function readParts(store: SearchStore, stored: StoredIndex): Map<string, string | Uint8Array> | undefined {
-  const decoder = new TextDecoder();
-  const files = new Map<string, string | Uint8Array>();
-  for (const [path, [digest]] of stored.digests) {
-    if (path.startsWith(CARDS)) continue;
-    const bytes = readIntactPart(store.outDir, path, digest);
-    if (!bytes) return undefined;
-    files.set(path, path.endsWith('.bin') ? bytes : decoder.decode(bytes));
-  }
-  return files;
 }
 
 /**
@@ -75,7 +61,29 @@ function placesOf(stored: StoredIndex, source: SearchDocumentSource, edited: rea
  * text), updated by term from the store; undefined when the store cannot be trusted for them. Only the edited
  * documents (their keys differ from the kept ones) and their cards' neighbours are made.
  */
-export function updateFromStore(
+export function updateFromStore(...args: UpdateArguments): OutputFile[] | undefined {
+  const update = prepareUpdate(...args);
+  if (!update) return undefined;
+  const files = readParts(update.task.outDir, update.task.parts);
+  return update.finish(files, files && termUpdate(update.task, files));
+}
+
+/**
+ * The same, with the update by term run by `inThread` (the build's helper thread: build-helper.ts) while this
+ * thread makes the other outputs; this thread reads the index's parts and changes them as the update did.
+ */
+export async function updateFromStoreInThread(
+  inThread: (task: TermUpdate) => Promise<TermUpdated>,
+  ...args: UpdateArguments
+): Promise<OutputFile[] | undefined> {
+  const prepared = prepareUpdate(...args);
+  if (!prepared) return undefined;
+  const { task, chunks, byNumber, finish } = prepared;
+  const update = await inThread(task);
+  return finish(update && updatedParts(task.outDir, task.parts, update, { chunks, byNumber }), update);
+}
+
+type UpdateArguments = [
   store: SearchStore,
   scope: string,
   source: SearchDocumentSource,
@@ -83,7 +91,10 @@ export function updateFromStore(
   synonyms: SynonymTable | null,
   searchText: (markdown: string) => string,
   budgetMb: number,
-): OutputFile[] | undefined {
+];
+
+/** The update's task for either thread, and what makes the files once its parts are updated; undefined when the store cannot be trusted. */
+function prepareUpdate(...[store, scope, source, inputs, synonyms, searchText, budgetMb]: UpdateArguments) {
   const { keys } = inputs;
   const stored = store.stored(scope);
   if (!stored || stored.synonyms !== JSON.stringify(synonyms) || stored.ids.length !== source.count) return undefined;
@@ -102,9 +113,7 @@ export function updateFromStore(
     stored,
     changed.map(([was]) => was),
   );
-  const files = previous && readParts(store, stored);
-  const layout = files && layoutFromParts(files);
-  if (!previous || !files || !layout) return undefined;
+  if (!previous) return undefined;
   const moved = places.some((was, index) => was !== index);
   const numbers = moved ? Uint32Array.from(places, (was) => stored.numbers[was]!) : stored.numbers;
   const lengths = moved ? new Uint32Array(stored.lengths.length) : stored.lengths.slice();
@@ -130,20 +139,31 @@ export function updateFromStore(
     order[number] = index;
   });
   const byNumber = (number: number) => (number < source.count ? (edited.get(order[number]!) ?? source.at(order[number]!)) : undefined);
-  const state = { meta: layout.meta, records: layout.records, parts: layout.parts, files };
-  const update = updateTerms(state, { count: source.count, lengths, changed: edits, byNumber }, synonyms);
-  // Written whole after all (an average moved to another grid point): the caller writes it from every document.
-  if (!update) return undefined;
+  const chunks = [...new Set(edits.map(({ number }) => Math.floor(number / CARDS_PER_FILE)))];
+  const task: TermUpdate = {
+    outDir: store.outDir,
+    parts: partsOf(stored),
+    count: source.count,
+    lengths,
+    changed: edits,
+    cards: cardsOf(chunks, source.count, byNumber),
+    synonyms,
+  };
   const ids = moved ? Array.from(places, (_, index) => source.idAt(index)) : stored.ids;
   const next = { scope, ids, keys: [...keys], inputs: inputs.mark, numbers, lengths, synonyms: stored.synonyms };
   const parts = nextParts(previous.parts, changed, { ids, keys, analyses });
-  return updatedFiles(store, { stored, files, written: update.written, count: source.count, byNumber, budgetMb, next, parts });
+  // Written whole after all (a part not intact, an average moved to another grid point): the caller writes it from every document.
+  const finish = (files: ReadonlyMap<string, PartBody> | undefined, update: TermUpdated) =>
+    files && update
+      ? updatedFiles(store, { stored, files, written: update.written, count: source.count, byNumber, budgetMb, next, parts })
+      : undefined;
+  return { task, chunks, byNumber, finish };
 }
 
 interface Updated {
   stored: StoredIndex;
   /** The index's parts after the update (cards aside but the edited ones'). */
-  files: ReadonlyMap<string, string | Uint8Array>;
+  files: ReadonlyMap<string, PartBody>;
   written: readonly SearchIndexFile[];
   count: number;
   byNumber: (number: number) => Card | undefined;
@@ -159,10 +179,17 @@ function updatedFiles(store: SearchStore, u: Updated): OutputFile[] {
   const written = new Set(u.written.map(({ path }) => path));
   const sizes = new Map<string, number>();
   const files: OutputFile[] = [];
+  const bodyOf = (body: PartBody) => (typeof body === 'function' ? body() : body);
   for (const [path, body] of u.files) {
     const kept = written.has(path) ? undefined : stored.digests.get(path);
-    sizes.set(path, kept?.[1] ?? sizeOf(body));
-    files.push(kept ? { path, carried: kept[0], make: () => body } : { path, body });
+    if (kept) {
+      files.push({ path, carried: kept[0], make: () => bodyOf(body) });
+      sizes.set(path, kept[1]);
+    } else {
+      const made = bodyOf(body);
+      files.push({ path, body: made });
+      sizes.set(path, sizeOf(made));
+    }
   }
   const card = (chunk: number) => cardsFile(chunk, u.byNumber).body;
   for (let chunk = 0; chunk < Math.ceil(u.count / CARDS_PER_FILE); chunk++) {

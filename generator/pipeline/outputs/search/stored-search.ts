@@ -14,7 +14,7 @@ import type { OutputFile } from '../output-file.ts';
 import { checkSearchBudget, synonymTable } from './search-file.ts';
 import { createSearchDocuments, searchDocumentSource, toSearchText } from '../search-documents.ts';
 import { type KeptWhole, partOf, type SearchStore, type StoredAnalyses, stageAnalyses, stagingDir } from './search-store.ts';
-import { updateFromStore } from './stored-search-update.ts';
+import { updateFromStore, updateFromStoreInThread } from './stored-search-update.ts';
 /** A whole write that keeps what the store needs, its documents given as they come (startIndexWrite). */
 export interface IndexKeeping {
   /** Analyses the document (its body as search text) under its key; keeps its analysis, not its texts. */
@@ -82,19 +82,35 @@ export function storedSearch(
   { store, scope }: { store: SearchStore; scope: string },
   inputs: { keys: readonly string[]; mark: string },
 ): OutputFile[] | Promise<OutputFile[]> {
-  const { keys } = inputs;
   const synonyms = synonymTable(catalogue);
   const searchText = (body: string) => catalogue.memo('search text', body, () => toSearchText(body));
-  const updated = updateFromStore(
+  const args = [store, scope, searchDocumentSource(catalogue, (body) => body), inputs, synonyms, searchText, budgetMb] as const;
+  const whole = () => writeWhole(catalogue, helper, budgetMb, { store, scope, inputs, synonyms, searchText });
+  // With a helper thread, the update by term runs there while this thread makes the other outputs.
+  if (helper) return updateFromStoreInThread((task) => helper.termUpdate(task), ...args).then((updated) => updated ?? whole());
+  return updateFromStore(...args) ?? whole();
+}
+
+/** The index written whole (in the helper thread when there is one), keeping the store anew. */
+function writeWhole(
+  catalogue: Catalogue,
+  helper: BuildHelper | undefined,
+  budgetMb: number,
+  {
     store,
     scope,
-    searchDocumentSource(catalogue, (body) => body),
     inputs,
     synonyms,
     searchText,
-    budgetMb,
-  );
-  if (updated) return updated;
+  }: {
+    store: SearchStore;
+    scope: string;
+    inputs: { keys: readonly string[]; mark: string };
+    synonyms: SynonymTable | null;
+    searchText: (body: string) => string;
+  },
+): OutputFile[] | Promise<OutputFile[]> {
+  const { keys } = inputs;
   const documents = createSearchDocuments(catalogue, (body) => body);
   const keep = (written: { files: OutputFile[]; kept: KeptWhole }) => {
     store.keepWhole(scope, documents, inputs, synonyms, written.files as SearchIndexFile[], written.kept);
