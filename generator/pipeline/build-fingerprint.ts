@@ -198,6 +198,8 @@ export async function readUnchangedBuild<S>(
   if (recorded?.fingerprint !== fingerprint.value || recorded.identity !== identityOf(target)) return undefined;
   // An update in place was cut short (update-in-place.ts): files may be half done or left over.
   if (readJournal(target)) return undefined;
+  // Nothing else to do but wait for the damage check: this thread takes its share of it.
+  damage?.help();
   return damagedCount(target, await damage?.answer) === 0 ? recorded : undefined;
 }
 

@@ -85,13 +85,14 @@ describe('an output updated in place', () => {
     // An answer for another record (says nothing is damaged) is not taken: each file is statted instead.
     spoil();
     const files = (dir: string): OutputFile[] => [...readTree(dir)].map(([file, body]) => ({ path: file, body }));
-    const stale = { answer: Promise.resolve({ record: 'another record', damaged: new Set<string>() }), stop: () => {} };
+    const stale = { answer: Promise.resolve({ record: 'another record', damaged: new Set<string>() }), stop: () => {}, help: () => {} };
     expect((await emitFiles(files(clean), out, { inPlace: true, damage: stale })).written).toBe(2);
     expectSameFolder(out, clean);
     // An answer for this record is taken as it is: a file it names is written though it is intact.
     const named = {
       answer: Promise.resolve({ record: readPreviousOutput(out)!.recordDigest!, damaged: new Set([outputPath(ADDRESS.llmsTxt)]) }),
       stop: () => {},
+      help: () => {},
     };
     const inode = statSync(path.join(out, outputPath(ADDRESS.llmsTxt))).ino;
     expect((await emitFiles(files(clean), out, { inPlace: true, damage: named })).written).toBe(1);
@@ -136,6 +137,7 @@ describe('an output updated in place', () => {
     const answer = (about: string, damaged: string[]) => ({
       answer: Promise.resolve({ record: about, damaged: new Set(damaged) }),
       stop: () => {},
+      help: () => {},
     });
     expect(await readUnchangedBuild(out, again(), answer(record, [outputPath(ADDRESS.llmsTxt)]))).toBeUndefined();
     expect(await readUnchangedBuild(out, again(), answer('another record', [outputPath(ADDRESS.llmsTxt)]))).toBeDefined();

@@ -3,6 +3,7 @@
  * only until the check answers (read-ahead.ts), and the output's damage check waits at a gate the content's
  * check opens (thread-gate.ts), so the two checks do not share the second core.
  */
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
@@ -84,4 +85,27 @@ describe('the gate between the two checks', () => {
     openGate(gate);
     expect(isOpen(gate), 'opening twice leaves it open').toBe(true);
   });
+
+  it("shares the output's parts between the two threads when the build has nothing else to do", async () => {
+    const contentDir = fixtureDir('valid');
+    const outDir = path.join(tempDir('help'), 'dist');
+    await buildSite({ contentDir, outDir, env: BUILD_ENV, scope: 'test', inPlace: true });
+    const changed = path.join(outDir, 'services', 'index.html');
+    writeFileSync(changed, `${readFileSync(changed, 'utf8')}<!-- by hand -->`);
+    rmSync(path.join(outDir, 'robots.txt'));
+    const damaged = ['robots.txt', 'services/index.html'];
+
+    // The thread waits at its gate: this thread checks every part itself, and the answer holds what it found.
+    const gate = closedGate();
+    const held = startDamageCheck(outDir, gate);
+    held.help();
+    openGate(gate);
+    expect([...((await held.answer)?.damaged ?? [])].sort()).toEqual(damaged);
+
+    // Both at once: each part is checked by one of them, and the answer is the same.
+    const both = startDamageCheck(outDir);
+    both.help();
+    expect([...((await both.answer)?.damaged ?? [])].sort()).toEqual(damaged);
+    expect([...((await startDamageCheck(outDir).answer)?.damaged ?? [])].sort()).toEqual(damaged);
+  }, 60_000);
 });

@@ -12,7 +12,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Gate } from '../thread-gate.ts';
 import { startTypeScriptWorker } from '../typescript-worker.ts';
-import { digestsFile } from './previous-output.ts';
+import { readFileSync } from 'node:fs';
+import { damageOf, digestsFile } from './previous-output.ts';
 
 /** The output's record's digest and the damaged files; `tracked`, the digest of the tracked outputs' record when every part of it is whole. */
 export interface Damage {
@@ -26,17 +27,27 @@ export interface DamageCheck {
   readonly answer: Promise<Damage | undefined>;
   /** Ends the check when its answer will not be asked for (an edit built into a new folder). */
   stop(): void;
+  /**
+   * Checks the parts of the output the thread has not taken yet in this thread too, until none is left: for a
+   * build that has nothing to do but wait for the answer (one whose content did not change). The answer then
+   * holds both threads' findings, and not whether the tracked outputs' record is whole, which only a build
+   * that makes outputs asks.
+   */
+  help(): void;
 }
 
 /** Starts the check of the output folder `outDir`; with a `gate`, its stats wait until the gate opens (thread-gate.ts). */
 export function startDamageCheck(outDir: string, gate?: Gate): DamageCheck {
   const target = path.resolve(outDir);
   // No record, nothing to check (a cold build): the thread would cost its start, about 0.15 s of CPU.
-  if (!existsSync(digestsFile(target))) return { answer: Promise.resolve(undefined), stop: () => {} };
+  if (!existsSync(digestsFile(target))) return { answer: Promise.resolve(undefined), stop: () => {}, help: () => {} };
+  // The next part of the record to check, taken by either thread, and whether this thread helps (help).
+  const claims = new Int32Array(new SharedArrayBuffer(8));
+  let helped: { record: string; damaged: string[] } | undefined | null = null;
   let worker: ReturnType<typeof startTypeScriptWorker> | undefined;
   const answer = new Promise<Damage | undefined>((resolve) => {
     try {
-      worker = startTypeScriptWorker(new URL('./damage-thread.ts', import.meta.url), { target, gate });
+      worker = startTypeScriptWorker(new URL('./damage-thread.ts', import.meta.url), { target, gate, claims });
     } catch {
       resolve(undefined);
       return;
@@ -48,6 +59,23 @@ export function startDamageCheck(outDir: string, gate?: Gate): DamageCheck {
     });
     started.once('error', () => resolve(undefined));
     started.once('exit', () => resolve(undefined));
+  }).then((found) => {
+    // The parts this thread checked (help) join the thread's answer, for the same record only.
+    if (!found || helped === null) return found;
+    if (helped?.record !== found.record) return undefined;
+    return { ...found, damaged: new Set([...found.damaged, ...helped.damaged]) };
   });
-  return { answer, stop: () => void worker?.terminate() };
+  return {
+    answer,
+    stop: () => void worker?.terminate(),
+    help() {
+      if (helped !== null) return;
+      Atomics.store(claims, 1, 1);
+      try {
+        helped = damageOf(target, readFileSync(digestsFile(target)), () => Atomics.add(claims, 0, 1));
+      } catch {
+        helped = undefined;
+      }
+    },
+  };
 }

@@ -10,14 +10,19 @@ import { type Gate, waitAtGate } from '../thread-gate.ts';
 import { damageOf, digestsFile } from './previous-output.ts';
 import { wholeTrackedOutputs } from './tracked-outputs.ts';
 
-const { target, gate } = workerData as { target: string; gate?: Gate };
+const { target, gate, claims } = workerData as { target: string; gate?: Gate; claims?: Int32Array };
 /** Longest wait at the gate: the content's check at 100,000 files takes under a second. */
 const GATE_MS = 5000;
 let answer: { record: string; damaged: string[]; tracked?: string | undefined } | null = null;
 try {
   if (gate) waitAtGate(gate, GATE_MS);
-  const found = damageOf(target, readFileSync(digestsFile(target)));
-  answer = found ? { ...found, tracked: wholeTrackedOutputs(target) } : null;
+  // The parts are taken one at a time from a count shared with the build's thread, which may check some too
+  // (damage-check.ts help).
+  const claim = claims && (() => Atomics.add(claims, 0, 1));
+  const found = damageOf(target, readFileSync(digestsFile(target)), claim);
+  // A build that helps has nothing else to do: it makes no outputs, and asks nothing of the tracked ones.
+  const helped = claims && Atomics.load(claims, 1) === 1;
+  answer = found ? { ...found, tracked: helped ? undefined : wholeTrackedOutputs(target) } : null;
 } catch {
   // No answer: the build checks each file itself.
 }

@@ -129,13 +129,18 @@ class DigestsOf implements ReadonlyMap<string, string> {
  * The damage check's answer for the record whose index is `bytes` (damage-thread.ts): its digest and the files
  * changed or removed since, found from every part's columns (no map or array per file: 233,000 files at 100,000
  * articles); undefined when the record is not one to trust for the folder in place, or a part is no part.
+ * `claim` gives the next part to check, where two threads share the parts (damage-check.ts help); by default
+ * every part is checked here.
  */
-export function damageOf(target: string, bytes: Buffer): { record: string; damaged: string[] } | undefined {
+export function damageOf(target: string, bytes: Buffer, claim?: () => number): { record: string; damaged: string[] } | undefined {
   const index = readIndex(target, bytes);
   if (!index || index.identity !== identityOf(target)) return undefined;
   const damaged: string[] = [];
   const columns = { text: Object.keys(ROWS.text), numbers: Object.keys(ROWS.numbers) };
-  for (const [part, entry] of index.parts.entries()) {
+  const parts = [...index.parts.entries()];
+  let next = 0;
+  for (let at = claim ? claim() : next++; at < parts.length; at = claim ? claim() : next++) {
+    const [part, entry] = parts[at]!;
     const table = readPartColumns(partsOf(target), part, entry, columns);
     if (!table) return undefined;
     const { size, time, inode } = table.numbers;
