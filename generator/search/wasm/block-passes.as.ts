@@ -22,4 +22,5 @@ export { lowerByImpacts, tightBound } from './walk-bounds.as';
 export { bestDocument, impactBlockBounds } from './impact-bounds.as';
 // impactsByRank is exported to stay out of line (forms.as.ts says why); no caller outside uses it.
 export { impactsByRank } from './forms.as';
-export { typoScan } from './typo-scan.as';
+// matches is exported to stay out of line (typo-scan.as.ts says why); no caller outside uses it.
+export { matches, typoScan } from './typo-scan.as';
