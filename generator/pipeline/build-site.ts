@@ -161,7 +161,15 @@ async function buildWith(options: BuildOptions, helper: BuildHelper | undefined,
   const reading = helper && !tracking.previous ? renderAsRead(helper) : undefined;
   const { contentDir, listContent, digestFiles } = options;
   const read = digestFiles && new Map<string, string>();
-  const loaded = await loadContent(contentDir, collections, settings.limits, options.cache, store, listContent, reading?.read, read);
+  const loaded = await loadContent(contentDir, {
+    collections,
+    limits: settings.limits,
+    cache: options.cache,
+    store,
+    list: listContent,
+    onMarkdown: reading?.read,
+    fileDigests: read,
+  });
   // A cold build's record: the content's digests from the load's reads, the other files' hashed by the helper meanwhile.
   const digests = digestFiles && coldDigests(digestFiles, read!, (rest) => helper?.digests(rest) ?? Promise.resolve(rest.map(digestFile)));
   digests?.catch(() => {});

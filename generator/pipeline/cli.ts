@@ -94,7 +94,7 @@ async function check(contentDir: string, settings: BuildSettings): Promise<numbe
   const { loadContent } = await import('./load/load-content.ts');
   const { validateContent } = await import('./validate/validate-content.ts');
   const { preview } = settings;
-  const content = validateContent(await loadContent(contentDir, collections, settings.limits));
+  const content = validateContent(await loadContent(contentDir, { collections, limits: settings.limits }));
   const buildDate = isoSeconds(buildTimeOf(settings)).slice(0, 10);
   const published = selectPublished(content, collections, buildDate, preview);
   const counts = Object.entries(collections)

@@ -8,7 +8,7 @@ import { collections } from '../../generator/schemas/collections.ts';
 /** The problems loading and validating `contentDir` finds (with the given limits), or [] when it is accepted. */
 export async function problemsOf(contentDir: string, limits?: ContentLimits): Promise<Problem[]> {
   try {
-    validateContent(await loadContent(contentDir, collections, limits));
+    validateContent(await loadContent(contentDir, { collections, limits }));
     return [];
   } catch (error) {
     if (error instanceof ContentError) return error.problems;

@@ -16,7 +16,7 @@ import { createRandom } from './synthetic-content.ts';
 
 /** The documents a build of `contentDir` indexes, in the build's order. */
 export async function loadSearchDocuments(contentDir: string): Promise<SearchDocument[]> {
-  const content = validateContent(await loadContent(contentDir, collections, resolveBuildSettings({}).limits), collections);
+  const content = validateContent(await loadContent(contentDir, { collections, limits: resolveBuildSettings({}).limits }), collections);
   const published = selectPublished(content, collections, '2026-11-18');
   const catalogue = createCatalogue(published, collections, {
     siteUrl: 'https://api.example.test',

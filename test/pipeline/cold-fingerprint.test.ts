@@ -53,7 +53,7 @@ describe('the fingerprint of a cold build', () => {
     const inputs = { contentDir: content, outDir: path.join(root, 'dist-read'), settings: resolveBuildSettings({}) };
     const cold = fingerprintCold(inputs)!;
     const read = new Map<string, string>();
-    await loadContent(content, undefined, undefined, undefined, undefined, undefined, undefined, read);
+    await loadContent(content, { fileDigests: read });
     const asked: string[] = [];
     const digests = await coldDigests(cold, read, async (rest) => {
       asked.push(...rest);

@@ -34,7 +34,7 @@ describe('a load kept with the build cache', () => {
     const article = (name: string) => path.join(content, 'intelligence', name);
     const cache = createBuildCache();
     await settle();
-    const load = () => loadContent(content, collections, DEFAULT_LIMITS, cache);
+    const load = () => loadContent(content, { collections, limits: DEFAULT_LIMITS, cache });
     const first = await load();
     // Every file, and the optional synonyms.yaml the fixture has not.
     expect(first.read).toBe(first.digests.size + 1);
@@ -42,7 +42,7 @@ describe('a load kept with the build cache', () => {
     expect(again.read).toBe(0);
     expect(again.records.intelligence![0]).toBe(first.records.intelligence![0]);
     // Limits of the same values, as each build resolves them from the settings anew.
-    expect((await loadContent(content, collections, { ...DEFAULT_LIMITS }, cache)).read).toBe(0);
+    expect((await loadContent(content, { collections, limits: { ...DEFAULT_LIMITS }, cache })).read).toBe(0);
 
     writeFileSync(
       article('rag-evaluation.md'),
@@ -50,7 +50,7 @@ describe('a load kept with the build cache', () => {
     );
     const edited = await load();
     expect(edited.read).toBe(1);
-    expect(shapeOf(edited)).toEqual(shapeOf(await loadContent(content, collections)));
+    expect(shapeOf(edited)).toEqual(shapeOf(await loadContent(content, { collections })));
 
     await settle();
     renameSync(article('rag-evaluation.md'), article('zz-renamed.md'));
@@ -59,7 +59,7 @@ describe('a load kept with the build cache', () => {
     const moved = await load();
     // The renamed file keeps its inode but not its change time: it is read again, as the added one is.
     expect(moved.read).toBe(2);
-    expect(shapeOf(moved)).toEqual(shapeOf(await loadContent(content, collections)));
+    expect(shapeOf(moved)).toEqual(shapeOf(await loadContent(content, { collections })));
     expect(moved.records.intelligence!.map((record) => record.slug)).toEqual(['aa-added', 'mcp-server-for-catalogue-search', 'zz-renamed']);
   }, 30_000);
 
@@ -69,7 +69,7 @@ describe('a load kept with the build cache', () => {
     const text = readFileSync(file, 'utf8');
     const cache = createBuildCache();
     await settle();
-    const load = () => loadContent(content, collections, DEFAULT_LIMITS, cache);
+    const load = () => loadContent(content, { collections, limits: DEFAULT_LIMITS, cache });
     await load();
     writeFileSync(file, text.replace(/^title: .*$/m, 'title: [unclosed'));
     const broken = await load();
@@ -78,7 +78,7 @@ describe('a load kept with the build cache', () => {
     writeFileSync(file, text);
     const mended = await load();
     expect(mended.problems).toEqual([]);
-    expect(shapeOf(mended)).toEqual(shapeOf(await loadContent(content, collections)));
+    expect(shapeOf(mended)).toEqual(shapeOf(await loadContent(content, { collections })));
   }, 30_000);
 
   it('given the listing with the changed files reported (npm run dev), looks at those files only and gives what a load from nothing gives', async () => {
@@ -91,8 +91,8 @@ describe('a load kept with the build cache', () => {
     await settle();
     const load = async (reported: string[] | 'all') => {
       listing.report(reported);
-      const raw = await loadContent(content, collections, DEFAULT_LIMITS, cache, undefined, (root) => listing.list(root));
-      expect(shapeOf(raw)).toEqual(shapeOf(await loadContent(content, collections)));
+      const raw = await loadContent(content, { collections, limits: DEFAULT_LIMITS, cache, list: (root) => listing.list(root) });
+      expect(shapeOf(raw)).toEqual(shapeOf(await loadContent(content, { collections })));
       return raw;
     };
     await load('all');

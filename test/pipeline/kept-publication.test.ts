@@ -16,7 +16,7 @@ import { VALID_FIXTURE } from '../helpers/fixture.ts';
 const DAY = '2026-11-18';
 let content: Content;
 beforeAll(async () => {
-  content = validateContent(await loadContent(VALID_FIXTURE, collections), collections);
+  content = validateContent(await loadContent(VALID_FIXTURE, { collections }), collections);
 });
 
 const listOf = (from: Content, key: string) => (from as unknown as Record<string, AnyEntry[]>)[key]!;

@@ -108,7 +108,7 @@ function createBuilds(content: string) {
   const cache = createBuildCache();
   let previous: TrackedOutputs | undefined;
   return async () => {
-    const raw = await loadContent(content, collections, undefined, cache);
+    const raw = await loadContent(content, { collections, cache });
     const published = selectPublished(validateContent(raw, collections), collections, '2026-11-18');
     // As npm run dev keeps them: values and inputs in memory, and the edit's reach found from the catalogue.
     let tracker: OutputTracker | undefined;

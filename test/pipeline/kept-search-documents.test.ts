@@ -24,7 +24,7 @@ const collectGarbage = runInNewContext('gc') as () => void;
 
 /** The documents of the repository's content, made as dev's builds make them, with a weak reference to their catalogue. */
 async function documentsOfOneBuild(): Promise<{ documents: SearchDocument[]; catalogue: WeakRef<object> }> {
-  const content = validateContent(await loadContent('content', collections, resolveBuildSettings({}).limits), collections);
+  const content = validateContent(await loadContent('content', { collections, limits: resolveBuildSettings({}).limits }), collections);
   const cache = createBuildCache();
   const catalogue = createCatalogue(selectPublished(content, collections, '2026-11-18'), collections, {
     siteUrl: 'https://api.example.test',

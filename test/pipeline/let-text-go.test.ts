@@ -20,7 +20,7 @@ afterAll(removeFixtureDirs);
 describe("a Markdown record's text, let go", () => {
   it('is read again from the file when asked, and fails the build if the file changed since it was loaded', async () => {
     const content = fixtureDir('valid');
-    const raw = await loadContent(content, collections);
+    const raw = await loadContent(content, { collections });
     const [record, other] = raw.records.intelligence!;
     const file = path.join(content, record!.file);
     const body = record!.body!;
@@ -38,7 +38,7 @@ describe("a Markdown record's text, let go", () => {
 
   it("is let go by a cold build's outputs once both that print its body's HTML have it", async () => {
     const content = fixtureDir('valid');
-    const published = validateContent(await loadContent(content, collections), collections);
+    const published = validateContent(await loadContent(content, { collections }), collections);
     const [entry] = entriesOf(published, 'intelligence');
     const render = bodyRenderer(undefined, undefined, (record) => `<p>${record.body.length}</p>`);
     const html = render(entry!);
@@ -51,7 +51,7 @@ describe("a Markdown record's text, let go", () => {
 
   it("is read by one getter for every entry, a copy's too, so that entries share their shape", async () => {
     const content = fixtureDir('valid');
-    const [entry, other] = entriesOf(validateContent(await loadContent(content, collections), collections), 'intelligence');
+    const [entry, other] = entriesOf(validateContent(await loadContent(content, { collections }), collections), 'intelligence');
     // A getter of each entry's own gave each entry a shape of its own, its properties in a dictionary.
     const getter = (record: object) => Object.getOwnPropertyDescriptor(record, 'body')!.get;
     expect(getter(entry!)).toBeTypeOf('function');

@@ -34,7 +34,7 @@ function keyOf(content: string, file: string): string {
 
 async function titleOf(content: string, out: string, trust = true): Promise<string | undefined> {
   const store = openLoadStore(out, { trust });
-  const raw = await loadContent(content, undefined, undefined, undefined, store);
+  const raw = await loadContent(content, { store });
   store.save();
   return (raw.records.intelligence!.find((record) => record.file === FILE)?.data as { title?: string } | undefined)?.title;
 }
@@ -89,7 +89,7 @@ describe('the load store', () => {
     store.set(FILE, keyOf(content, FILE), { ...kept, data: { ...(kept.data as object), title: 'Planted title' } });
     store.save();
     const checkoutTitle = async (dir: string) => {
-      const raw = await loadContent(dir, undefined, undefined, undefined, openLoadStore(out));
+      const raw = await loadContent(dir, { store: openLoadStore(out) });
       return (raw.records.intelligence!.find((record) => record.file === FILE)!.data as { title: string }).title;
     };
     const checkout = path.join(tempDir('load-store-checkout'), 'content');
@@ -135,7 +135,7 @@ describe('the load store', () => {
     const stored = readdirSync(`${out}.load`).map((part) => readFileSync(path.join(`${out}.load`, part), 'utf8'));
     expect(stored.join('').includes('Measure recall@k'), 'no text in the store').toBe(false);
     const keptBody = async () => {
-      const raw = await loadContent(content, undefined, undefined, undefined, openLoadStore(out));
+      const raw = await loadContent(content, { store: openLoadStore(out) });
       const record = raw.records.intelligence!.find((one) => one.file === FILE)!;
       // No text held: the body is read from the file when asked (load-file.ts bodyOf).
       expect(record.body).toBeUndefined();
@@ -152,7 +152,7 @@ describe('the load store', () => {
     const out = path.join(tempDir('load-store-yaml'), 'dist');
     const load = async () => {
       const store = openLoadStore(out);
-      const raw = await loadContent(content, undefined, undefined, undefined, store);
+      const raw = await loadContent(content, { store });
       store.save();
       return raw.records.categories!;
     };
@@ -178,7 +178,7 @@ describe('the load store', () => {
     const out = path.join(tempDir('load-store-checked'), 'dist');
     const validated = async () => {
       const store = openLoadStore(out);
-      const content_ = validateContent(await loadContent(content, undefined, undefined, undefined, store));
+      const content_ = validateContent(await loadContent(content, { store }));
       store.save();
       return content_.intelligence.find((record) => record.file === FILE)!;
     };
@@ -206,7 +206,7 @@ describe('the load store', () => {
     const out = path.join(tempDir('load-store-shared'), 'dist');
     const load = async () => {
       const store = openLoadStore(out);
-      const raw = await loadContent(content, undefined, undefined, undefined, store);
+      const raw = await loadContent(content, { store });
       validateContent(raw);
       store.save();
       return raw.records.intelligence!;

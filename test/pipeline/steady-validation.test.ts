@@ -41,14 +41,14 @@ async function steadyBuilds() {
     file: (name: string) => path.join(content, name),
     /** The content a steady validation gives after an edit, checked against a validation from nothing. */
     async validate() {
-      const raw = await loadContent(content, collections, DEFAULT_LIMITS, cache);
+      const raw = await loadContent(content, { collections, limits: DEFAULT_LIMITS, cache });
       const alone = validateContent(raw);
       expect(steady.validate(raw)).toEqual(alone);
       return alone;
     },
     /** What the build's validation (with the cache) reports after an edit, checked against a validation from nothing. */
     async problems() {
-      const raw = await loadContent(content, collections, DEFAULT_LIMITS, cache);
+      const raw = await loadContent(content, { collections, limits: DEFAULT_LIMITS, cache });
       const problems = problemsOf(() => validateContent(raw, collections, cache));
       expect(problems).toEqual(problemsOf(() => validateContent(raw)));
       expect(steady.validate(raw)).toBeUndefined();

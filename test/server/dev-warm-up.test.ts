@@ -15,7 +15,7 @@ const bytes = (text: string) => new TextEncoder().encode(text);
 describe("npm run dev's practice edit", () => {
   /** The one record the practice changed in a copy of `raw` (which it leaves as it was), with its date and title fields. */
   const practised = async (newestUpTo?: number) => {
-    const raw = await loadContent(fixtureDir('valid'), collections);
+    const raw = await loadContent(fixtureDir('valid'), { collections });
     const before = JSON.stringify(raw.records);
     const digests = new Map(raw.digests);
     const practice = practiceEdit(raw, collections, newestUpTo);

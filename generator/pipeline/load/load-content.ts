@@ -18,7 +18,7 @@ import { type Collection, type FileLoad, loadFile } from './load-one-file.ts';
 import type { LoadStore } from './load-store.ts';
 import type { FileIdentity } from './read-approved.ts';
 import { type ContentEntry, type ContentScan, readImage, scanContent } from './scan-content.ts';
-import { DEFAULT_LIMITS } from './content-limits.ts';
+import { type ContentLimits, DEFAULT_LIMITS } from './content-limits.ts';
 
 export type { RawContent, RawRecord } from './load-file.ts';
 
@@ -95,25 +95,34 @@ function loadAll(
   return read;
 }
 
-/**
- * Loads the whole content folder; records come in sorted file order, whatever the file system's order.
- * `cache`: a build cache kept from one build to the next keeps the load with it (kept-loads.ts), so a steady
- * build reads only the files that changed.
- * `store`: Markdown files kept on disk by an earlier build, and where to keep this build's (the caller saves it).
- * `list`: the folder's listing, when the caller knows it without listing it (npm run dev, from its watcher).
- * `onMarkdown`: told each record of a Markdown collection as it is read, in a load of the whole folder (a cold
- * build's helper renders its body meanwhile: build-helper.ts renderAsRead).
- * `fileDigests`: filled with the digest of each file read, as the nothing-changed check records it (content-digests.ts).
- */
+/** How to load the content folder: every field may be left out. */
+export interface LoadOptions {
+  /** The collections to load (default: the site's). */
+  collections?: CollectionTable;
+  /** The limits the scan holds files to (default: DEFAULT_LIMITS). */
+  limits?: ContentLimits;
+  /**
+   * A build cache kept from one build to the next keeps the load with it (kept-loads.ts), so a steady build
+   * reads only the files that changed (default: none).
+   */
+  cache?: BuildCache;
+  /** Markdown files kept on disk by an earlier build, and where to keep this build's (the caller saves it). */
+  store?: LoadStore;
+  /** The folder's listing, when the caller knows it without listing it (npm run dev, from its watcher). */
+  list?: (root: string) => ContentEntry[];
+  /**
+   * Told each record of a Markdown collection as it is read, in a load of the whole folder (a cold build's
+   * helper renders its body meanwhile: build-helper.ts renderAsRead).
+   */
+  onMarkdown?: (record: RawRecord) => void;
+  /** Filled with the digest of each file read, as the nothing-changed check records it (content-digests.ts). */
+  fileDigests?: Map<string, string>;
+}
+
+/** Loads the whole content folder; records come in sorted file order, whatever the file system's order. */
 export async function loadContent(
   root: string,
-  collections: CollectionTable = siteCollections,
-  limits = DEFAULT_LIMITS,
-  cache: BuildCache = NO_CACHE,
-  store?: LoadStore,
-  list?: (root: string) => ContentEntry[],
-  onMarkdown?: (record: RawRecord) => void,
-  fileDigests?: Map<string, string>,
+  { collections = siteCollections, limits = DEFAULT_LIMITS, cache = NO_CACHE, store, list, onMarkdown, fileDigests }: LoadOptions = {},
 ): Promise<RawContent> {
   // The load store keeps what this build asks it for: with one, every file is asked for. Without a cache, what
   // is kept is this load's only.
