@@ -24,7 +24,6 @@ const WORKERS = [
   'pipeline/outputs/semantic/embed-thread.ts',
   'pipeline/emit/damage-thread.ts',
   'pipeline/emit/file-writer-thread.ts',
-  'pipeline/content-check-thread.ts',
 ];
 
 /**

@@ -169,8 +169,7 @@ export function fingerprintCold(inputs: BuildInputs, recorded = readBuildRecord(
   return { generator, stats, listing, files, names, settled };
 }
 
-/** The last build's record beside `outDir`. */
-export const recordFile = (outDir: string) => `${path.resolve(outDir)}.build.json`;
+const recordFile = (outDir: string) => `${path.resolve(outDir)}.build.json`;
 
 /** The last build's record beside `outDir` (12 MB of witnesses at 100,000 articles: the command reads it once). */
 export function readBuildRecord<S>(outDir: string): RecordedBuild<S> | undefined {

@@ -10,7 +10,6 @@ import type { DamageCheck } from './emit/damage-check.ts';
 import type { SnapshotEmit } from './emit/emit-snapshot.ts';
 import type { Emitted } from './emit/emit-files.ts';
 import type { RawContent } from './load/load-content.ts';
-import type { LoadStore } from './load/load-store.ts';
 import type { ContentEntry } from './load/scan-content.ts';
 import type { CmsBackend } from './outputs/cms/cms-config.ts';
 import type { CarriedRest, OutputFile } from './outputs/output-file.ts';
@@ -51,10 +50,8 @@ export interface BuildOptions {
   inPlace?: boolean;
   /** The check of the output's files for an update in place, when the caller started it already (damage-check.ts). */
   damage?: DamageCheck | undefined;
-  /** Keeps what was read of each content file, and the search index's state, beside the output (load-store.ts, search-store.ts); the store, if opened already. */
-  keepLoads?: boolean | LoadStore;
-  /** Reads the previous build's tracked outputs beside `outDir` (tracked-outputs.ts), when the caller has read them already. */
-  readPrevious?: (() => TrackedOutputs | undefined) | undefined;
+  /** Keeps what was read of each content file, and the search index's state, beside the output (load-store.ts, search-store.ts). */
+  keepLoads?: boolean;
   /** The content files changed since the last build's witnesses, and the output record's stamp they go with (build-fingerprint.ts). */
   changed?: { files: ReadonlySet<string>; output: string } | undefined;
   /** Writes the build into this snapshot folder and updates the output folder in place (emit-snapshot.ts). */

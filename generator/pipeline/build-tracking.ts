@@ -15,7 +15,6 @@ import { openSearchStore, type SearchStore } from './outputs/search/search-store
 import { storedSearch } from './outputs/search/stored-search.ts';
 import { DEFAULT_SEARCH_INDEX_BUDGET_MB } from './build-settings.ts';
 import type { KnownRecords, ReachEntry } from './edit-reach.ts';
-import type { LoadStore } from './load/load-store.ts';
 import type { AnyEntry } from '../schemas/collections.ts';
 import { memoize } from '../shared/memoize.ts';
 import { recordsByFile } from './outputs/reached-records.ts';
@@ -171,8 +170,7 @@ export function openTracking(options: {
   verifyCarried?: boolean | undefined;
   outDir: string;
   ownEmit: boolean;
-  keepLoads?: boolean | LoadStore | undefined;
-  readPrevious?: (() => TrackedOutputs | undefined) | undefined;
+  keepLoads?: boolean | undefined;
   /** The caller's emit step keeps the previous build's files it is not given (carried-rest.ts). */
   emitKeepsRest?: boolean | undefined;
   /** The content files changed since the last build's witnesses, with the output record's stamp they go with. */
@@ -181,8 +179,7 @@ export function openTracking(options: {
   const { scope, outDir } = options;
   const onDisk = scope !== undefined && !options.ownEmit && !options.tracked;
   const searchStore = onDisk && options.keepLoads ? openSearchStore(outDir, { trust: !options.force }) : undefined;
-  const readPrevious = options.readPrevious ?? (() => readTrackedOutputs(outDir));
-  const tracked = options.tracked ?? { outputs: onDisk && !options.force ? readPrevious() : undefined };
+  const tracked = options.tracked ?? { outputs: onDisk && !options.force ? readTrackedOutputs(outDir) : undefined };
   // Only from witnesses written with the very record the tracked outputs name: then they describe its content.
   const { changed } = options;
   const changedSince = changed && changed.output === tracked.outputs?.onDisk?.output ? changed.files : undefined;

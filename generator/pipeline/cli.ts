@@ -2,13 +2,12 @@
  * `check` validates the content folder; `build` validates it and writes the site. Run as
  * `npm run check|build [-- --content DIR --out DIR]`; `--help` says the same.
  */
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
-import { type BuildInputs, fingerprintCold, readUnchangedBuild, recordBuild, recordFile } from './build-fingerprint.ts';
+import { fingerprintBuild, fingerprintCold, readBuildRecord, readUnchangedBuild, recordBuild } from './build-fingerprint.ts';
 import { type BuildSettings, buildTimeOf, isoSeconds, resolveBuildSettings } from './build-settings.ts';
 import type { PublicationCount } from './catalogue/publish.ts';
 import type { BuildHelper } from './helper/build-helper.ts';
-import type { Gate } from './thread-gate.ts';
 import { parseCommandLine, quietOnClosedOutput } from './command-line.ts';
 import { ContentError, formatReport } from './problems.ts';
 import { formatPublication } from './publication-report.ts';
@@ -129,42 +128,22 @@ interface BuildFlags {
 }
 
 async function buildLocked(contentDir: string, outDir: string, settings: BuildSettings, flags: BuildFlags): Promise<number> {
+  // The last build's record, read once for the check and the build (12 MB of witnesses at 100,000 articles).
+  const recorded = readBuildRecord(outDir);
   const { startBuildHelper } = await import('./helper/build-helper.ts');
   let helper: BuildHelper | undefined;
   const startHelper = () => {
     helper ??= startBuildHelper({ endAfterSearch: true });
     return helper;
   };
-  // Without a last build's record the command builds: its helper thread starts now, to load its modules while
-  // this thread hashes the generator and loads the build's, where the build started it once those were loaded.
-  if (!existsSync(recordFile(outDir))) startHelper();
+  // Without one the command builds: its helper thread starts now, to load its modules while this thread hashes
+  // the generator and loads the build's, where the build started it once those were loaded.
+  if (!recorded) startHelper();
   try {
-    return await checkAndBuild(contentDir, outDir, settings, flags, startHelper);
+    return await checkAndBuild(contentDir, outDir, settings, flags, recorded, startHelper);
   } finally {
     await helper?.close();
   }
-}
-
-/**
- * The content checked against the last build's record in a third thread (content-check.ts) while this one loads
- * the build's modules and reads what any build but a cold one or one with nothing changed reads whole: the
- * previous build's tracked outputs, then the load store's parts (read-ahead.ts).
- */
-async function checkReadingAhead(inputs: BuildInputs, force: boolean, gate: Gate) {
-  const { checkContentInThread } = await import('./content-check.ts');
-  const checking = checkContentInThread(inputs, gate);
-  await import('./build-site.ts');
-  const { openLoadStore } = await import('./load/load-store.ts');
-  const { readTrackedOutputs } = await import('./emit/tracked-outputs.ts');
-  const { readAheadUntil } = await import('./read-ahead.ts');
-  const store = openLoadStore(inputs.outDir, { trust: !force });
-  let previous: { outputs: ReturnType<typeof readTrackedOutputs> } | undefined;
-  const readPrevious = () => {
-    previous ??= { outputs: readTrackedOutputs(inputs.outDir) };
-    return previous.outputs;
-  };
-  const checked = force ? await checking : await readAheadUntil(checking, [readPrevious, ...store.partReads()]);
-  return { checked, store, readPrevious };
 }
 
 /** Builds, unless nothing that goes into the build has changed since the last one (then it says so). */
@@ -173,22 +152,20 @@ async function checkAndBuild(
   outDir: string,
   settings: BuildSettings,
   { force, inPlace }: BuildFlags,
+  recorded: ReturnType<typeof readBuildRecord>,
   startHelper: () => BuildHelper,
 ): Promise<number> {
   const started = performance.now();
   const { preview } = settings;
-  // The output's files are statted in a second thread and the content's in a third: both checks of "nothing
-  // changed". The output's stats wait until the content's check is done, which this thread waits for first
-  // (thread-gate.ts). An update in place takes the same answer for its own check (build-site.ts).
+  // The output's files are statted in a second thread while this one reads the content's: both checks of
+  // "nothing changed" at once. An update in place takes the same answer for its own check (build-site.ts).
   const { startDamageCheck } = await import('./emit/damage-check.ts');
-  const { closedGate } = await import('./thread-gate.ts');
-  const gate = closedGate();
-  const damage = force ? undefined : startDamageCheck(outDir, gate);
-  const inputs = { contentDir, outDir, settings };
-  const { checked, store, readPrevious } = await checkReadingAhead(inputs, force, gate);
+  const damage = force ? undefined : startDamageCheck(outDir);
   // With no record beside the output there is nothing to compare: the content is hashed beside the build, by
   // the build's own reads and its helper thread.
-  const cold = checked ? undefined : fingerprintCold(inputs);
+  const inputs = { contentDir, outDir, settings };
+  const cold = fingerprintCold(inputs, recorded);
+  const checked = cold ? undefined : fingerprintBuild(inputs, recorded);
   const last = force || !checked ? undefined : await readUnchangedBuild<BuildSummary>(outDir, checked, damage);
   if (!last && !inPlace) damage?.stop();
   if (last && checked) {
@@ -216,8 +193,7 @@ async function checkAndBuild(
     digestFiles: cold,
     force,
     inPlace,
-    keepLoads: store,
-    readPrevious,
+    keepLoads: true,
     damage,
     changed: checked?.changed,
     scope: fingerprint.generator,

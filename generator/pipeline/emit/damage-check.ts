@@ -10,7 +10,6 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Gate } from '../thread-gate.ts';
 import { startTypeScriptWorker } from '../typescript-worker.ts';
 import { readFileSync } from 'node:fs';
 import { damageOf, digestsFile } from './previous-output.ts';
@@ -36,8 +35,8 @@ export interface DamageCheck {
   help(): void;
 }
 
-/** Starts the check of the output folder `outDir`; with a `gate`, its stats wait until the gate opens (thread-gate.ts). */
-export function startDamageCheck(outDir: string, gate?: Gate): DamageCheck {
+/** Starts the check of the output folder `outDir`. */
+export function startDamageCheck(outDir: string): DamageCheck {
   const target = path.resolve(outDir);
   // No record, nothing to check (a cold build): the thread would cost its start, about 0.15 s of CPU.
   if (!existsSync(digestsFile(target))) return { answer: Promise.resolve(undefined), stop: () => {}, help: () => {} };
@@ -47,7 +46,7 @@ export function startDamageCheck(outDir: string, gate?: Gate): DamageCheck {
   let worker: ReturnType<typeof startTypeScriptWorker> | undefined;
   const answer = new Promise<Damage | undefined>((resolve) => {
     try {
-      worker = startTypeScriptWorker(new URL('./damage-thread.ts', import.meta.url), { target, gate, claims });
+      worker = startTypeScriptWorker(new URL('./damage-thread.ts', import.meta.url), { target, claims });
     } catch {
       resolve(undefined);
       return;

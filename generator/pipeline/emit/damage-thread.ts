@@ -6,16 +6,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { type Gate, waitAtGate } from '../thread-gate.ts';
 import { damageOf, digestsFile } from './previous-output.ts';
 import { wholeTrackedOutputs } from './tracked-outputs.ts';
 
-const { target, gate, claims } = workerData as { target: string; gate?: Gate; claims?: Int32Array };
-/** Longest wait at the gate: the content's check at 100,000 files takes under a second. */
-const GATE_MS = 5000;
+const { target, claims } = workerData as { target: string; claims?: Int32Array };
 let answer: { record: string; damaged: string[]; tracked?: string | undefined } | null = null;
 try {
-  if (gate) waitAtGate(gate, GATE_MS);
   // The parts are taken one at a time from a count shared with the build's thread, which may check some too
   // (damage-check.ts help).
   const claim = claims && (() => Atomics.add(claims, 0, 1));

@@ -10,17 +10,19 @@ import { constants, type Stats } from 'node:fs';
 export type FileStats = Pick<Stats, 'dev' | 'ino' | 'size' | 'mtimeMs' | 'ctimeMs' | 'isFile' | 'isDirectory' | 'isSymbolicLink'>;
 
 class KeptStats implements FileStats {
+  readonly dev: number;
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
   readonly #type: number;
-  constructor(
-    readonly dev: number,
-    readonly ino: number,
-    readonly size: number,
-    readonly mtimeMs: number,
-    readonly ctimeMs: number,
-    /** The kind of entry: `mode & S_IFMT`. */
-    type: number,
-  ) {
-    this.#type = type;
+  constructor(stats: Stats) {
+    this.dev = stats.dev;
+    this.ino = stats.ino;
+    this.size = stats.size;
+    this.mtimeMs = stats.mtimeMs;
+    this.ctimeMs = stats.ctimeMs;
+    this.#type = stats.mode & constants.S_IFMT;
   }
   isFile() {
     return this.#type === constants.S_IFREG;
@@ -34,21 +36,4 @@ class KeptStats implements FileStats {
 }
 
 /** `stats` with only what the build reads kept. */
-export const keptStats = (stats: Stats): FileStats =>
-  new KeptStats(stats.dev, stats.ino, stats.size, stats.mtimeMs, stats.ctimeMs, stats.mode & constants.S_IFMT);
-
-/** What a listing's entry says of its kind (a `Dirent`, or stats). */
-export type EntryKind = Pick<FileStats, 'isFile' | 'isDirectory' | 'isSymbolicLink'>;
-
-/** The kind of an entry as a number (`S_IFREG`, `S_IFDIR`, `S_IFLNK`; 0 for any other), to hand to another thread. */
-export const kindCode = (entry: EntryKind): number =>
-  entry.isFile() ? constants.S_IFREG : entry.isDirectory() ? constants.S_IFDIR : entry.isSymbolicLink() ? constants.S_IFLNK : 0;
-
-/** Stats handed over by another thread as numbers (kindCode's for the kind). */
-export const statsOf = (dev: number, ino: number, size: number, mtimeMs: number, ctimeMs: number, kind: number): FileStats =>
-  new KeptStats(dev, ino, size, mtimeMs, ctimeMs, kind);
-
-const KINDS = new Map([constants.S_IFREG, constants.S_IFDIR, constants.S_IFLNK, 0].map((kind) => [kind, statsOf(0, 0, 0, 0, 0, kind)]));
-
-/** An entry's kind alone, one object per kind, for a listing handed over by another thread. */
-export const kindOf = (kind: number): EntryKind => KINDS.get(kind) ?? KINDS.get(0)!;
+export const keptStats = (stats: Stats): FileStats => new KeptStats(stats);

@@ -5,13 +5,12 @@
  */
 import { type Dirent, readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { EntryKind } from './file-stats.ts';
 
 /** A name under a folder, as its listing gave it (path relative, with `/`), before any stat. */
 export interface ListedName {
   path: string;
   /** The listing's own type of the entry (a link is a link, not what it points to). */
-  dirent: EntryKind;
+  dirent: Dirent;
 }
 
 /** The names under a folder in listEntries' order, and the folder they were listed from. */

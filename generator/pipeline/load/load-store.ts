@@ -65,8 +65,6 @@ export interface LoadStore {
   check(file: string, checked: Checked): void;
   /** Files handed back by `get` or `confirm` (not parsed again) and files set (read and parsed). */
   readonly counts: { kept: number; parsed: number };
-  /** Each part's read, to be run ahead of the build's asking (read-ahead.ts), where each is read when first asked. */
-  partReads(): Iterable<() => void>;
   /** Writes the parts that changed, keeping only the files this build asked for. */
   save(): void;
 }
@@ -108,8 +106,8 @@ export function openLoadStore(outDir: string, { trust = true } = {}): LoadStore 
   const scope = parserScope();
   const dir = `${path.resolve(outDir)}.load`;
   const parts = new Map<number, { kept: Map<string, Entry>; used: Map<string, Entry>; changed: boolean }>();
-  const partOf = (file: string) => partAt(partOfPath(file, PARTS));
-  const partAt = (index: number) => {
+  const partOf = (file: string) => {
+    const index = partOfPath(file, PARTS);
     let part = parts.get(index);
     if (!part) {
       part = { kept: trust ? readPart(path.join(dir, partName(index)), scope) : new Map(), used: new Map(), changed: !trust };
@@ -120,9 +118,6 @@ export function openLoadStore(outDir: string, { trust = true } = {}): LoadStore 
   const counts = { kept: 0, parsed: 0 };
   return {
     counts,
-    *partReads() {
-      for (let index = 0; index < PARTS; index++) yield () => partAt(index);
-    },
     get(file, key) {
       const part = partOf(file);
       const entry = part.kept.get(file);
