@@ -8,10 +8,9 @@
  * part of the tracked outputs' record (tracked-outputs.ts), which the build's own thread reads only where its
  * edit falls: the build keeps files it never names only when each part is whole.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startTypeScriptWorker } from '../typescript-worker.ts';
-import { readFileSync } from 'node:fs';
 import { damageOf, digestsFile } from './previous-output.ts';
 
 /** The output's record's digest and the damaged files; `tracked`, the digest of the tracked outputs' record when every part of it is whole. */
@@ -42,6 +41,7 @@ export function startDamageCheck(outDir: string): DamageCheck {
   if (!existsSync(digestsFile(target))) return { answer: Promise.resolve(undefined), stop: () => {}, help: () => {} };
   // The next part of the record to check, taken by either thread, and whether this thread helps (help).
   const claims = new Int32Array(new SharedArrayBuffer(8));
+  // What this thread found when it helped: null before it helps, undefined when its check could not answer.
   let helped: { record: string; damaged: string[] } | undefined | null = null;
   let worker: ReturnType<typeof startTypeScriptWorker> | undefined;
   const answer = new Promise<Damage | undefined>((resolve) => {
