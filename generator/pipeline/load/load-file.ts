@@ -11,6 +11,7 @@ import { createLazyLocate, YamlSyntaxError, type FieldPath, type Locate } from '
 import { decodeUtf8, type FileIdentity, NotUtf8Error, readApproved } from './read-approved.ts';
 import type { Checked, StoredFile } from './load-store.ts';
 import { digestBytes } from '../content-digests.ts';
+import { lineAt } from '../../shared/text-lines.ts';
 export interface RawRecord {
   file: string;
   /** Parsed YAML (a list item, a document or a Markdown file's front matter); see `readData`. */
@@ -205,10 +206,7 @@ function readBody(this: MarkdownRecord): string {
 /** After the front matter's lines (its text starts with the opening line's break) and the closing `---` line. */
 function bodyLine(this: MarkdownRecord): number {
   const { split } = textOf(this);
-  if (!split.present) return 1;
-  let line = 3;
-  for (let at = split.matter.indexOf('\n'); at >= 0; at = split.matter.indexOf('\n', at + 1)) line++;
-  return line;
+  return split.present ? lineAt(split.matter, split.matter.length, 3) : 1;
 }
 
 function locateField(this: MarkdownRecord, fieldPath: FieldPath): number {

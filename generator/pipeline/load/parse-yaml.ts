@@ -3,6 +3,7 @@ import jsYaml from 'js-yaml';
 import type { Document, Node, ScalarTag } from 'yaml';
 import { isCalendarDay } from '../../schemas/fields.ts';
 import { errorLine, yamlLibrary } from './yaml-error-line.ts';
+import { lineAt } from '../../shared/text-lines.ts';
 
 export type FieldPath = readonly (string | number)[];
 
@@ -65,9 +66,7 @@ function parseFast(source: string, firstLine: number): unknown {
     const state = parsing as jsYaml.State & { anchor: string | null };
     if (event !== 'close' || state.anchor === null) return;
     const at = state.input.lastIndexOf(`&${state.anchor}`, state.position);
-    let line = firstLine;
-    for (let next = state.input.indexOf('\n'); next !== -1 && next < at; next = state.input.indexOf('\n', next + 1)) line++;
-    throw new YamlSyntaxError(ANCHOR_MESSAGE, line);
+    throw new YamlSyntaxError(ANCHOR_MESSAGE, lineAt(state.input, at, firstLine));
   };
   try {
     const options = { schema: frontMatterSchema, json: false, listener, maxDepth: MAX_DEPTH };

@@ -4,6 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
+import { lineAt } from '../../shared/text-lines.ts';
 
 let library: typeof Yaml | undefined;
 /**
@@ -55,7 +56,5 @@ export function unclosedStart(source: string): number | undefined {
 export function errorLine(source: string, reportedLine: number, firstLine: number): number {
   const start = unclosedStart(source);
   if (start === undefined) return reportedLine;
-  let line = firstLine;
-  for (let at = source.indexOf('\n'); at !== -1 && at < start; at = source.indexOf('\n', at + 1)) line++;
-  return Math.min(line, reportedLine);
+  return Math.min(lineAt(source, start, firstLine), reportedLine);
 }

@@ -17,6 +17,7 @@ import {
   urlWork,
   WORK_PER_CHARACTER,
 } from './render-work.ts';
+import { lineAt } from '../../shared/text-lines.ts';
 
 /** Links and images may only point to the web or the site itself: no `javascript:` or `data:`. */
 function isSafeHref(href: string): boolean {
@@ -111,10 +112,7 @@ export function renderMarkdown(markdown: string): string {
 function lineOf(body: string, at: string): number {
   const newline = at.indexOf('\n');
   const firstLine = at.slice(0, Math.min(80, newline < 0 ? at.length : newline));
-  const index = firstLine ? body.indexOf(firstLine) : -1;
-  let line = 1;
-  for (let i = body.indexOf('\n'); i >= 0 && i < index; i = body.indexOf('\n', i + 1)) line++;
-  return line;
+  return lineAt(body, firstLine ? body.indexOf(firstLine) : -1);
 }
 
 /**
