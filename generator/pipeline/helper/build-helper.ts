@@ -127,9 +127,10 @@ export function startBuildHelper({ endAfterSearch = false } = {}): BuildHelper {
 }
 
 /**
- * A helper started only when first asked for work. After an edit a build mostly asks nothing of it (the search
- * index is updated in the build's thread, and most pages are carried over), and a helper started anyway spent
- * its thread 0.15 to 0.3 s of CPU loading its modules beside the damage check's, at any size.
+ * A helper started only when first asked for work, for a build whose caller did not start one: a helper that
+ * is asked nothing (a build that carries its outputs over and finds no search index to update) spends its
+ * thread 0.15 to 0.3 s of CPU loading its modules. `npm run build` starts its own once its content check says
+ * the build must run, so its modules load while the content does (cli.ts).
  */
 export function helperWhenAsked(start: () => BuildHelper): BuildHelper {
   let helper: BuildHelper | undefined;
