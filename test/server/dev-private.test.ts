@@ -220,4 +220,20 @@ describe("the content manager's proxy", () => {
     const wrongToken = url.pathname.replace(/^\/[^/]+/, (token) => `/${token.slice(1).split('').reverse().join('')}`);
     expect((await info(url, { host, origin }, wrongToken)).status).toBe(403);
   });
+
+  it('says in a line when CMS_PORT is taken, and serves without it', async () => {
+    const taken = net.createServer().listen(0, '127.0.0.1');
+    await once(taken, 'listening');
+    const port = (taken.address() as net.AddressInfo).port;
+    try {
+      const dev = await startDev(['--content', contentDir, '--out', path.join(tempDir('dev-private'), 'busy')], { CMS_PORT: String(port) });
+      expect(dev.output()).toContain(`content manager not started: the CMS proxy could not listen: port ${port} is in use`);
+      expect(dev.output()).not.toContain('EADDRINUSE');
+      const config = await request(dev.port, `${ADDRESS.admin}config.yml`, { host: 'localhost' });
+      expect(config.status).toBe(200);
+      expect(config.body).not.toContain('local_backend');
+    } finally {
+      taken.close();
+    }
+  }, 60_000);
 });

@@ -11,7 +11,8 @@ import http from 'node:http';
 
 const token = Buffer.from(process.env.CMS_PROXY_TOKEN ?? '');
 const origins = new Set((process.env.CMS_PROXY_ORIGINS ?? '').split(' ').filter(Boolean));
-const hosts = new Set(['127.0.0.1', 'localhost'].map((name) => `${name}:${process.env.PORT}`));
+/** Host headers naming the proxy: set once it listens, on the port the system gave it. */
+let hosts = new Set();
 
 /** The path after `/<token>`, or null when the path does not start with the token. */
 function afterToken(url) {
@@ -29,6 +30,19 @@ function allowed(req) {
 
 const emit = http.Server.prototype.emit;
 http.Server.prototype.emit = function guarded(event, req, res, ...rest) {
+  if (event === 'listening') {
+    // The proxy listens on port 0, so no other process can take its port between a choice and the listen;
+    // the dev server learns the port from this message.
+    const { port } = this.address();
+    hosts = new Set(['127.0.0.1', 'localhost'].map((name) => `${name}:${port}`));
+    process.send?.({ listening: port });
+  }
+  if (event === 'error' && !this.listening && process.send) {
+    // Said by the dev server in a line, not as this process's stack trace.
+    const reason = req?.code === 'EADDRINUSE' ? `port ${process.env.PORT} is in use` : String(req?.message ?? req);
+    process.send({ failed: reason }, () => process.exit(1));
+    return true;
+  }
   if (event !== 'request') return emit.call(this, event, req, res, ...rest);
   const forwarded = allowed(req) ? afterToken(req.url ?? '/') : null;
   if (forwarded === null) {

@@ -9,7 +9,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -23,30 +22,28 @@ export interface CmsProxy {
   stop(): void;
 }
 
-/** A port nobody listens on now, on `host`. */
-function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, host, () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
+/** Start-up's limit: the proxy listens within a second when the machine is quiet. */
+const START_LIMIT_MS = 30_000;
 
-async function waitUntilAnswering(url: string, child: ChildProcess): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    if (child.exitCode !== null) throw new Error(`the CMS proxy ended (exit code ${child.exitCode})`);
-    try {
-      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"action":"info"}' });
-      if (response.ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('the CMS proxy did not answer within 10 seconds');
+/** The port the proxy listens on, once it says so; rejects when it cannot listen or ends first. */
+function listening(child: ChildProcess): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => done(new Error(`the CMS proxy did not listen within ${START_LIMIT_MS / 1000} seconds`)), START_LIMIT_MS);
+    const onMessage = (message: { listening?: number; failed?: string }) => {
+      if (typeof message?.listening === 'number') done(null, message.listening);
+      else if (typeof message?.failed === 'string') done(new Error(`the CMS proxy could not listen: ${message.failed}`));
+    };
+    const onExit = (code: number | null) => done(new Error(`the CMS proxy ended (exit code ${code})`));
+    const done = (error: Error | null, port = 0) => {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      if (error) reject(error);
+      else resolve(port);
+    };
+    child.on('message', onMessage);
+    child.on('exit', onExit);
+  });
 }
 
 /** The origins a browser may call the proxy from: the dev server's own, under each loopback name. */
@@ -63,12 +60,11 @@ export async function startCmsProxy(contentDir: string, port: number, devPort: n
   } catch {
     return null;
   }
-  const listenPort = port || (await freePort(CMS_PROXY_HOST));
   const token = randomBytes(24).toString('base64url');
   const child = spawn(process.execPath, ['--import', pathToFileURL(GUARD).href, bin], {
     env: {
       ...process.env,
-      PORT: String(listenPort),
+      PORT: String(port),
       BIND_HOST: CMS_PROXY_HOST,
       MODE: 'fs',
       GIT_REPO_DIRECTORY: path.resolve(contentDir),
@@ -76,18 +72,21 @@ export async function startCmsProxy(contentDir: string, port: number, devPort: n
       CMS_PROXY_TOKEN: token,
       CMS_PROXY_ORIGINS: devOrigins(devPort).join(' '),
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    // The channel carries one message: the port it listens on, or why it could not.
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const url = `http://${CMS_PROXY_HOST}:${listenPort}/${token}/api/v1`;
   const stop = () => {
     if (child.exitCode === null) child.kill();
   };
   process.on('exit', stop);
+  let listenPort: number;
   try {
-    await waitUntilAnswering(url, child);
+    listenPort = await listening(child);
   } catch (error) {
     stop();
     throw error;
+  } finally {
+    if (child.connected) child.disconnect();
   }
-  return { url, stop };
+  return { url: `http://${CMS_PROXY_HOST}:${listenPort}/${token}/api/v1`, stop };
 }

@@ -6,7 +6,8 @@
  * - folders added, removed or renamed: the watches are brought up to date before each rebuild;
  * - editors' temporary, swap and lock files are not content and start no rebuild;
  * - changes are gathered until they settle, and while git holds its index lock (a `git checkout` or
- *   `git pull` writing a thousand files), so that such a change is one rebuild of the finished tree.
+ *   `git pull` writing a thousand files), then for a longer quiet time, so that such a change is one
+ *   rebuild of the finished tree.
  */
 import { existsSync, type FSWatcher, readdirSync, readFileSync, statSync, watch } from 'node:fs';
 import path from 'node:path';
@@ -37,11 +38,18 @@ const SKIPPED_FOLDER = new Set(['.git', 'node_modules']);
  * gathers while it lasts, and what is reported during a rebuild is one rebuild after it (dev-rebuilder.ts).
  */
 const SETTLE_MS = 20;
+/**
+ * A batch that git's lock held back, or that has many files, waits for this long a quiet time instead: the
+ * reports of a bulk change's last writes can lag behind it on a busy machine, and any report that comes
+ * after the batch was handed over would be a second rebuild. Against the rebuild of that many files, the
+ * wait costs nothing.
+ */
+const BULK_SETTLE_MS = 250;
+const BULK_FILES = 50;
 /** A batch waits at most this long for changes to stop, and for git's lock to go. */
 const MAX_WAIT_MS = 2_000;
 const MAX_LOCK_WAIT_MS = 30_000;
 const LOCK_POLL_MS = 50;
-const AFTER_LOCK_MS = 250;
 
 export const isEditorFile = (name: string) => EDITOR_FILE.test(path.basename(name));
 
@@ -128,16 +136,41 @@ function createIdle(busy: () => boolean) {
   };
 }
 
+/** Changes gathered for one rebuild. */
+interface Batch {
+  files: Set<string>;
+  /** When its first and its last change were reported (0: none yet). */
+  firstAt: number;
+  lastAt: number;
+  /** When git's lock last held it back (0: it has not); a change under git's lock is a bulk change. */
+  lockedAt: number;
+}
+
+const newBatch = (): Batch => ({ files: new Set(), firstAt: 0, lastAt: 0, lockedAt: 0 });
+
+/** How long `batch` must still wait before it is handed over (0: not at all), and why. */
+function holdBack(batch: Batch, lock: string | undefined, settleMs: number, now: number): number {
+  if (lock && existsSync(lock) && now - batch.firstAt < MAX_LOCK_WAIT_MS) {
+    // Until git is done, the last change is now: the reports of its last writes may not have been read
+    // when it finishes.
+    batch.lockedAt = batch.lastAt = now;
+    return LOCK_POLL_MS;
+  }
+  // Reports that come meanwhile extend the quiet time; they do not cut it short. A stream of changes that
+  // never stops (or goes on after git's lock) is still built every MAX_WAIT_MS.
+  const quiet = batch.lockedAt || batch.files.size > BULK_FILES ? BULK_SETTLE_MS : settleMs;
+  const quietLeft = quiet - (now - batch.lastAt);
+  return quietLeft > 0 && now - (batch.lockedAt || batch.firstAt) < MAX_WAIT_MS ? quietLeft : 0;
+}
+
 export function watchContent(folder: string, options: WatchOptions): ContentWatcher {
   const root = path.resolve(folder);
   const lock = gitIndexLock(root);
   const settleMs = options.settleMs ?? SETTLE_MS;
-  let pending = new Set<string>();
-  let firstAt = 0;
+  let batch = newBatch();
   let folderEvent = false;
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
-  let lockHeld = false;
   const watches = createFolderWatches(root, note, () => {
     folderEvent = true;
     schedule();
@@ -150,16 +183,9 @@ export function watchContent(folder: string, options: WatchOptions): ContentWatc
   };
   const deliver = () => {
     if (closed) return;
-    const waited = performance.now() - firstAt;
-    if (lock && existsSync(lock) && waited < MAX_LOCK_WAIT_MS) {
-      lockHeld = true;
-      timer = setTimeout(flush, LOCK_POLL_MS);
-      return;
-    }
-    if (lockHeld) {
-      // Git has just finished: the reports of its last writes may still be queued behind this timer.
-      lockHeld = false;
-      timer = setTimeout(flush, AFTER_LOCK_MS);
+    const wait = holdBack(batch, lock, settleMs, performance.now());
+    if (wait > 0) {
+      timer = setTimeout(flush, wait);
       return;
     }
     if (folderEvent) {
@@ -167,22 +193,21 @@ export function watchContent(folder: string, options: WatchOptions): ContentWatc
       watches.resync();
     }
     if (!existsSync(root)) return options.failed(new Error(`${folder} was removed`));
-    const files = pending;
-    pending = new Set();
-    firstAt = 0;
+    const { files } = batch;
+    batch = newBatch();
     if (files.size) options.changed(files);
   };
   const schedule = () => {
-    if (!firstAt) firstAt = performance.now();
-    clearTimeout(timer);
-    const waited = performance.now() - firstAt;
-    timer = setTimeout(flush, waited > MAX_WAIT_MS ? 0 : settleMs);
+    batch.lastAt = performance.now();
+    if (!batch.firstAt) batch.firstAt = batch.lastAt;
+    // A timer already set comes soon enough: the batch's quiet time is checked when it fires.
+    if (timer === undefined) timer = setTimeout(flush, settleMs);
   };
   function note(dir: string, event: string, name: string | undefined) {
     if (name === undefined || !isEditorFile(name)) {
       const file = contentPath(root, name === undefined ? dir : path.join(dir, name));
       if (name !== undefined && SKIPPED_FOLDER.has(file.split('/')[0]!)) return;
-      pending.add(file || '.');
+      batch.files.add(file || '.');
       // A name appearing or going may be a folder: the watches are brought up to date before the rebuild.
       if (event === 'rename') folderEvent = true;
       schedule();
