@@ -114,6 +114,29 @@ describe('the load store', () => {
     expect(await titleOf(content, out)).toBe(real);
   });
 
+  it('ignores a part whose columns do not agree (a cell past its column, a column of another length)', async () => {
+    await sleep(2100);
+    const out = path.join(tempDir('load-store-columns'), 'dist');
+    const real = await titleOf(content, out);
+    const damages: ((columns: Record<string, unknown>) => void)[] = [
+      (columns) => (columns.keyEnds = new Uint32Array(0)),
+      (columns) => (columns.digests = (columns.digests as string).slice(1)),
+      (columns) => (columns.scopeOf = new Int32Array((columns.scopeOf as Int32Array).length).fill(7)),
+    ];
+    for (const damage of damages) {
+      plant(content, out, keyOf(content, FILE));
+      expect(await titleOf(content, out), 'planted, before the damage').toBe(PLANTED);
+      plant(content, out, keyOf(content, FILE));
+      for (const part of readdirSync(`${out}.load`)) {
+        const file = path.join(`${out}.load`, part);
+        const kept = deserialize(readFileSync(file)) as { columns: Record<string, unknown> };
+        damage(kept.columns);
+        writeFileSync(file, serialize(kept));
+      }
+      expect(await titleOf(content, out)).toBe(real);
+    }
+  });
+
   it('ignores a damaged part and keeps the files again', async () => {
     await sleep(2100);
     const out = path.join(tempDir('load-store-damaged'), 'dist');

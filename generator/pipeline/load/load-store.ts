@@ -10,7 +10,7 @@
  *
  * Kept in 256 parts by a hash of the file's path, each written whole into a file of its own and renamed
  * into place, so a build killed while it saves leaves each part old or new, never half written, and an
- * edit rewrites one part. A part that cannot be read, or an entry of another shape, is ignored. The text is
+ * edit rewrites one part. A part that cannot be read, or of another shape, is ignored. The text is
  * not kept: a steady edit makes few outputs, and reading every file's text from the store (a quarter of a
  * gigabyte at 100,000 articles) cost more than reading the few files whose outputs are made
  * (load-content.ts reads them from the content, checked against the kept digest). The front matter kept is
@@ -23,6 +23,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import { partOfPath } from '../../shared/path-part.ts';
+import { type Columns, cellIs, columnsOf, entryAt, isColumns, storedAt } from './load-store-columns.ts';
 
 /** A Markdown file as loaded: its digest (load-content.ts), its parsed front matter, and its text when it was just read. */
 export interface StoredFile {
@@ -45,13 +46,13 @@ export interface Checked {
   value: unknown;
 }
 
-interface Entry extends Omit<StoredFile, 'text'> {
+export interface Entry extends Omit<StoredFile, 'text'> {
   /** `dev:ino:size:changedMs` of the file when it was read; '' for a file too new to be known by its key. */
   key: string;
 }
 
 /** Raise when what is kept changes shape, so no build reads another version's parts. */
-const VERSION = 4;
+const VERSION = 5;
 const PARTS = 256;
 
 export interface LoadStore {
@@ -69,16 +70,57 @@ export interface LoadStore {
   save(): void;
 }
 
-const isEntry = (value: unknown): value is Entry => {
-  const entry = value as Entry;
-  const checked = entry?.checked;
-  return (
-    typeof entry?.key === 'string' &&
-    typeof entry.digest === 'string' &&
-    ('data' in entry || checked !== undefined) &&
-    (checked === undefined || (typeof checked?.scope === 'string' && 'value' in checked))
-  );
-};
+/** A part in memory: what was kept, the kept rows this build took as they were, and the entries it made. */
+interface Part {
+  kept: Columns;
+  rows: Map<string, number>;
+  /** 1 for a kept row this build took as it was. */
+  taken: Uint8Array;
+  takenCount: number;
+  /** Entries this build made or changed: a file parsed, confirmed under a new key, or given its value. */
+  made: Map<string, Entry>;
+}
+
+function openPart(kept: Columns): Part {
+  const rows = new Map<string, number>();
+  for (const [row, file] of kept.files.entries()) rows.set(file, row);
+  return { kept, rows, taken: new Uint8Array(kept.files.length), takenCount: 0, made: new Map() };
+}
+
+/** Takes a kept row as it was; its entry, if this build has made it since, is the one made. */
+function take(part: Part, row: number): void {
+  if (part.taken[row] === 1) return;
+  part.taken[row] = 1;
+  part.takenCount++;
+}
+
+/** Puts `entry` for `file` in the part, in place of its kept row if it was taken. */
+function make(part: Part, file: string, entry: Entry): void {
+  const row = part.rows.get(file);
+  if (row !== undefined && part.taken[row] === 1) {
+    part.taken[row] = 0;
+    part.takenCount--;
+  }
+  part.made.set(file, entry);
+}
+
+/** The entry this build asked for of `file`: made by it, or a kept row it took. */
+function usedEntry(part: Part, file: string): Entry | undefined {
+  const made = part.made.get(file);
+  if (made) return made;
+  const row = part.rows.get(file);
+  return row !== undefined && part.taken[row] === 1 ? entryAt(part.kept, row) : undefined;
+}
+
+/** The entries the next build is to find: the rows taken, then the entries made, by file. */
+function usedEntries(part: Part): [string, Entry][] {
+  const entries: [string, Entry][] = [];
+  part.kept.files.forEach((file, row) => {
+    if (part.taken[row] === 1) entries.push([file, entryAt(part.kept, row)]);
+  });
+  for (const made of part.made) entries.push(made);
+  return entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
 
 /**
  * What parsed the kept files: this folder's sources, the one rule it takes from the schemas (which YAML
@@ -105,12 +147,12 @@ function parserScope(): string {
 export function openLoadStore(outDir: string, { trust = true } = {}): LoadStore {
   const scope = parserScope();
   const dir = `${path.resolve(outDir)}.load`;
-  const parts = new Map<number, { kept: Map<string, Entry>; used: Map<string, Entry>; changed: boolean }>();
+  const parts = new Map<number, Part>();
   const partOf = (file: string) => {
     const index = partOfPath(file, PARTS);
     let part = parts.get(index);
     if (!part) {
-      part = { kept: trust ? readPart(path.join(dir, partName(index)), scope) : new Map(), used: new Map(), changed: !trust };
+      part = openPart(trust ? readPart(path.join(dir, partName(index)), scope) : NONE);
       parts.set(index, part);
     }
     return part;
@@ -120,73 +162,61 @@ export function openLoadStore(outDir: string, { trust = true } = {}): LoadStore 
     counts,
     get(file, key) {
       const part = partOf(file);
-      const entry = part.kept.get(file);
-      if (key === '' || entry?.key !== key) return undefined;
-      part.used.set(file, entry);
+      const row = part.rows.get(file);
+      if (key === '' || row === undefined || !cellIs(part.kept.keys, part.kept.keyEnds, row, key)) return undefined;
+      take(part, row);
       counts.kept++;
-      return entry;
+      return storedAt(part.kept, row);
     },
-    has: (file) => partOf(file).kept.has(file),
+    has: (file) => partOf(file).rows.has(file),
     confirm(file, digest, key) {
       const part = partOf(file);
-      const entry = part.kept.get(file);
-      if (entry?.digest !== digest) return undefined;
-      part.used.set(file, entry.key === key ? entry : { ...entry, key });
-      if (entry.key !== key) part.changed = true;
+      const row = part.rows.get(file);
+      if (row === undefined || !cellIs(part.kept.digests, part.kept.digestEnds, row, digest)) return undefined;
+      if (cellIs(part.kept.keys, part.kept.keyEnds, row, key)) take(part, row);
+      else make(part, file, { ...entryAt(part.kept, row), key });
       counts.kept++;
-      return entry;
+      return storedAt(part.kept, row);
     },
     set(file, key, stored) {
-      const part = partOf(file);
       const { text: _, ...kept } = stored;
-      part.used.set(file, { key, ...kept });
-      part.changed = true;
+      make(partOf(file), file, { key, ...kept });
       counts.parsed++;
     },
     check(file, checked) {
       const part = partOf(file);
-      const entry = part.used.get(file);
-      if (!entry) return;
-      part.used.set(file, { ...entry, checked });
-      part.changed = true;
+      const entry = usedEntry(part, file);
+      if (entry) make(part, file, { ...entry, checked });
     },
     save() {
       mkdirSync(dir, { recursive: true });
       for (const [index, part] of parts) {
-        if (!part.changed && part.used.size === part.kept.size) continue;
-        writePart(path.join(dir, partName(index)), part.used, scope);
+        if (part.made.size === 0 && part.takenCount === part.kept.files.length && trust) continue;
+        writePart(path.join(dir, partName(index)), usedEntries(part), scope);
       }
     },
   };
 }
 
+const NONE = columnsOf([]);
 const partName = (index: number) => `${index.toString(16).padStart(2, '0')}.bin`;
 
-function readPart(file: string, scope: string): Map<string, Entry> {
-  const entries = new Map<string, Entry>();
+function readPart(file: string, scope: string): Columns {
   try {
-    const part = deserialize(readFileSync(file)) as { version: unknown; scope: unknown; entries: unknown };
-    if (part?.version !== VERSION || part.scope !== scope || !Array.isArray(part.entries)) return entries;
-    for (const item of part.entries) {
-      if (Array.isArray(item) && typeof item[0] === 'string' && isEntry(item[1])) entries.set(item[0], item[1]);
-    }
+    const part = deserialize(readFileSync(file)) as { version: unknown; scope: unknown; columns: unknown };
+    if (part?.version === VERSION && part.scope === scope && isColumns(part.columns)) return part.columns;
   } catch {
     // Missing, cut short or of another shape: nothing kept.
   }
-  return entries;
+  return NONE;
 }
 
-function writePart(file: string, entries: ReadonlyMap<string, Entry>, scope: string): void {
-  if (entries.size === 0) {
+function writePart(file: string, entries: readonly [string, Entry][], scope: string): void {
+  if (entries.length === 0) {
     rmSync(file, { force: true });
     return;
   }
   const temporary = `${file}.${process.pid}-${Date.now()}`;
-  // Beside a kept value, no front matter (StoredFile `data`): at 100,000 articles it was half of what every
-  // edit deserialized, and a million objects held by the build to the end.
-  const kept = [...entries].map(([file, entry]) => [file, entry.checked && 'data' in entry ? withoutData(entry) : entry]);
-  writeFileSync(temporary, serialize({ version: VERSION, scope, entries: kept }));
+  writeFileSync(temporary, serialize({ version: VERSION, scope, columns: columnsOf(entries) }));
   renameSync(temporary, file);
 }
-
-const withoutData = ({ data: _, ...entry }: Entry): Entry => entry;
