@@ -13,7 +13,7 @@ import { deserialize, serialize } from 'node:v8';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContent } from '../../generator/pipeline/load/load-content.ts';
 import { bodyOf } from '../../generator/pipeline/load/load-file.ts';
-import { openLoadStore } from '../../generator/pipeline/load/load-store.ts';
+import { type FileKey, openLoadStore } from '../../generator/pipeline/load/load-store.ts';
 import { validateContent } from '../../generator/pipeline/validate/validate-content.ts';
 import { removeBuildDirs, tempDir } from '../helpers/build-output.ts';
 import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
@@ -27,9 +27,9 @@ const FILE = 'intelligence/rag-evaluation.md';
 const PLANTED = 'A title no file holds';
 
 /** The key the store keeps a file by, as the scan sees it. */
-function keyOf(content: string, file: string): string {
+function keyOf(content: string, file: string): FileKey {
   const stats = statSync(path.join(content, file));
-  return `${stats.dev}:${stats.ino}:${stats.size}:${Math.max(stats.mtimeMs, stats.ctimeMs)}`;
+  return { dev: stats.dev, ino: stats.ino, size: stats.size, changedMs: Math.max(stats.mtimeMs, stats.ctimeMs) };
 }
 
 async function titleOf(content: string, out: string, trust = true): Promise<string | undefined> {
@@ -40,7 +40,7 @@ async function titleOf(content: string, out: string, trust = true): Promise<stri
 }
 
 /** Replaces the kept front matter of FILE by one whose title is PLANTED, under `key`. */
-function plant(content: string, out: string, key: string, digest?: string): void {
+function plant(content: string, out: string, key: FileKey, digest?: string): void {
   const store = openLoadStore(out);
   const stored = store.get(FILE, keyOf(content, FILE)) ?? { digest: 'planted', data: {} };
   store.set(FILE, key, { ...stored, digest: digest ?? stored.digest, data: { ...(stored.data as object), title: PLANTED } });
@@ -119,7 +119,8 @@ describe('the load store', () => {
     const out = path.join(tempDir('load-store-columns'), 'dist');
     const real = await titleOf(content, out);
     const damages: ((columns: Record<string, unknown>) => void)[] = [
-      (columns) => (columns.keyEnds = new Uint32Array(0)),
+      (columns) => (columns.keys = new Float64Array(0)),
+      (columns) => (columns.digestEnds = new Uint32Array(0)),
       (columns) => (columns.digests = (columns.digests as string).slice(1)),
       (columns) => (columns.scopeOf = new Int32Array((columns.scopeOf as Int32Array).length).fill(7)),
     ];

@@ -7,7 +7,7 @@ import type { BuildCache } from '../build-cache.ts';
 import type { Problem } from '../problems.ts';
 import { type ContentSource, digestOf, loadMarkdownFile, type RawRecord, readText } from './load-file.ts';
 import { loadYamlFile } from './load-yaml-file.ts';
-import type { Checked, LoadStore, StoredFile } from './load-store.ts';
+import type { Checked, FileKey, LoadStore, StoredFile } from './load-store.ts';
 import type { FileIdentity } from './read-approved.ts';
 
 /** Files changed this close to now are read anew: a coarse clock could hide a second edit in the same tick. */
@@ -32,7 +32,7 @@ export function loadFile(source: ContentSource, file: string, collection: Collec
   const identity = source.identities.get(file);
   const witnessed = identity?.changedMs !== undefined && identity.changedMs < Date.now() - RACY_MS;
   // A file too new to be known by its key is kept under none: only its bytes can confirm it.
-  const key = witnessed ? `${identity.dev}:${identity.ino}:${identity.size}:${identity.changedMs}` : '';
+  const key = witnessed && identity.size !== undefined ? (identity as FileKey) : undefined;
   const stored = store && (store.get(file, key) ?? confirmed(source, file, key, store));
   const own = scratchOf(source);
   const records = loadRecords(own, file, collection, cache, stored);
@@ -102,7 +102,7 @@ function scratchOf(source: ContentSource): ContentSource {
 }
 
 /** What `store` kept of `file` when its bytes are still those it was kept from (its key moved: a fresh checkout). */
-function confirmed(source: ContentSource, file: string, key: string, store?: LoadStore): StoredFile | undefined {
+function confirmed(source: ContentSource, file: string, key: FileKey | undefined, store?: LoadStore): StoredFile | undefined {
   if (!store?.has(file)) return undefined;
   let text: string | undefined;
   try {

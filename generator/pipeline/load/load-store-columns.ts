@@ -4,18 +4,30 @@
  */
 import type { Entry, StoredFile } from './load-store.ts';
 
+/** A file as the scan saw it: its identity, size and latest change time (read-approved.ts FileIdentity). */
+export interface FileKey {
+  dev: number;
+  ino: number;
+  size: number;
+  changedMs: number;
+}
+
+/** Numbers a file's key takes in `Columns.keys`. */
+const KEY_WIDTH = 4;
+
 /**
  * A part's entries by column, as kept on disk. Per file there is its path and its value's own objects; the
- * keys and digests are cells of one string each, and the scope one of a few shared strings. An entry of
- * objects per file (an array, an entry, a checked value and their strings) was a third more for an edit at
- * 100,000 articles to deserialize, and more for the collector to copy while it lived.
+ * keys are numbers of one array, the digests cells of one string, the scope one of a few shared strings. An
+ * entry of objects per file (an array, an entry, a checked value and their strings) was a third more for
+ * an edit at 100,000 articles to deserialize, and more for the collector to copy while it lived; a key as
+ * text cost each file four numbers written as text to be compared.
  */
 export interface Columns {
   files: string[];
-  keys: string;
-  /** Where each file's cell of `keys` ends (it starts where the one before ends). */
-  keyEnds: Uint32Array;
+  /** Each file's key, KEY_WIDTH numbers a file; NaN for a file kept under none. */
+  keys: Float64Array;
   digests: string;
+  /** Where each file's cell of `digests` ends (it starts where the one before ends). */
   digestEnds: Uint32Array;
   /** The scopes of the kept values, each once, and each file's (-1: no value kept). */
   scopes: string[];
@@ -27,27 +39,36 @@ export interface Columns {
 }
 
 const cellStart = (ends: Uint32Array, row: number) => (row === 0 ? 0 : ends[row - 1]!);
-const cell = (text: string, ends: Uint32Array, row: number) => text.slice(cellStart(ends, row), ends[row]);
 
-/** Whether a cell is `value`, without making a string of it. */
-export function cellIs(text: string, ends: Uint32Array, row: number, value: string): boolean {
-  const start = cellStart(ends, row);
-  return ends[row]! - start === value.length && text.startsWith(value, start);
+/** Whether row `row`'s digest is `digest`, without making a string of it. */
+export function digestIs(columns: Columns, row: number, digest: string): boolean {
+  const start = cellStart(columns.digestEnds, row);
+  return columns.digestEnds[row]! - start === digest.length && columns.digests.startsWith(digest, start);
+}
+
+/** Whether row `row` was kept under `key`. */
+export function keyIs(columns: Columns, row: number, key: FileKey): boolean {
+  const at = row * KEY_WIDTH;
+  const { keys } = columns;
+  return keys[at] === key.dev && keys[at + 1] === key.ino && keys[at + 2] === key.size && keys[at + 3] === key.changedMs;
+}
+
+function keyAt(columns: Columns, row: number): FileKey | undefined {
+  const at = row * KEY_WIDTH;
+  const { keys } = columns;
+  return Number.isNaN(keys[at]) ? undefined : { dev: keys[at]!, ino: keys[at + 1]!, size: keys[at + 2]!, changedMs: keys[at + 3]! };
 }
 
 /** What `get` and `confirm` hand back of a kept row: its digest, value and front matter. */
 export function storedAt(columns: Columns, row: number): StoredFile {
   const scope = columns.scopeOf[row]!;
-  const stored: StoredFile = { digest: cell(columns.digests, columns.digestEnds, row) };
+  const stored: StoredFile = { digest: columns.digests.slice(cellStart(columns.digestEnds, row), columns.digestEnds[row]) };
   if (columns.hasData[row] === 1) stored.data = columns.data[row];
   if (scope >= 0) stored.checked = { scope: columns.scopes[scope]!, value: columns.values[row] };
   return stored;
 }
 
-export const entryAt = (columns: Columns, row: number): Entry => ({
-  key: cell(columns.keys, columns.keyEnds, row),
-  ...storedAt(columns, row),
-});
+export const entryAt = (columns: Columns, row: number): Entry => ({ key: keyAt(columns, row), ...storedAt(columns, row) });
 
 /** The columns of `entries`, in their order. */
 export function columnsOf(entries: readonly (readonly [string, Entry])[]): Columns {
@@ -55,8 +76,7 @@ export function columnsOf(entries: readonly (readonly [string, Entry])[]): Colum
   const scopes = new Map<string, number>();
   const columns: Columns = {
     files: entries.map(([file]) => file),
-    keys: entries.map(([, entry]) => entry.key).join(''),
-    keyEnds: new Uint32Array(count),
+    keys: new Float64Array(count * KEY_WIDTH).fill(Number.NaN),
     digests: entries.map(([, entry]) => entry.digest).join(''),
     digestEnds: new Uint32Array(count),
     scopes: [],
@@ -65,12 +85,11 @@ export function columnsOf(entries: readonly (readonly [string, Entry])[]): Colum
     hasData: new Uint8Array(count),
     data: new Array(count),
   };
-  let keyEnd = 0;
   let digestEnd = 0;
   entries.forEach(([, entry], row) => {
-    columns.keyEnds[row] = keyEnd += entry.key.length;
+    const { key, checked } = entry;
+    if (key) columns.keys.set([key.dev, key.ino, key.size, key.changedMs], row * KEY_WIDTH);
     columns.digestEnds[row] = digestEnd += entry.digest.length;
-    const { checked } = entry;
     if (checked) {
       if (!scopes.has(checked.scope)) scopes.set(checked.scope, scopes.size);
       columns.scopeOf[row] = scopes.get(checked.scope)!;
@@ -90,16 +109,15 @@ export function columnsOf(entries: readonly (readonly [string, Entry])[]): Colum
 export function isColumns(value: unknown): value is Columns {
   const columns = value as Columns;
   const count = Array.isArray(columns?.files) ? columns.files.length : -1;
-  const sized = (column: unknown, type: { new (length: number): ArrayLike<number> }) =>
-    column instanceof type && (column as ArrayLike<number>).length === count;
+  const sized = (column: unknown, type: { new (length: number): ArrayLike<number> }, width = 1) =>
+    column instanceof type && (column as ArrayLike<number>).length === count * width;
   return (
     count >= 0 &&
     columns.files.every((file) => typeof file === 'string') &&
-    typeof columns.keys === 'string' &&
+    sized(columns.keys, Float64Array, KEY_WIDTH) &&
     typeof columns.digests === 'string' &&
-    sized(columns.keyEnds, Uint32Array) &&
     sized(columns.digestEnds, Uint32Array) &&
-    (count === 0 || (columns.keyEnds[count - 1] === columns.keys.length && columns.digestEnds[count - 1] === columns.digests.length)) &&
+    (count === 0 || columns.digestEnds[count - 1] === columns.digests.length) &&
     Array.isArray(columns.scopes) &&
     columns.scopes.every((one) => typeof one === 'string') &&
     sized(columns.scopeOf, Int32Array) &&

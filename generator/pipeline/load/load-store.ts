@@ -23,7 +23,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import { partOfPath } from '../../shared/path-part.ts';
-import { type Columns, cellIs, columnsOf, entryAt, isColumns, storedAt } from './load-store-columns.ts';
+import { type Columns, columnsOf, digestIs, entryAt, type FileKey, isColumns, keyIs, storedAt } from './load-store-columns.ts';
+
+export type { FileKey } from './load-store-columns.ts';
 
 /** A Markdown file as loaded: its digest (load-content.ts), its parsed front matter, and its text when it was just read. */
 export interface StoredFile {
@@ -47,8 +49,8 @@ export interface Checked {
 }
 
 export interface Entry extends Omit<StoredFile, 'text'> {
-  /** `dev:ino:size:changedMs` of the file when it was read; '' for a file too new to be known by its key. */
-  key: string;
+  /** The file's identity, size and latest change time when it was read; undefined for a file too new to be known by them. */
+  key: FileKey | undefined;
 }
 
 /** Raise when what is kept changes shape, so no build reads another version's parts. */
@@ -56,12 +58,12 @@ const VERSION = 5;
 const PARTS = 256;
 
 export interface LoadStore {
-  get(file: string, key: string): StoredFile | undefined;
+  get(file: string, key: FileKey | undefined): StoredFile | undefined;
   /** Whether anything is kept of `file`, under any key. */
   has(file: string): boolean;
   /** What is kept of `file` when `digest` (of its bytes as read now) is the kept one; kept under `key` from now on. */
-  confirm(file: string, digest: string, key: string): StoredFile | undefined;
-  set(file: string, key: string, stored: StoredFile): void;
+  confirm(file: string, digest: string, key: FileKey | undefined): StoredFile | undefined;
+  set(file: string, key: FileKey | undefined, stored: StoredFile): void;
   /** Keeps the schema's value of a file this build asked for, so the next build need not validate it again. */
   check(file: string, checked: Checked): void;
   /** Files handed back by `get` or `confirm` (not parsed again) and files set (read and parsed). */
@@ -163,7 +165,7 @@ export function openLoadStore(outDir: string, { trust = true } = {}): LoadStore 
     get(file, key) {
       const part = partOf(file);
       const row = part.rows.get(file);
-      if (key === '' || row === undefined || !cellIs(part.kept.keys, part.kept.keyEnds, row, key)) return undefined;
+      if (key === undefined || row === undefined || !keyIs(part.kept, row, key)) return undefined;
       take(part, row);
       counts.kept++;
       return storedAt(part.kept, row);
@@ -172,8 +174,8 @@ export function openLoadStore(outDir: string, { trust = true } = {}): LoadStore 
     confirm(file, digest, key) {
       const part = partOf(file);
       const row = part.rows.get(file);
-      if (row === undefined || !cellIs(part.kept.digests, part.kept.digestEnds, row, digest)) return undefined;
-      if (cellIs(part.kept.keys, part.kept.keyEnds, row, key)) take(part, row);
+      if (row === undefined || !digestIs(part.kept, row, digest)) return undefined;
+      if (key !== undefined && keyIs(part.kept, row, key)) take(part, row);
       else make(part, file, { ...entryAt(part.kept, row), key });
       counts.kept++;
       return storedAt(part.kept, row);
