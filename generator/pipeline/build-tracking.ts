@@ -19,7 +19,8 @@ import type { AnyEntry } from '../schemas/collections.ts';
 import { memoize } from '../shared/memoize.ts';
 import { recordsByFile } from './outputs/reached-records.ts';
 import { orderFields } from './catalogue/order.ts';
-import type { KeptOrder } from './catalogue/kept-order.ts';
+import type { KeptOrder, PreviousOrders } from './catalogue/kept-order.ts';
+import { isStoredOrder } from './catalogue/stored-order.ts';
 import { titleReaders } from './outputs/records/title-readers.ts';
 import { buildSitemap, lastModifiedOf, listPages } from './outputs/pages/sitemap.ts';
 
@@ -103,9 +104,22 @@ export function trackerOf(tracking: Tracking, siteUrl: string, collections: Coll
   };
 }
 
-/** The order of each collection the previous build kept (kept-order.ts), whatever its scope: the order is the records'. */
-export const previousOrder = (tracking: Tracking) => (key: string) =>
-  tracking.previous?.kept?.get(`order\n${key}`)?.value as KeptOrder | undefined;
+/**
+ * The order of each collection the previous build kept, whatever its scope: the order is the records'. In
+ * memory (npm run dev: kept-order.ts), or stored beside the output (npm run build: stored-order.ts), with the
+ * content files changed since, which come from witnesses written with the record that names the kept values.
+ */
+export const previousOrder = (tracking: Tracking): PreviousOrders => {
+  const kept = (name: string) => tracking.previous?.kept?.get(name)?.value;
+  const stored = (key: string) => {
+    const order = kept(`stored order\n${key}`);
+    return isStoredOrder(order) ? order : undefined;
+  };
+  return {
+    kept: (key) => kept(`order\n${key}`) as KeptOrder | undefined,
+    stored: tracking.inMemory ? undefined : { order: stored, changed: tracking.changed },
+  };
+};
 
 /** The scope of every tracked output but the content's newest date: the generator and settings, the address, the other files. */
 export function sharedScope(tracking: Tracking, siteUrl: string, collections: CollectionTable): string {

@@ -1,89 +1,27 @@
 /**
  * A build after edits links the files whose bytes did not change from the previous build and writes the
  * rest, reusing the bodies it rendered before. Its output must be byte for byte what a clean build of the same content writes: a random series of
- * edits, additions, renames and deletions is applied, and after each step both trees are compared.
+ * edits, additions, renames and deletions is applied, and after each step both trees are compared: in builds
+ * that keep their state in memory (npm run dev), and in builds that take it from beside the output (npm run build).
  */
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
 import { type BuildCache, createBuildCache } from '../../generator/pipeline/build-cache.ts';
 import { BUILD_ENV, readTree, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
-import { expectSameTree } from '../helpers/same-tree.ts';
+import { cleanBuildTree, expectSameTree } from '../helpers/same-tree.ts';
 import { fixtureDir, removeFixtureDirs } from '../helpers/fixture.ts';
 import { ADDRESS, outputPath } from '../helpers/addresses.ts';
 import { createContentListing } from '../../generator/server/dev/dev-content-listing.ts';
+import { apply, edit } from '../helpers/content-edits.ts';
+import { buildAsCommand } from '../helpers/command-build.ts';
 
 afterAll(() => {
   removeBuildDirs();
   removeFixtureDirs();
 });
-
-type Edit =
-  | { kind: 'retitle'; index: number; words: string }
-  | { kind: 'body'; index: number; words: string }
-  | { kind: 'add'; words: string }
-  | { kind: 'rename'; index: number }
-  | { kind: 'delete'; index: number };
-
-const word = fc.constantFrom('agent', 'checkout', 'catalogue', 'payment', 'signal', 'review', 'latency', 'retail');
-const words = fc.array(word, { minLength: 1, maxLength: 6 }).map((list) => list.join(' '));
-const edit: fc.Arbitrary<Edit> = fc.oneof(
-  fc.record({ kind: fc.constant('retitle' as const), index: fc.nat(), words }),
-  fc.record({ kind: fc.constant('body' as const), index: fc.nat(), words }),
-  fc.record({ kind: fc.constant('add' as const), words }),
-  fc.record({ kind: fc.constant('rename' as const), index: fc.nat() }),
-  fc.record({ kind: fc.constant('delete' as const), index: fc.nat() }),
-);
-
-let added = 0;
-
-/**
- * Applies an edit to the articles of a content folder (they reference nothing that others need); the paths
- * it changed, as npm run dev's watcher reports them.
- */
-function apply(content: string, change: Edit): string[] {
-  const dir = path.join(content, 'intelligence');
-  const articles = readdirSync(dir)
-    .filter((name) => name.endsWith('.md'))
-    .sort();
-  const pick = (index: number) => path.join(dir, articles[index % articles.length]!);
-  const reported = (...files: string[]) => files.map((file) => path.relative(content, file).split(path.sep).join('/'));
-  switch (change.kind) {
-    case 'retitle': {
-      const file = pick(change.index);
-      writeFileSync(file, readFileSync(file, 'utf8').replace(/^title: .*$/m, `title: ${change.words}`));
-      return reported(file);
-    }
-    case 'body': {
-      const file = pick(change.index);
-      writeFileSync(file, `${readFileSync(file, 'utf8')}\n${change.words}.\n`);
-      return reported(file);
-    }
-    case 'add': {
-      const file = path.join(dir, `added-${++added}.md`);
-      writeFileSync(
-        file,
-        `---\ntitle: ${change.words}\nsummary: Added.\ndate: 2026-0${1 + (added % 9)}-15\nauthor: Someone\ntopics: [agentic-commerce]\n---\n${change.words}.\n`,
-      );
-      return reported(file);
-    }
-    case 'rename': {
-      const file = pick(change.index);
-      const to = path.join(dir, `renamed-${++added}.md`);
-      renameSync(file, to);
-      return reported(file, to);
-    }
-    case 'delete': {
-      // Keep two articles at least, so the lists stay worth comparing.
-      if (articles.length <= 2) return [];
-      const file = pick(change.index);
-      rmSync(file);
-      return reported(file);
-    }
-  }
-}
 
 /** Builds as npm run dev does: each build into a snapshot folder of its own, the output updated in place. */
 function createSnapshotBuilds(out: string) {
@@ -133,6 +71,22 @@ describe('an incremental build', () => {
         }
       }),
       { numRuns: Number(process.env.PROPERTY_RUNS ?? 6) },
+    );
+  }, 120_000);
+
+  it('writes the same bytes as a clean build after any series of edits, each built from what the last kept beside the output (npm run build)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(edit, { minLength: 1, maxLength: 6 }), async (edits) => {
+        const content = fixtureDir('valid');
+        const out = path.join(tempDir('command'), 'dist');
+        await buildAsCommand(content, out);
+        for (const change of edits) {
+          apply(content, change);
+          await buildAsCommand(content, out);
+          expectSameTree(readTree(out), await cleanBuildTree(content), JSON.stringify(change));
+        }
+      }),
+      { numRuns: Number(process.env.PROPERTY_RUNS ?? 4) },
     );
   }, 120_000);
 

@@ -11,7 +11,8 @@ import { recordPageFolder } from '../../shared/data-paths.ts';
 import type { BuildCache } from '../build-cache.ts';
 import { type OutputTracker, UNTRACKED } from '../output-tracker.ts';
 import { byOrderThen } from './order.ts';
-import { type KeptOrder, type Ordered, orderRecords } from './kept-order.ts';
+import { type Ordered, orderRecords, type PreviousOrders } from './kept-order.ts';
+import { storedOrderOf } from './stored-order.ts';
 import { groupPositions, groupsOver, positionsByFile } from './kept-groups.ts';
 
 export interface Catalogue {
@@ -60,13 +61,19 @@ export interface Catalogue {
 }
 
 /** Each Markdown collection's records in contract order, patched from the previous build's (kept-order.ts), and each list's terms. */
-function inOrder(content: Content, collections: CollectionTable, previousOrder?: (key: string) => KeptOrder | undefined) {
+function inOrder(content: Content, collections: CollectionTable, previous?: PreviousOrders) {
   const records: Record<string, AnyEntry[]> = {};
   const orders = new Map<string, Ordered>();
   const terms: Record<string, AnyTerm[]> = {};
   for (const [key, collection] of Object.entries(collections)) {
     if (collection.kind === 'markdown') {
-      const ordered = orderRecords(entriesOf(content, key), collection, previousOrder?.(key));
+      const stored = previous?.stored?.order(key);
+      const ordered = orderRecords(
+        entriesOf(content, key),
+        collection,
+        previous?.kept(key),
+        stored && { order: stored, changed: previous!.stored!.changed },
+      );
       orders.set(key, ordered);
       records[key] = ordered.sorted;
     }
@@ -89,8 +96,8 @@ export function createCatalogue(
     builtAt: string;
     render: (record: { body: string; file: string }) => string;
     cache: BuildCache;
-    /** The order of collection `key` the previous build kept, to patch (kept-order.ts). */
-    previousOrder?: ((key: string) => KeptOrder | undefined) | undefined;
+    /** The orders the previous build kept, to patch (kept-order.ts); with `stored`, this build stores its own beside the output. */
+    previousOrder?: PreviousOrders | undefined;
     /** The build's tracker, made once the content's newest date is known: every envelope prints it. */
     track?: (contentTime: string, catalogue: Catalogue) => OutputTracker;
   },
@@ -157,6 +164,9 @@ export function createCatalogue(
   };
   // Made once the catalogue is: what an edit reaches is read from its groups (edit-reach.ts).
   if (options.track) catalogue.track = options.track(contentTime, catalogue);
-  for (const [key, { kept }] of orders) catalogue.track.keep(`order\n${key}`, () => kept);
+  for (const [key, { kept, next }] of orders) {
+    if (!options.previousOrder?.stored) catalogue.track.keep(`order\n${key}`, () => kept);
+    else catalogue.track.steadyKept(`stored order\n${key}`, () => next ?? storedOrderOf(kept.given, kept.sorted));
+  }
   return catalogue;
 }

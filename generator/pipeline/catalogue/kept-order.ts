@@ -10,6 +10,8 @@
 import type { AnyEntry, MarkdownCollection } from '../../schemas/collections.ts';
 import { recordOrder, sortRecords } from './order.ts';
 import { insertionPoint } from '../../shared/sorted-search.ts';
+import { dayOf, newestOf } from './newest-day.ts';
+import { orderFromStored, type StoredOrder } from './stored-order.ts';
 
 /** What a build keeps of a collection for the next: its published records as given, in its order, and their newest date. */
 export interface KeptOrder {
@@ -25,32 +27,39 @@ export interface Ordered {
   sorted: AnyEntry[];
   edited: AnyEntry[] | undefined;
   kept: KeptOrder;
+  /** The order to store for the next build (stored-order.ts), when it came from the stored one. */
+  next?: StoredOrder | undefined;
 }
 
 /** Past this many changed records, sorting the collection again costs no more than placing each. */
 const MAX_EDITED = 256;
 
-/** The newest `updated` or publication date of a record (`YYYY-MM-DD`); '' for none. */
-function dayOf(record: AnyEntry, collection: MarkdownCollection): string {
-  const { updated } = record;
-  const date = collection.fields.date && record[collection.fields.date];
-  // Two comparisons, not a loop over a new array: this runs for every record of a fresh build.
-  const newest = typeof updated === 'string' ? updated : '';
-  return typeof date === 'string' && date > newest ? date : newest;
+/**
+ * The previous build's orders, by collection: kept in memory (npm run dev), or stored beside the output
+ * (npm run build: stored-order.ts) with the content files changed since, when known.
+ */
+export interface PreviousOrders {
+  kept(key: string): KeptOrder | undefined;
+  /** Present when the build stores its orders for the next (beside the output). */
+  stored?: { order(key: string): StoredOrder | undefined; changed: ReadonlySet<string> | undefined } | undefined;
 }
 
-const newestOf = (records: readonly AnyEntry[], collection: MarkdownCollection): string =>
-  records.reduce((newest, record) => {
-    const day = dayOf(record, collection);
-    return day > newest ? day : newest;
-  }, '');
-
-/** `given` in the order of `collection`, from the previous build's `before` when it kept the same collection's. */
-export function orderRecords(given: readonly AnyEntry[], collection: MarkdownCollection, before?: KeptOrder): Ordered {
+/**
+ * `given` in the order of `collection`, from the previous build's `before` when it kept the same collection's,
+ * else from the order the previous build `stored` when that holds, else sorted.
+ */
+export function orderRecords(
+  given: readonly AnyEntry[],
+  collection: MarkdownCollection,
+  before?: KeptOrder,
+  stored?: { order: StoredOrder; changed: ReadonlySet<string> | undefined },
+): Ordered {
   const patched = before?.collection === collection && before.given.length === given.length ? patchOrder(given, before) : undefined;
   if (patched) return patched;
-  const sorted = sortRecords(given, collection);
-  return { sorted, edited: undefined, kept: { collection, given, sorted, newest: newestOf(sorted, collection) } };
+  const found = stored && orderFromStored(given, collection, stored.order, stored.changed);
+  const sorted = found?.sorted ?? sortRecords(given, collection);
+  const newest = found?.newest ?? newestOf(sorted, collection);
+  return { sorted, edited: undefined, kept: { collection, given, sorted, newest }, next: found?.next };
 }
 
 /** The previous order with the changed records put in place; undefined when a file differs or too many changed. */
