@@ -3,6 +3,7 @@
  * group's files under the group's key.
  */
 import { hash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { OutputFile } from './outputs/output-file.ts';
 import type { OutputTracker, TrackedOutputs } from './output-tracker.ts';
 
@@ -61,7 +62,9 @@ export function carriedFiles(
 ): OutputFile[] {
   let bodies: Map<string, string | Uint8Array> | undefined;
   const bodyOf = (file: string) => {
-    bodies ??= new Map(make().map((one) => [one.path, 'body' in one ? one.body : '']));
+    bodies ??= new Map(
+      make().map((one) => [one.path, 'body' in one ? one.body : 'copyFrom' in one ? readFileSync(one.copyFrom) : one.make()]),
+    );
     return bodies.get(file) ?? '';
   };
   return before.files.map((file) => {
