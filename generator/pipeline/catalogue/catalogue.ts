@@ -164,9 +164,9 @@ export function createCatalogue(
   };
   // Made once the catalogue is: what an edit reaches is read from its groups (edit-reach.ts).
   if (options.track) catalogue.track = options.track(contentTime, catalogue);
-  for (const [key, { kept, next }] of orders) {
+  for (const [key, { kept }] of orders) {
     if (!options.previousOrder?.stored) catalogue.track.keep(`order\n${key}`, () => kept);
-    else catalogue.track.steadyKept(`stored order\n${key}`, () => next ?? storedOrderOf(kept.given, kept.sorted));
+    else catalogue.track.steadyKept(`stored order\n${key}`, () => storedOrderOf(kept.given, kept.sorted));
   }
   return catalogue;
 }

@@ -27,8 +27,6 @@ export interface Ordered {
   sorted: AnyEntry[];
   edited: AnyEntry[] | undefined;
   kept: KeptOrder;
-  /** The order to store for the next build (stored-order.ts), when it came from the stored one. */
-  next?: StoredOrder | undefined;
 }
 
 /** Past this many changed records, sorting the collection again costs no more than placing each. */
@@ -59,7 +57,7 @@ export function orderRecords(
   const found = stored && orderFromStored(given, collection, stored.order, stored.changed);
   const sorted = found?.sorted ?? sortRecords(given, collection);
   const newest = found?.newest ?? newestOf(sorted, collection);
-  return { sorted, edited: undefined, kept: { collection, given, sorted, newest }, next: found?.next };
+  return { sorted, edited: undefined, kept: { collection, given, sorted, newest } };
 }
 
 /** The previous order with the changed records put in place; undefined when a file differs or too many changed. */

@@ -1,37 +1,36 @@
 /**
  * A collection's order stored beside the output for the next `npm run build`, a fresh process (npm run dev
  * patches its previous order in memory: kept-order.ts). It is kept with the other values of facts
- * (`<out>.kept.bin`, tracked-outputs.ts): the files of the published records as the load gave them, and their
- * positions in the collection's order. The next build takes that order, drops the records that are gone, puts
- * the records of the files changed since (the content's witnesses: build-fingerprint.ts `changed`) and the new
- * ones in place by bisection, then checks every pair of neighbours with the collection's comparison in one pass.
- * A stored order is never trusted: a file anyone can edit, changed files not known, a record gone live since
- * without an edit; any pair out of order, or a record placed twice, and the collection is sorted whole. The
- * order is total, so a list in strict order is the sort's own. Sorting 100,000 articles again cost an edit
- * some 100 ms of the build's thread.
+ * (`<out>.kept.bin`, tracked-outputs.ts): the positions of the published records, as the load gave them, in the
+ * collection's order, and a hash of each one's file. The next build takes that order, drops the records no
+ * longer published, puts the records of the files changed since (the content's witnesses:
+ * build-fingerprint.ts `changed`) and the new ones in place by bisection, then checks every pair of neighbours
+ * with the collection's comparison in one pass, which also takes the collection's newest date.
+ *
+ * A stored order is never trusted. What the build makes of it is a permutation of its records by construction,
+ * and a permutation in strict order is the sort's own (the order is total); any pair out of order and the
+ * collection is sorted whole. So the order is taken position by position while the build publishes as many
+ * records as that one, without reading each record's file (a record gone live since without an edit, a file
+ * replaced by another: the check finds it), and the files' hashes are read only when the count changed.
  */
 import type { AnyEntry, MarkdownCollection } from '../../schemas/collections.ts';
+import { pathHash } from '../../shared/path-part.ts';
 import { insertionPoint } from '../../shared/sorted-search.ts';
 import { newerDay, newestOf } from './newest-day.ts';
-import { compareNewest, newestField, recordOrder } from './order.ts';
+import { newestBefore, newestField, recordOrder } from './order.ts';
 
 /** A collection's order as a build stores it. */
 export interface StoredOrder {
-  /** The files of the published records, in the order the load gave them. */
-  files: readonly string[];
-  /** Positions in `files`, in the collection's order. */
+  /** Positions of the published records as the load gave them, in the collection's order. */
   order: Int32Array;
+  /** The hash of each published record's file (pathHash), as the load gave them. */
+  files: Int32Array;
 }
 
 /** Whether a value read back is a stored order's shape (its positions are checked as they are used). */
 export const isStoredOrder = (value: unknown): value is StoredOrder => {
   const stored = value as StoredOrder | undefined;
-  return (
-    stored?.order instanceof Int32Array &&
-    Array.isArray(stored.files) &&
-    stored.order.length === stored.files.length &&
-    stored.files.every((file) => typeof file === 'string')
-  );
+  return stored?.order instanceof Int32Array && stored.files instanceof Int32Array && stored.order.length === stored.files.length;
 };
 
 /** Past this many records placed anew, sorting the whole collection costs no more than a move of memory for each. */
@@ -40,74 +39,71 @@ const MAX_PLACED = 256;
 /** What a build stores of a collection: `given` is the published records as loaded, `sorted` the same in its order. */
 export function storedOrderOf(given: readonly AnyEntry[], sorted: readonly AnyEntry[]): StoredOrder {
   const positions = new Map(given.map((record, at) => [record, at]));
-  return { files: given.map((record) => record.file), order: Int32Array.from(sorted, (record) => positions.get(record)!) };
+  return {
+    order: Int32Array.from(sorted, (record) => positions.get(record)!),
+    files: Int32Array.from(given, (record) => pathHash(record.file)),
+  };
 }
 
 /**
  * `given` in the collection's order, from the order `stored` by the previous build, with its newest day
- * (newest-day.ts) and the order to store for the next build (`stored` itself when nothing moved, so the file
- * beside the output need not be written again); undefined when that order does not hold (the caller sorts).
- * `changed`: the content files changed since that build, when known; unknown, every record stays where it was
- * and the check decides.
+ * (newest-day.ts); undefined when that order does not hold (the caller sorts). `changed`: the content files
+ * changed since that build, when known; unknown, every record stays where it was and the check decides.
  */
 export function orderFromStored(
   given: readonly AnyEntry[],
   collection: MarkdownCollection,
   stored: StoredOrder,
   changed: ReadonlySet<string> | undefined,
-): { sorted: AnyEntry[]; newest: string; next: StoredOrder } | undefined {
-  const places = placesIn(given, stored.files, changed);
-  if (!places) return undefined;
-  const taken = new Uint8Array(given.length);
-  const sorted: AnyEntry[] = [];
-  // Each record's position in `given`, beside it: the order the next build is given.
-  const positions: number[] = [];
-  for (const position of stored.order) {
-    const at = places.at[position];
-    if (at === undefined || (at >= 0 && taken[at])) return undefined;
-    if (at < 0 || places.fresh[at]) continue;
-    taken[at] = 1;
-    sorted.push(given[at]!);
-    positions.push(at);
+): { sorted: AnyEntry[]; newest: string } | undefined {
+  const count = given.length;
+  const taken = new Uint8Array(count);
+  // The records of changed files are placed anew (the load gives the records in the order of their files). The
+  // stored positions are this build's while as many records are published and each changed file is where it was.
+  let aligned = count === stored.files.length;
+  for (const file of changed ?? []) {
+    const at = indexOfFile(given, file);
+    if (at !== undefined) taken[at] = 1;
+    aligned &&= at !== undefined && stored.files[at] === pathHash(file);
   }
-  const placed: number[] = [];
-  for (let at = 0; at < given.length; at++) if (!taken[at]) placed.push(at);
+  const placeOf = aligned ? undefined : placesByHash(given, stored.files);
+  const sorted: AnyEntry[] = [];
+  for (const position of stored.order) {
+    const at = placeOf ? placeOf[position] : position >= 0 && position < count ? position : -2;
+    if (at === -1 || taken[at!] === 1) continue;
+    if (at === undefined || at < 0 || taken[at] === 2) return undefined;
+    taken[at] = 2;
+    sorted.push(given[at]!);
+  }
+  const placed: AnyEntry[] = [];
+  for (let at = 0; at < count; at++) if (taken[at] !== 2) placed.push(given[at]!);
   if (placed.length > MAX_PLACED) return undefined;
   const compare = recordOrder(collection);
-  for (const at of placed) {
-    const place = insertionPoint(sorted, given[at]!, compare);
-    sorted.splice(place, 0, given[at]!);
-    positions.splice(place, 0, at);
-  }
+  for (const record of placed) sorted.splice(insertionPoint(sorted, record, compare), 0, record);
   const newest = checkedNewest(sorted, collection);
-  if (newest === undefined) return undefined;
-  const moved = !places.same || positions.some((at, place) => at !== stored.order[place]);
-  const next = moved
-    ? { files: places.same ? stored.files : given.map((record) => record.file), order: Int32Array.from(positions) }
-    : stored;
-  return { sorted, newest, next };
+  return newest === undefined ? undefined : { sorted, newest };
 }
 
-/**
- * Where each stored file's record is in `given` (-1: no longer published), and which of `given` were read from
- * changed files; undefined when files differ and one is published twice (then a file names no one record).
- */
-function placesIn(given: readonly AnyEntry[], files: readonly string[], changed: ReadonlySet<string> | undefined) {
-  const fresh = new Uint8Array(given.length);
-  let same = given.length === files.length;
-  for (let at = 0; at < given.length; at++) {
-    const { file } = given[at]!;
-    if (changed?.has(file)) fresh[at] = 1;
-    same &&= file === files[at];
+/** The position in `given` of the record of `file`, found by bisection (the records are in the order of their files). */
+function indexOfFile(given: readonly AnyEntry[], file: string): number | undefined {
+  let low = 0;
+  let high = given.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (given[mid]!.file < file) low = mid + 1;
+    else high = mid;
   }
-  if (same) return { at: Int32Array.from(files, (_, at) => at), fresh, same };
-  const byFile = new Map<string, number>();
+  return given[low]?.file === file ? low : undefined;
+}
+
+/** Where the record of each stored file is in `given`, by its hash (-1: none now, or a hash two files share). */
+function placesByHash(given: readonly AnyEntry[], files: Int32Array): Int32Array {
+  const byHash = new Map<number, number>();
   for (let at = 0; at < given.length; at++) {
-    const { file } = given[at]!;
-    if (byFile.has(file)) return undefined;
-    byFile.set(file, at);
+    const hash = pathHash(given[at]!.file);
+    byHash.set(hash, byHash.has(hash) ? -1 : at);
   }
-  return { at: Int32Array.from(files, (file) => byFile.get(file) ?? -1), fresh, same };
+  return files.map((hash) => byHash.get(hash) ?? -1);
 }
 
 /**
@@ -130,8 +126,9 @@ function checkedNewest(sorted: readonly AnyEntry[], collection: MarkdownCollecti
     const record = sorted[at]!;
     const { id, updated } = record;
     const date = dateField && record[dateField];
-    const day = String(field === 'updated' ? updated : date);
-    if (at > 0 && !(compareNewest(lastDay, lastId, day, id) < 0)) return undefined;
+    const value = field === 'updated' ? updated : date;
+    const day = typeof value === 'string' ? value : String(value);
+    if (at > 0 && !newestBefore(lastDay, lastId, day, id)) return undefined;
     const changed = newerDay(updated, date);
     if (changed > newest) newest = changed;
     lastDay = day;
