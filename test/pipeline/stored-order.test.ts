@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { pathHash } from '../../generator/shared/path-part.ts';
 import { orderRecords } from '../../generator/pipeline/catalogue/kept-order.ts';
 import { newestOf } from '../../generator/pipeline/catalogue/newest-day.ts';
-import { sortRecords } from '../../generator/pipeline/catalogue/order.ts';
+import { sortedPositions, sortRecords } from '../../generator/pipeline/catalogue/order.ts';
 import { isStoredOrder, orderFromStored, type StoredOrder, storedOrderOf } from '../../generator/pipeline/catalogue/stored-order.ts';
 import { type AnyEntry, collections, type MarkdownCollection } from '../../generator/schemas/collections.ts';
 import { readTree, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
@@ -43,7 +43,7 @@ const entry = (name: string, { date, updated, order }: Row) =>
   ({ id: name, file: `a/${name}.md`, title: `T ${order}`, date: day(date), updated: day(updated), order }) as unknown as AnyEntry;
 
 /** What a build stores of `given`. */
-const storedOf = (given: AnyEntry[], collection: MarkdownCollection) => storedOrderOf(given, sortRecords(given, collection));
+const storedOf = (given: AnyEntry[], collection: MarkdownCollection) => storedOrderOf(given, sortedPositions(given, collection));
 
 describe('an order stored for the next build', () => {
   it('gives a sort’s order and newest day after any edits, additions and removals, told or not', () => {

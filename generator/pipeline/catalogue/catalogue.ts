@@ -12,7 +12,6 @@ import type { BuildCache } from '../build-cache.ts';
 import { type OutputTracker, UNTRACKED } from '../output-tracker.ts';
 import { byOrderThen } from './order.ts';
 import { type Ordered, orderRecords, type PreviousOrders } from './kept-order.ts';
-import { storedOrderOf } from './stored-order.ts';
 import { groupPositions, groupsOver, positionsByFile } from './kept-groups.ts';
 
 export interface Catalogue {
@@ -164,9 +163,9 @@ export function createCatalogue(
   };
   // Made once the catalogue is: what an edit reaches is read from its groups (edit-reach.ts).
   if (options.track) catalogue.track = options.track(contentTime, catalogue);
-  for (const [key, { kept }] of orders) {
+  for (const [key, { kept, store }] of orders) {
     if (!options.previousOrder?.stored) catalogue.track.keep(`order\n${key}`, () => kept);
-    else catalogue.track.steadyKept(`stored order\n${key}`, () => storedOrderOf(kept.given, kept.sorted));
+    else if (store) catalogue.track.steadyKept(`stored order\n${key}`, store);
   }
   return catalogue;
 }

@@ -8,10 +8,10 @@
  * (some 30 ms an edit at 20,000 articles).
  */
 import type { AnyEntry, MarkdownCollection } from '../../schemas/collections.ts';
-import { recordOrder, sortRecords } from './order.ts';
+import { recordOrder, sortedPositions } from './order.ts';
 import { insertionPoint } from '../../shared/sorted-search.ts';
 import { dayOf, newestOf } from './newest-day.ts';
-import { orderFromStored, type StoredOrder } from './stored-order.ts';
+import { orderFromStored, type StoredOrder, storedOrderOf } from './stored-order.ts';
 
 /** What a build keeps of a collection for the next: its published records as given, in its order, and their newest date. */
 export interface KeptOrder {
@@ -27,6 +27,8 @@ export interface Ordered {
   sorted: AnyEntry[];
   edited: AnyEntry[] | undefined;
   kept: KeptOrder;
+  /** What a build stores of the order for the next (stored-order.ts); none for an order patched in memory. */
+  store?: (() => StoredOrder) | undefined;
 }
 
 /** Past this many changed records, sorting the collection again costs no more than placing each. */
@@ -55,9 +57,14 @@ export function orderRecords(
   const patched = before?.collection === collection && before.given.length === given.length ? patchOrder(given, before) : undefined;
   if (patched) return patched;
   const found = stored && orderFromStored(given, collection, stored.order, stored.changed);
-  const sorted = found?.sorted ?? sortRecords(given, collection);
-  const newest = found?.newest ?? newestOf(sorted, collection);
-  return { sorted, edited: undefined, kept: { collection, given, sorted, newest } };
+  if (found) {
+    const { sorted, newest, next } = found;
+    return { sorted, edited: undefined, kept: { collection, given, sorted, newest }, store: next };
+  }
+  const positions = sortedPositions(given, collection);
+  const sorted = Array.from(positions, (at) => given[at]!);
+  const kept = { collection, given, sorted, newest: newestOf(sorted, collection) };
+  return { sorted, edited: undefined, kept, store: () => storedOrderOf(given, positions) };
 }
 
 /** The previous order with the changed records put in place; undefined when a file differs or too many changed. */

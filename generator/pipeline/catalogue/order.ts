@@ -43,28 +43,38 @@ export const recordOrder = (collection: MarkdownCollection): ((a: AnyEntry, b: A
  * its 1.7 million comparisons at 100,000 articles.
  */
 export function sortRecords<T extends AnyEntry>(records: readonly T[], collection: MarkdownCollection): T[] {
-  if (collection.order === 'order') return [...records].sort(recordOrder(collection));
+  return Array.from(sortedPositions(records, collection), (at) => records[at]!);
+}
+
+/** The positions of `records` in the collection's contract order (sortRecords): what a build stores of it (stored-order.ts). */
+export function sortedPositions(records: readonly AnyEntry[], collection: MarkdownCollection): Int32Array {
+  const positions = Int32Array.from(records, (_, at) => at);
+  if (collection.order === 'order') {
+    const compare = recordOrder(collection);
+    return positions.sort((a, b) => compare(records[a]!, records[b]!) || a - b);
+  }
   const field = newestField(collection);
-  const byDay = new Map<string, { ids: string[]; records: T[] }>();
-  for (const record of records) {
+  const byDay = new Map<string, { ids: string[]; positions: number[] }>();
+  for (let at = 0; at < records.length; at++) {
+    const record = records[at]!;
     const day = String(record[field]);
     let list = byDay.get(day);
     if (!list) {
-      list = { ids: [], records: [] };
+      list = { ids: [], positions: [] };
       byDay.set(day, list);
     }
     list.ids.push(record.id);
-    list.records.push(record);
+    list.positions.push(at);
   }
-  const sorted: T[] = [];
+  let next = 0;
   for (const day of [...byDay.keys()].sort((a, b) => compareText(b, a))) {
-    const { ids, records: list } = byDay.get(day)!;
+    const { ids, positions: list } = byDay.get(day)!;
     let inOrder = true;
     for (let at = 1; at < ids.length && inOrder; at++) inOrder = compareText(ids[at - 1]!, ids[at]!) <= 0;
-    if (inOrder) for (const record of list) sorted.push(record);
-    else for (const at of ids.map((_, index) => index).sort((a, b) => compareText(ids[a]!, ids[b]!))) sorted.push(list[at]!);
+    if (inOrder) for (const at of list) positions[next++] = at;
+    else for (const at of ids.map((_, index) => index).sort((a, b) => compareText(ids[a]!, ids[b]!))) positions[next++] = list[at]!;
   }
-  return sorted;
+  return positions;
 }
 
 /** The fields of a record its collection's order reads (its id besides): two records' order is a function of these alone. */

@@ -36,14 +36,14 @@ export const isStoredOrder = (value: unknown): value is StoredOrder => {
 /** Past this many records placed anew, sorting the whole collection costs no more than a move of memory for each. */
 const MAX_PLACED = 256;
 
-/** What a build stores of a collection: `given` is the published records as loaded, `sorted` the same in its order. */
-export function storedOrderOf(given: readonly AnyEntry[], sorted: readonly AnyEntry[]): StoredOrder {
-  const positions = new Map(given.map((record, at) => [record, at]));
-  return {
-    order: Int32Array.from(sorted, (record) => positions.get(record)!),
-    files: Int32Array.from(given, (record) => pathHash(record.file)),
-  };
-}
+/**
+ * What a build stores of a collection: `positions` of `given` (the published records as loaded) in its order,
+ * and the hashes of their files, when known (the stored ones, for the same files).
+ */
+export const storedOrderOf = (given: readonly AnyEntry[], positions: Int32Array, files?: Int32Array): StoredOrder => ({
+  order: positions,
+  files: files ?? Int32Array.from(given, (record) => pathHash(record.file)),
+});
 
 /**
  * `given` in the collection's order, from the order `stored` by the previous build, with its newest day
@@ -55,7 +55,7 @@ export function orderFromStored(
   collection: MarkdownCollection,
   stored: StoredOrder,
   changed: ReadonlySet<string> | undefined,
-): { sorted: AnyEntry[]; newest: string } | undefined {
+): { sorted: AnyEntry[]; newest: string; next: () => StoredOrder } | undefined {
   const count = given.length;
   const taken = new Uint8Array(count);
   // The records of changed files are placed anew (the load gives the records in the order of their files). The
@@ -68,20 +68,28 @@ export function orderFromStored(
   }
   const placeOf = aligned ? undefined : placesByHash(given, stored.files);
   const sorted: AnyEntry[] = [];
+  // Each record's position in `given`, beside it: what this build stores for the next.
+  const positions: number[] = [];
   for (const position of stored.order) {
     const at = placeOf ? placeOf[position] : position >= 0 && position < count ? position : -2;
     if (at === -1 || taken[at!] === 1) continue;
     if (at === undefined || at < 0 || taken[at] === 2) return undefined;
     taken[at] = 2;
     sorted.push(given[at]!);
+    positions.push(at);
   }
-  const placed: AnyEntry[] = [];
-  for (let at = 0; at < count; at++) if (taken[at] !== 2) placed.push(given[at]!);
+  const placed: number[] = [];
+  for (let at = 0; at < count; at++) if (taken[at] !== 2) placed.push(at);
   if (placed.length > MAX_PLACED) return undefined;
   const compare = recordOrder(collection);
-  for (const record of placed) sorted.splice(insertionPoint(sorted, record, compare), 0, record);
+  for (const at of placed) {
+    const place = insertionPoint(sorted, given[at]!, compare);
+    sorted.splice(place, 0, given[at]!);
+    positions.splice(place, 0, at);
+  }
   const newest = checkedNewest(sorted, collection);
-  return newest === undefined ? undefined : { sorted, newest };
+  if (newest === undefined) return undefined;
+  return { sorted, newest, next: () => storedOrderOf(given, Int32Array.from(positions), aligned ? stored.files : undefined) };
 }
 
 /** The position in `given` of the record of `file`, found by bisection (the records are in the order of their files). */
