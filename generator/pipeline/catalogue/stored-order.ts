@@ -59,12 +59,13 @@ export function orderFromStored(
   const count = given.length;
   const taken = new Uint8Array(count);
   // The records of changed files are placed anew (the load gives the records in the order of their files). The
-  // stored positions are this build's while as many records are published and each changed file is where it was.
+  // stored positions are this build's while as many records are published and each changed file of the
+  // collection is where it was (one not published now was not then: a file of another collection, say).
   let aligned = count === stored.files.length;
   for (const file of changed ?? []) {
     const at = indexOfFile(given, file);
     if (at !== undefined) taken[at] = 1;
-    aligned &&= at !== undefined && stored.files[at] === pathHash(file);
+    aligned &&= at === undefined ? !stored.files.includes(pathHash(file)) : stored.files[at] === pathHash(file);
   }
   const placeOf = aligned ? undefined : placesByHash(given, stored.files);
   const sorted: AnyEntry[] = [];
