@@ -8,6 +8,10 @@ import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { damageOf, digestsFile } from './previous-output.ts';
 import { wholeTrackedOutputs } from './tracked-outputs.ts';
+import { yieldToTheBuild } from '../thread-priority.ts';
+
+// Its answer is asked for once the outputs are made: until then the build's own thread goes first.
+yieldToTheBuild();
 
 const { target, claims } = workerData as { target: string; claims?: Int32Array };
 let answer: { record: string; damaged: string[]; tracked?: string | undefined } | null = null;
