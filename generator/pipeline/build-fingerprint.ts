@@ -99,14 +99,14 @@ function hashTree(
  * for the first (after the witnesses' time is taken), handed out in the order it asks for them; anything else
  * it asks for (a file behind a link) is statted then.
  */
-function statsInWalkOrder({ root, names }: ContentNames, meanwhile?: () => void): (file: string) => FileStats {
+function statsInWalkOrder({ root, names }: ContentNames): (file: string) => FileStats {
   let files: string[] | undefined;
   let taken: FileStats[] = [];
   let next = 0;
   return (file) => {
     if (!files) {
       files = names.filter(({ dirent }) => dirent.isFile()).map(({ path: name }) => under(root, name));
-      taken = statFiles(files, meanwhile);
+      taken = statFiles(files);
     }
     return files[next] === file ? taken[next++]! : keptStats(statSync(file));
   };
@@ -125,14 +125,11 @@ function hashGenerator({ outDir, settings }: BuildInputs) {
   return { hash, generator };
 }
 
-/**
- * `recorded`: the last build's record (readBuildRecord), when the caller has read it already. `meanwhile`:
- * the caller's own work, done while a second thread takes the content's stats (stat-files.ts).
- */
-export function fingerprintBuild(inputs: BuildInputs, recorded = readBuildRecord(inputs.outDir), meanwhile?: () => void): Fingerprint {
+/** `recorded`: the last build's record (readBuildRecord), when the caller has read it already. */
+export function fingerprintBuild(inputs: BuildInputs, recorded = readBuildRecord(inputs.outDir)): Fingerprint {
   const { hash, generator } = hashGenerator(inputs);
   const listing = listNames(inputs.contentDir);
-  const { digestOf, content, reread, stats, changed } = digestContent(witnessesOf(recorded), statsInWalkOrder(listing, meanwhile));
+  const { digestOf, content, reread, stats, changed } = digestContent(witnessesOf(recorded), statsInWalkOrder(listing));
   hashTree(hash, listing, digestOf);
   const files = changed();
   const output = recorded?.output;

@@ -7,7 +7,6 @@ import type { BuildCache } from './build-cache.ts';
 import type { BuildSettings } from './build-settings.ts';
 import type { Preview, PublicationCount } from './catalogue/publish.ts';
 import type { DamageCheck } from './emit/damage-check.ts';
-import type { LoadStore } from './load/load-store.ts';
 import type { SnapshotEmit } from './emit/emit-snapshot.ts';
 import type { Emitted } from './emit/emit-files.ts';
 import type { RawContent } from './load/load-content.ts';
@@ -53,8 +52,6 @@ export interface BuildOptions {
   damage?: DamageCheck | undefined;
   /** Keeps what was read of each content file, and the search index's state, beside the output (load-store.ts, search-store.ts). */
   keepLoads?: boolean;
-  /** With `keepLoads`, the load store when the caller opened it already (npm run build reads its parts ahead). */
-  loadStore?: LoadStore | undefined;
   /** The content files changed since the last build's witnesses, and the output record's stamp they go with (build-fingerprint.ts). */
   changed?: { files: ReadonlySet<string>; output: string } | undefined;
   /** Writes the build into this snapshot folder and updates the output folder in place (emit-snapshot.ts). */

@@ -156,7 +156,7 @@ async function buildWith(options: BuildOptions, helper: BuildHelper | undefined,
   const settings =
     options.settings ?? resolveBuildSettings(options.env ?? process.env, { preview: options.preview, cmsBackend: options.cmsBackend });
   const collections = options.collections ?? siteCollections;
-  const store = options.keepLoads ? (options.loadStore ?? openLoadStore(options.outDir, { trust: !options.force })) : undefined;
+  const store = options.keepLoads ? openLoadStore(options.outDir, { trust: !options.force }) : undefined;
   const tracking = openTracking({ ...options, ownEmit: !!(options.emit ?? options.snapshot) });
   const reading = helper && !tracking.previous ? renderAsRead(helper) : undefined;
   const { contentDir, listContent, digestFiles } = options;

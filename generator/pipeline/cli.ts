@@ -4,14 +4,7 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import {
-  type BuildInputs,
-  fingerprintBuild,
-  fingerprintCold,
-  readBuildRecord,
-  readUnchangedBuild,
-  recordBuild,
-} from './build-fingerprint.ts';
+import { fingerprintBuild, fingerprintCold, readBuildRecord, readUnchangedBuild, recordBuild } from './build-fingerprint.ts';
 import { type BuildSettings, buildTimeOf, isoSeconds, resolveBuildSettings } from './build-settings.ts';
 import type { PublicationCount } from './catalogue/publish.ts';
 import type { BuildHelper } from './helper/build-helper.ts';
@@ -153,24 +146,6 @@ async function buildLocked(contentDir: string, outDir: string, settings: BuildSe
   }
 }
 
-/**
- * The content's check against the last build's record. With no record there is nothing to compare: the
- * content is hashed beside the build, by the build's own reads and its helper thread. After an edit the build
- * reads every part of the load store: this thread reads them while the check's second thread takes the
- * content's stats (when nothing changed, they were read for nothing).
- */
-async function checkContent(inputs: BuildInputs, recorded: ReturnType<typeof readBuildRecord>, force: boolean) {
-  const cold = fingerprintCold(inputs, recorded);
-  const { openLoadStore } = await import('./load/load-store.ts');
-  const store = cold || force ? undefined : openLoadStore(inputs.outDir);
-  const checked = cold
-    ? undefined
-    : fingerprintBuild(inputs, recorded, () => {
-        while (store?.readAhead());
-      });
-  return { cold, checked, store };
-}
-
 /** Builds, unless nothing that goes into the build has changed since the last one (then it says so). */
 async function checkAndBuild(
   contentDir: string,
@@ -186,8 +161,11 @@ async function checkAndBuild(
   // "nothing changed" at once. An update in place takes the same answer for its own check (build-site.ts).
   const { startDamageCheck } = await import('./emit/damage-check.ts');
   const damage = force ? undefined : startDamageCheck(outDir);
+  // With no record beside the output there is nothing to compare: the content is hashed beside the build, by
+  // the build's own reads and its helper thread.
   const inputs = { contentDir, outDir, settings };
-  const { cold, checked, store } = await checkContent(inputs, recorded, force);
+  const cold = fingerprintCold(inputs, recorded);
+  const checked = cold ? undefined : fingerprintBuild(inputs, recorded);
   const last = force || !checked ? undefined : await readUnchangedBuild<BuildSummary>(outDir, checked, damage);
   if (!last && !inPlace) damage?.stop();
   if (last && checked) {
@@ -216,7 +194,6 @@ async function checkAndBuild(
     force,
     inPlace,
     keepLoads: true,
-    loadStore: store,
     damage,
     changed: checked?.changed,
     scope: fingerprint.generator,

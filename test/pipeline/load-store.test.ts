@@ -138,23 +138,6 @@ describe('the load store', () => {
     }
   });
 
-  it('reads every part ahead when asked, once each, and serves what it read', async () => {
-    await sleep(2100);
-    const out = path.join(tempDir('load-store-ahead'), 'dist');
-    const real = await titleOf(content, out);
-    plant(content, out, keyOf(content, FILE));
-    const store = openLoadStore(out);
-    let parts = 0;
-    while (store.readAhead()) parts++;
-    expect(parts).toBe(256);
-    expect(store.readAhead()).toBe(false);
-    // The parts on disk damaged after they were read: the store serves what it read ahead.
-    for (const part of readdirSync(`${out}.load`)) writeFileSync(path.join(`${out}.load`, part), '');
-    const raw = await loadContent(content, { store });
-    expect((raw.records.intelligence!.find((record) => record.file === FILE)?.data as { title?: string }).title).toBe(PLANTED);
-    expect(real).not.toBe(PLANTED);
-  });
-
   it('ignores a damaged part and keeps the files again', async () => {
     await sleep(2100);
     const out = path.join(tempDir('load-store-damaged'), 'dist');

@@ -45,17 +45,6 @@ describe('stats taken by two threads', () => {
     expect(new Set(taken.map((stats) => stats.size)).size).toBe(97);
   });
 
-  it('are the same when this thread does other work first, while the second thread takes the stats', () => {
-    let calls = 0;
-    const taken = statFiles(files, () => {
-      calls++;
-      const until = performance.now() + 50;
-      while (performance.now() < until);
-    });
-    expect(calls).toBe(1);
-    expect(taken.map((stats) => stats.ino)).toEqual(files.map((file) => statSync(file).ino));
-  });
-
   it('fail for a missing file as a stat fails, wherever it is in the list', () => {
     for (const at of [0, Math.floor(files.length / 2), files.length - 1]) {
       const listed = files.slice();

@@ -70,8 +70,6 @@ export interface LoadStore {
   readonly counts: { kept: number; parsed: number };
   /** Writes the parts that changed, keeping only the files this build asked for. */
   save(): void;
-  /** Reads the next part not read yet, ahead of the files that need it; false once every part is read. */
-  readAhead(): boolean;
 }
 
 /** A part in memory: what was kept, the kept rows this build took as they were, and the entries it made. */
@@ -152,7 +150,8 @@ export function openLoadStore(outDir: string, { trust = true } = {}): LoadStore 
   const scope = parserScope();
   const dir = `${path.resolve(outDir)}.load`;
   const parts = new Map<number, Part>();
-  const partAt = (index: number) => {
+  const partOf = (file: string) => {
+    const index = partOfPath(file, PARTS);
     let part = parts.get(index);
     if (!part) {
       part = openPart(trust ? readPart(path.join(dir, partName(index)), scope) : NONE);
@@ -160,16 +159,9 @@ export function openLoadStore(outDir: string, { trust = true } = {}): LoadStore 
     }
     return part;
   };
-  const partOf = (file: string) => partAt(partOfPath(file, PARTS));
-  let ahead = 0;
   const counts = { kept: 0, parsed: 0 };
   return {
     counts,
-    readAhead() {
-      if (ahead >= PARTS) return false;
-      partAt(ahead++);
-      return true;
-    },
     get(file, key) {
       const part = partOf(file);
       const row = part.rows.get(file);

@@ -57,16 +57,9 @@ for (let chunk = claims.length - 1; chunk >= 0; chunk--) {
 }
 `;
 
-/**
- * The stats of `paths`, in their order, as statSync gives them (a missing file throws, as it would).
- * `meanwhile`: other work for this thread, done once the second thread has started, before this one takes
- * its share of the stats (the second thread then takes more).
- */
-export function statFiles(paths: readonly string[], meanwhile?: () => void): FileStats[] {
-  if (paths.length < MIN_PARALLEL_FILES) {
-    meanwhile?.();
-    return paths.map((file) => keptStats(statSync(file)));
-  }
+/** The stats of `paths`, in their order, as statSync gives them (a missing file throws, as it would). */
+export function statFiles(paths: readonly string[]): FileStats[] {
+  if (paths.length < MIN_PARALLEL_FILES) return paths.map((file) => keptStats(statSync(file)));
   const chunks = Math.ceil(paths.length / CHUNK);
   const claims = new Int32Array(new SharedArrayBuffer(chunks * 4));
   const values = new Float64Array(new SharedArrayBuffer(paths.length * FIELDS * 8));
@@ -79,7 +72,6 @@ export function statFiles(paths: readonly string[], meanwhile?: () => void): Fil
   // It ends by itself once it meets this thread's chunks; nothing waits for its exit.
   worker.unref();
   worker.on('error', () => {});
-  meanwhile?.();
   const stats: FileStats[] = new Array(paths.length);
   for (let chunk = 0; chunk < chunks; chunk++) {
     const end = Math.min(paths.length, (chunk + 1) * CHUNK);
