@@ -16,7 +16,6 @@ import type { BuildSettings } from './build-settings.ts';
 import type { DamageCheck } from './emit/damage-check.ts';
 import { type ContentNames, listNames } from './load/list-names.ts';
 import { type FileStats, keptStats } from './load/file-stats.ts';
-import { statFiles } from './load/stat-files.ts';
 import { addDigest, type ContentDigests, digestContent, noDigests, witnessColumns, witnessesOf } from './content-witnesses.ts';
 
 const GENERATOR_DIR = fileURLToPath(new URL('../', import.meta.url));
@@ -94,24 +93,6 @@ function hashTree(
   hash.update(text);
 }
 
-/**
- * The stats of the listing's regular files, taken by two threads at once (stat-files.ts) when the walk asks
- * for the first (after the witnesses' time is taken), handed out in the order it asks for them; anything else
- * it asks for (a file behind a link) is statted then.
- */
-function statsInWalkOrder({ root, names }: ContentNames): (file: string) => FileStats {
-  let files: string[] | undefined;
-  let taken: FileStats[] = [];
-  let next = 0;
-  return (file) => {
-    if (!files) {
-      files = names.filter(({ dirent }) => dirent.isFile()).map(({ path: name }) => under(root, name));
-      taken = statFiles(files);
-    }
-    return files[next] === file ? taken[next++]! : keptStats(statSync(file));
-  };
-}
-
 /** The hash of everything but the content, and its digest (the fingerprint's `generator`). */
 function hashGenerator({ outDir, settings }: BuildInputs) {
   const hash = createHash('sha256');
@@ -128,8 +109,8 @@ function hashGenerator({ outDir, settings }: BuildInputs) {
 /** `recorded`: the last build's record (readBuildRecord), when the caller has read it already. */
 export function fingerprintBuild(inputs: BuildInputs, recorded = readBuildRecord(inputs.outDir)): Fingerprint {
   const { hash, generator } = hashGenerator(inputs);
+  const { digestOf, content, reread, stats, changed } = digestContent(witnessesOf(recorded));
   const listing = listNames(inputs.contentDir);
-  const { digestOf, content, reread, stats, changed } = digestContent(witnessesOf(recorded), statsInWalkOrder(listing));
   hashTree(hash, listing, digestOf);
   const files = changed();
   const output = recorded?.output;

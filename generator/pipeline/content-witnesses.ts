@@ -69,7 +69,7 @@ const RACY_MS = 2000;
  * and the record are in the same order unless files were added or removed, so each name is first looked for
  * in the record's next row; a map of the record's rows is made only when that misses.
  */
-export function digestContent(known: ContentDigests | undefined, statOf = (file: string) => keptStats(statSync(file))) {
+export function digestContent(known: ContentDigests | undefined) {
   const content = noDigests(Date.now());
   const taken = new Map<string, FileStats>();
   let reread = false;
@@ -88,7 +88,7 @@ export function digestContent(known: ContentDigests | undefined, statOf = (file:
     return row;
   };
   const digestOf = (file: string, name: string) => {
-    const stats = statOf(file);
+    const stats = keptStats(statSync(file));
     taken.set(name, stats);
     // The record is a file anyone can edit: its columns were checked as they were read (witnessesOf).
     const row = rowOf(name);

@@ -10,16 +10,19 @@ import { constants, type Stats } from 'node:fs';
 export type FileStats = Pick<Stats, 'dev' | 'ino' | 'size' | 'mtimeMs' | 'ctimeMs' | 'isFile' | 'isDirectory' | 'isSymbolicLink'>;
 
 class KeptStats implements FileStats {
+  readonly dev: number;
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
   readonly #type: number;
-  constructor(
-    readonly dev: number,
-    readonly ino: number,
-    readonly size: number,
-    readonly mtimeMs: number,
-    readonly ctimeMs: number,
-    mode: number,
-  ) {
-    this.#type = mode & constants.S_IFMT;
+  constructor(stats: Stats) {
+    this.dev = stats.dev;
+    this.ino = stats.ino;
+    this.size = stats.size;
+    this.mtimeMs = stats.mtimeMs;
+    this.ctimeMs = stats.ctimeMs;
+    this.#type = stats.mode & constants.S_IFMT;
   }
   isFile() {
     return this.#type === constants.S_IFREG;
@@ -33,9 +36,4 @@ class KeptStats implements FileStats {
 }
 
 /** `stats` with only what the build reads kept. */
-export const keptStats = (stats: Stats): FileStats =>
-  new KeptStats(stats.dev, stats.ino, stats.size, stats.mtimeMs, stats.ctimeMs, stats.mode);
-
-/** The same, from the numbers of a stat taken in another thread (stat-files.ts). */
-export const statsOf = (dev: number, ino: number, size: number, mtimeMs: number, ctimeMs: number, mode: number): FileStats =>
-  new KeptStats(dev, ino, size, mtimeMs, ctimeMs, mode);
+export const keptStats = (stats: Stats): FileStats => new KeptStats(stats);
