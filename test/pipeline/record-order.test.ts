@@ -5,15 +5,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { recordOrder, sortRecords } from '../../generator/pipeline/catalogue/order.ts';
-import { type AnyEntry, collections, type MarkdownCollection } from '../../generator/schemas/collections.ts';
-
-const byDate = {
-  ...collections.intelligence,
-  order: 'date',
-  fields: { ...collections.intelligence.fields, date: 'date' },
-} as MarkdownCollection;
-const byUpdated = { ...collections.intelligence, order: 'updated' } as MarkdownCollection;
-const byOrder = collections.services;
+import type { AnyEntry } from '../../generator/schemas/collections.ts';
+import { byDate, byOrder, byUpdated } from '../helpers/order-kinds.ts';
 
 /** A record of `fields`, with a serial number to tell apart two records that compare equal. */
 const entry = (serial: number, fields: Record<string, unknown>) => ({ serial, file: `a/${serial}.md`, ...fields }) as unknown as AnyEntry;

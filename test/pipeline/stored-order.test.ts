@@ -14,21 +14,15 @@ import { orderRecords } from '../../generator/pipeline/catalogue/kept-order.ts';
 import { newestOf } from '../../generator/pipeline/catalogue/newest-day.ts';
 import { sortedPositions, sortRecords } from '../../generator/pipeline/catalogue/order.ts';
 import { isStoredOrder, orderFromStored, type StoredOrder, storedOrderOf } from '../../generator/pipeline/catalogue/stored-order.ts';
-import { type AnyEntry, collections, type MarkdownCollection } from '../../generator/schemas/collections.ts';
+import type { AnyEntry, MarkdownCollection } from '../../generator/schemas/collections.ts';
 import { readTree, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
 import { buildAsCommand } from '../helpers/command-build.ts';
 import { cleanBuildTree, expectSameTree } from '../helpers/same-tree.ts';
 import { writeSyntheticContent } from '../helpers/synthetic-content.ts';
+import { byDate, byOrder, byUpdated } from '../helpers/order-kinds.ts';
 
 afterAll(removeBuildDirs);
 
-const byDate = {
-  ...collections.intelligence,
-  order: 'date',
-  fields: { ...collections.intelligence.fields, date: 'date' },
-} as MarkdownCollection;
-const byUpdated = { ...collections.intelligence, order: 'updated' } as MarkdownCollection;
-const byOrder = collections.services;
 const kinds = [byDate, byUpdated, byOrder];
 
 const day = (at: number) => `2026-01-${String(1 + at).padStart(2, '0')}`;
