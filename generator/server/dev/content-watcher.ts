@@ -148,7 +148,7 @@ interface Batch {
 
 const newBatch = (): Batch => ({ files: new Set(), firstAt: 0, lastAt: 0, lockedAt: 0 });
 
-/** How long `batch` must still wait before it is handed over (0: not at all), and why. */
+/** How long `batch` must still wait before it is handed over (0: not at all). */
 function holdBack(batch: Batch, lock: string | undefined, settleMs: number, now: number): number {
   if (lock && existsSync(lock) && now - batch.firstAt < MAX_LOCK_WAIT_MS) {
     // Until git is done, the last change is now: the reports of its last writes may not have been read
