@@ -25,9 +25,9 @@ export const firstAtOrAfter = <T extends string | number>(values: readonly T[], 
 export const lastAtOrBefore = <T extends string | number>(values: readonly T[], value: T) =>
   countBefore(values.length, (index) => values[index]! <= value) - 1;
 
-/** As `firstAtOrAfter`, over items kept in ascending order of a number read from each (a record's rank in its list). */
-export const firstAtOrAfterBy = <T>(items: readonly T[], numberOf: (item: T) => number, value: number) =>
-  countBefore(items.length, (index) => numberOf(items[index]!) < value);
+/** As `firstAtOrAfter`, over items kept in ascending order of a value read from each (a record's rank in its list, its file). */
+export const firstAtOrAfterBy = <T, K extends string | number>(items: readonly T[], keyOf: (item: T) => K, value: K) =>
+  countBefore(items.length, (index) => keyOf(items[index]!) < value);
 
 /** The first index of `sorted` (ascending by `compare`) whose item does not sort before `item`: where `item` goes. */
 export const insertionPoint = <T>(sorted: readonly T[], item: T, compare: (a: T, b: T) => number) =>

@@ -15,7 +15,7 @@
  */
 import type { AnyEntry, MarkdownCollection } from '../../schemas/collections.ts';
 import { pathHash } from '../../shared/path-part.ts';
-import { insertionPoint } from '../../shared/sorted-search.ts';
+import { firstAtOrAfterBy, insertionPoint } from '../../shared/sorted-search.ts';
 import { newerDay, newestOf } from './newest-day.ts';
 import { newestBefore, newestField, recordOrder } from './order.ts';
 
@@ -95,14 +95,8 @@ export function orderFromStored(
 
 /** The position in `given` of the record of `file`, found by bisection (the records are in the order of their files). */
 function indexOfFile(given: readonly AnyEntry[], file: string): number | undefined {
-  let low = 0;
-  let high = given.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (given[mid]!.file < file) low = mid + 1;
-    else high = mid;
-  }
-  return given[low]?.file === file ? low : undefined;
+  const at = firstAtOrAfterBy(given, (record) => record.file, file);
+  return given[at]?.file === file ? at : undefined;
 }
 
 /** Where the record of each stored file is in `given`, by its hash (-1: none now, or a hash two files share). */

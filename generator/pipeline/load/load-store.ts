@@ -22,6 +22,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
+import { compareText } from '../../shared/compare-text.ts';
 import { partOfPath } from '../../shared/path-part.ts';
 import { type Columns, columnsOf, digestIs, entryAt, type FileKey, isColumns, keyIs, storedAt } from './load-store-columns.ts';
 
@@ -121,7 +122,7 @@ function usedEntries(part: Part): [string, Entry][] {
     if (part.taken[row] === 1) entries.push([file, entryAt(part.kept, row)]);
   });
   for (const made of part.made) entries.push(made);
-  return entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return entries.sort(([a], [b]) => compareText(a, b));
 }
 
 /**
@@ -193,6 +194,7 @@ export function openLoadStore(outDir: string, { trust = true } = {}): LoadStore 
     save() {
       mkdirSync(dir, { recursive: true });
       for (const [index, part] of parts) {
+        // A part this build took whole is as it was; with --force (no trust) each part it touched is written anew.
         if (part.made.size === 0 && part.takenCount === part.kept.files.length && trust) continue;
         writePart(path.join(dir, partName(index)), usedEntries(part), scope);
       }
