@@ -18,14 +18,17 @@ const CARDS = `${SEARCH_DIR}/cards/`;
 export const partsOf = (stored: StoredIndex): [path: string, digest: string][] =>
   [...stored.digests].flatMap(([path, [digest]]) => (path.startsWith(CARDS) ? [] : [[path, digest] as [string, string]]));
 
+const decoder = new TextDecoder();
+/** A part's bytes as the index takes them: a binary part as bytes, any other as text. */
+const partBody = (path: string, bytes: Uint8Array) => (path.endsWith('.bin') ? bytes : decoder.decode(bytes));
+
 /** The index's `parts` in the output, each only if it still has its kept digest. */
 export function readParts(outDir: string, parts: readonly [path: string, digest: string][]): Map<string, string | Uint8Array> | undefined {
-  const decoder = new TextDecoder();
   const files = new Map<string, string | Uint8Array>();
   for (const [path, digest] of parts) {
     const bytes = readIntactPart(outDir, path, digest);
     if (!bytes) return undefined;
-    files.set(path, path.endsWith('.bin') ? bytes : decoder.decode(bytes));
+    files.set(path, partBody(path, bytes));
   }
   return files;
 }
@@ -80,7 +83,7 @@ export type PartBody = string | Uint8Array | (() => string | Uint8Array);
 const partRead = (outDir: string, path: string, digest: string) => () => {
   const bytes = readIntactPart(outDir, path, digest);
   if (!bytes) throw new Error(`${path} in the output changed while the build ran; run the build again`);
-  return path.endsWith('.bin') ? bytes : new TextDecoder().decode(bytes);
+  return partBody(path, bytes);
 };
 
 /**
