@@ -25,7 +25,7 @@ import {
   type SearchIndexState,
   writeSearchIndexState,
 } from './index-writer.ts';
-import { rebuildRecords, sameBytes } from './record-update.ts';
+import { type BytesEqual, rebuildRecords, sameBytes } from './record-update.ts';
 import { SEARCH_FIELDS } from './ranking.ts';
 import { boundAverages } from './record-builder.ts';
 import type { SynonymTable } from './synonyms.ts';
@@ -44,18 +44,22 @@ export interface SearchIndexUpdate {
 const FIELDS = SEARCH_FIELDS.length;
 const sameDocument = (a: SearchDocument, b: SearchDocument) =>
   SEARCH_FIELDS.every((field) => a[field] === b[field]) && a.stored.every((value, i) => value === b.stored[i]);
-const sameBody = (a: string | Uint8Array | undefined, b: string | Uint8Array) =>
-  a === b || (typeof a === 'string' || typeof b === 'string' ? a === b : a !== undefined && sameBytes(a, b));
+const sameBody = (a: string | Uint8Array | undefined, b: string | Uint8Array, equal: BytesEqual) =>
+  a === b || (typeof a === 'string' || typeof b === 'string' ? a === b : a !== undefined && equal(a, b));
 
-/** The index of `documents` from `state`: updated by term when it can be, else written whole. */
+/**
+ * The index of `documents` from `state`: updated by term when it can be, else written whole. `equal`: how two
+ * parts' or records' bytes are compared (sameBytes, or the runtime's own on Node).
+ */
 export function updateSearchIndex(
   state: SearchIndexState,
   documents: readonly SearchDocument[],
   analyse?: Analyse,
   synonyms: SynonymTable | null = null,
+  equal: BytesEqual = sameBytes,
 ): SearchIndexUpdate {
   const reason = wholeReason(state, documents, synonyms);
-  if (reason) return writeWhole(state, documents, analyse, synonyms, reason);
+  if (reason) return writeWhole(state, documents, analyse, synonyms, reason, equal);
   const previousAt = positions(state.documents);
   // One walk over the documents: a document that is the very one at the same place before (all but the
   // edited ones, when the caller keeps its documents) is passed over; each other one is found where it was,
@@ -65,7 +69,7 @@ export function updateSearchIndex(
     const document = documents[index]!;
     if (state.documents[index] === document) continue;
     const was = previousAt(document, index);
-    if (was === undefined) return writeWhole(state, documents, analyse, synonyms, ADDED_OR_REMOVED);
+    if (was === undefined) return writeWhole(state, documents, analyse, synonyms, ADDED_OR_REMOVED, equal);
     others.push([index, was]);
   }
   const analyser = documentAnalyser(analyse, synonyms);
@@ -86,8 +90,8 @@ export function updateSearchIndex(
     });
     changed.push({ number: state.numbers.get(document.id)!, old: analyser(previous), now });
   }
-  const update = updateTerms(state, { count: documents.length, lengths, changed, byNumber: numbering(state, documents) }, synonyms);
-  if (!update) return writeWhole(state, documents, analyse, synonyms, 'an average field length moved to another grid point');
+  const update = updateTerms(state, { count: documents.length, lengths, changed, byNumber: numbering(state, documents) }, synonyms, equal);
+  if (!update) return writeWhole(state, documents, analyse, synonyms, 'an average field length moved to another grid point', equal);
   const next: SearchIndexState = { ...state, documents, lengths, meta: update.meta, synonyms };
   return { state: next, written: update.written, removed: update.removed, whole: false };
 }
@@ -113,12 +117,13 @@ export type IndexParts = Pick<SearchIndexState, 'meta' | 'records' | 'parts' | '
 /**
  * The parts `edits` change made again, `state`'s records, layout and files changed in place: the parts
  * written (new or other bytes), the parts removed and the new meta. Undefined when an average moves to another
- * grid point (every bound changes: the index is written whole).
+ * grid point (every bound changes: the index is written whole). `equal` as updateSearchIndex's.
  */
 export function updateTerms(
   state: IndexParts,
   { count, lengths, changed, byNumber }: TermEdits,
   synonyms: SynonymTable | null,
+  equal: BytesEqual = sameBytes,
 ): { meta: SearchMeta; written: SearchIndexFile[]; removed: string[] } | undefined {
   const averages = averagesOf(lengths);
   const grid = boundAverages(averages);
@@ -126,7 +131,7 @@ export function updateTerms(
   const files = new Map<string, string | Uint8Array>();
   const removed: string[] = [];
   const { records, parts } = state;
-  const terms = rebuildRecords(records, changed, { documents: count, grid });
+  const terms = rebuildRecords(records, changed, { documents: count, grid, equal });
   const moved = relayTerms(parts, records, terms, files, removed, state.files);
   typoUpdates(parts, records, terms, moved, files, removed);
   const meta = metaOf(count, averages, state.meta.types, parts.blocks, synonyms);
@@ -137,7 +142,7 @@ export function updateTerms(
   }
   const written: SearchIndexFile[] = [];
   for (const [path, body] of files) {
-    if (!sameBody(state.files.get(path), body)) written.push({ path, body });
+    if (!sameBody(state.files.get(path), body, equal)) written.push({ path, body });
     state.files.set(path, body);
   }
   for (const path of removed) state.files.delete(path);
@@ -159,9 +164,12 @@ function writeWhole(
   analyse: Analyse | undefined,
   synonyms: SynonymTable | null,
   reason: string,
+  equal: BytesEqual,
 ): SearchIndexUpdate {
   const next = writeSearchIndexState(documents, analyse, synonyms);
-  const written = [...next.files].filter(([path, body]) => !sameBody(state.files.get(path), body)).map(([path, body]) => ({ path, body }));
+  const written = [...next.files]
+    .filter(([path, body]) => !sameBody(state.files.get(path), body, equal))
+    .map(([path, body]) => ({ path, body }));
   const removed = [...state.files.keys()].filter((path) => !next.files.has(path));
   return { state: next, written, removed, whole: reason };
 }

@@ -10,6 +10,8 @@ import { analyseField } from '../../generator/search/index-writer.ts';
 import { createMemoryAssets } from '../../generator/edge/assets.ts';
 import type { SearchDocument } from '../../generator/search/index-format.ts';
 import { updateSearchIndex } from '../../generator/search/index-update.ts';
+import { nativeBytesEqual } from '../../generator/pipeline/outputs/search/native-bytes-equal.ts';
+import { sameBytes } from '../../generator/search/record-update.ts';
 import { type SearchIndexState, writeSearchIndexState } from '../../generator/search/index-writer.ts';
 import { createSearch } from '../../generator/search/search.ts';
 import { createSynonymTable, type SynonymTable } from '../../generator/search/synonyms.ts';
@@ -145,6 +147,43 @@ describe('the index updated by term', () => {
     expect(update.whole).toBe(false);
     expect(differences(update.state.files, writeSearchIndexState(documents).files)).toEqual([]);
   }, 60_000);
+
+  it("writes the same parts with Node's comparison of bytes as with the edge's loop, which agree on any bytes", () => {
+    const random = createRandom(5);
+    const bytes = Uint8Array.from({ length: 4099 }, () => Math.floor(random() * 256));
+    const other = bytes.slice();
+    other[4000] = bytes[4000]! ^ 1;
+    // Views at odd offsets of larger buffers, of other lengths, and one byte apart.
+    for (const [a, b] of [
+      [bytes.subarray(3), bytes.slice(3)],
+      [bytes.subarray(1, 99), bytes.subarray(2, 100)],
+      [bytes, bytes.subarray(0, 4098)],
+      [bytes, other],
+      [bytes.subarray(0, 3999), other.subarray(0, 3999)],
+      [new Uint8Array(0), new Uint8Array(0)],
+    ] as const)
+      expect(nativeBytesEqual(a, b)).toBe(sameBytes(a, b));
+    // Two states of their own: an update changes its state's parts in place.
+    let loop: SearchIndexState = writeSearchIndexState(base, undefined, SYNONYMS);
+    let native: SearchIndexState = writeSearchIndexState(base, undefined, SYNONYMS);
+    let documents = base;
+    for (let round = 0; round < 6; round++) {
+      documents = [...documents];
+      const at = Math.floor(random() * documents.length);
+      documents[at] = {
+        ...documents[at]!,
+        body: `${documents[at]!.body} round${round} edits ${documents[(at + 1) % documents.length]!.title}`,
+      };
+      const byLoop = updateSearchIndex(loop, documents, undefined, SYNONYMS);
+      const byNode = updateSearchIndex(native, documents, undefined, SYNONYMS, nativeBytesEqual);
+      expect(byNode.whole).toBe(byLoop.whole);
+      expect(byNode.written.map(({ path }) => path)).toEqual(byLoop.written.map(({ path }) => path));
+      expect(byNode.removed).toEqual(byLoop.removed);
+      expect(differences(byNode.state.files, byLoop.state.files)).toEqual([]);
+      loop = byLoop.state;
+      native = byNode.state;
+    }
+  });
 
   it('writes nothing for documents that did not change (copies of them included)', () => {
     const state = writeSearchIndexState(base);

@@ -11,6 +11,7 @@ import { updateSearchIndex } from '../../../search/index-update.ts';
 import { type Analyse, type SearchIndexState, writeSearchIndexState } from '../../../search/index-writer.ts';
 import type { SynonymTable } from '../../../search/synonyms.ts';
 import type { OutputFile } from '../output-file.ts';
+import { nativeBytesEqual } from './native-bytes-equal.ts';
 
 const MB = 1024 * 1024;
 const encoder = new TextEncoder();
@@ -109,7 +110,7 @@ export function keptSearchIndexFiles(
     holder.kept = kept;
     return [...kept.state.files].map(([path, body]) => ({ path, body }));
   }
-  const { state, written, removed } = updateSearchIndex(before.state, documents, analyse, synonyms);
+  const { state, written, removed } = updateSearchIndex(before.state, documents, analyse, synonyms, nativeBytesEqual);
   const kept: KeptSearchIndex = { ...before, state };
   kept.source.files = state.files;
   const changed = new Set<string>();

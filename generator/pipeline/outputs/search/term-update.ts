@@ -11,6 +11,7 @@ import { type Card, cardsFile, CARDS_PER_FILE, type SearchIndexFile } from '../.
 import type { SynonymTable } from '../../../search/synonyms.ts';
 import { layoutFromParts } from './index-from-parts.ts';
 import { readIntactPart, type StoredIndex } from './search-store.ts';
+import { nativeBytesEqual } from './native-bytes-equal.ts';
 
 const CARDS = `${SEARCH_DIR}/cards/`;
 
@@ -61,7 +62,12 @@ export function termUpdate(task: TermUpdate, files = readParts(task.outDir, task
   if (!files || !layout) return undefined;
   const cards = new Map(task.cards);
   const edits = { count: task.count, lengths: task.lengths, changed: task.changed, byNumber: (number: number) => cards.get(number) };
-  const update = updateTerms({ meta: layout.meta, records: layout.records, parts: layout.parts, files }, edits, task.synonyms);
+  const update = updateTerms(
+    { meta: layout.meta, records: layout.records, parts: layout.parts, files },
+    edits,
+    task.synonyms,
+    nativeBytesEqual,
+  );
   return update && { written: update.written, removed: update.removed };
 }
 
