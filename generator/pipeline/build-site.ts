@@ -170,6 +170,9 @@ async function buildWith(options: BuildOptions, helper: BuildHelper | undefined,
     onMarkdown: reading?.read,
     fileDigests: read,
   });
+  // After an edit the helper's core is idle from here (the damage check is done) until the search index's update
+  // by term, which then waits on reading the index's parts: they are read now.
+  if (tracking.previous && !options.force && options.searchIndex !== false) helper?.readSearchParts(options.outDir);
   // A cold build's record: the content's digests from the load's reads, the other files' hashed by the helper meanwhile.
   const digests = digestFiles && coldDigests(digestFiles, read!, (rest) => helper?.digests(rest) ?? Promise.resolve(rest.map(digestFile)));
   digests?.catch(() => {});

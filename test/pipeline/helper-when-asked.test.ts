@@ -17,6 +17,7 @@ function counted() {
       searchIndex: async () => [],
       searchIndexKeeping: async () => ({ files: [], kept: {} as never }),
       termUpdate: async () => undefined,
+      readSearchParts: (outDir) => calls.push(`read ${outDir}`),
       pump: () => calls.push('pump'),
       close: async () => {
         calls.push('close');
@@ -30,6 +31,8 @@ describe('a helper started when asked', () => {
   it('starts no thread for a build that asks nothing of it', async () => {
     const { helper, calls, starts } = counted();
     helper.pump();
+    // Reading the search index ahead is not worth a thread's start on its own.
+    helper.readSearchParts('dist');
     await helper.close();
     expect(starts()).toBe(0);
     expect(calls).toEqual([]);
@@ -39,9 +42,10 @@ describe('a helper started when asked', () => {
     const { helper, calls, starts } = counted();
     expect(await helper.render(['a'])).toEqual(['<p>a</p>']);
     expect(await helper.digests(['f'])).toEqual(['digest of f']);
+    helper.readSearchParts('dist');
     helper.pump();
     await helper.close();
     expect(starts()).toBe(1);
-    expect(calls).toEqual(['pump', 'close']);
+    expect(calls).toEqual(['read dist', 'pump', 'close']);
   });
 });

@@ -263,4 +263,58 @@ describe('the search index kept on disk by npm run build', () => {
       await helper.close();
     }
   }, 60_000);
+
+  it('takes the parts its helper read ahead when they are those the update names, and reads them again when they are not', async () => {
+    const out = path.join(root, 'read-ahead');
+    writeWhole(out, base);
+    const edit = (documents: readonly SearchDocument[], at: number, words: string) =>
+      documents.map((document, i) => (i === at ? { ...document, body: `${document.body} ${words}` } : document));
+    /** The update by term in the helper thread, with the store it updated (emit saves that store). */
+    const inThread = async (helper: ReturnType<typeof startBuildHelper>, documents: readonly SearchDocument[]) => {
+      const store = openSearchStore(out);
+      const source = sourceOf(documents.map((document) => ({ ...document, body: `<p>${document.body}</p>` })));
+      const keys = { keys: documents.map(keyOf), mark: MARK };
+      const files = await updateFromStoreInThread(
+        (task) => helper.termUpdate(task),
+        store,
+        SCOPE,
+        source,
+        keys,
+        SYNONYMS,
+        toSearchText,
+        BUDGET,
+      );
+      return { store, files };
+    };
+    const helper = startBuildHelper();
+    try {
+      // Read ahead, then a part changed by hand: the update takes the bytes read ahead (intact when read), where
+      // a read of its own would find the part not intact and write the index whole.
+      helper.readSearchParts(out);
+      // The helper takes its messages in order: answered, the read ahead is done.
+      expect(await helper.digests([])).toEqual([]);
+      const part = [...onDisk(out).keys()].find((file) => file.endsWith('.bin'))!;
+      const intact = readFileSync(path.join(out, part));
+      writeFileSync(path.join(out, part), 'by hand');
+      const first = edit(base, 40, 'quagga payment page');
+      const updated = await inThread(helper, first);
+      expect(updated.files).toBeDefined();
+      writeFileSync(path.join(out, part), intact);
+      emit(out, updated.files!, updated.store);
+      expect(onDisk(out)).toEqual(clean(first, SYNONYMS));
+      // Read ahead of an index that another update then replaced: its parts' digests differ from those the next
+      // update names, so that one reads the parts again, and equals a clean write.
+      helper.readSearchParts(out);
+      const second = edit(first, 90, 'zebra checkout');
+      const { store, files } = update(out, second);
+      emit(out, files!, store);
+      const third = edit(second, 140, 'yak catalog');
+      const again = await inThread(helper, third);
+      expect(again.files).toBeDefined();
+      emit(out, again.files!, again.store);
+      expect(onDisk(out)).toEqual(clean(third, SYNONYMS));
+    } finally {
+      await helper.close();
+    }
+  }, 60_000);
 });

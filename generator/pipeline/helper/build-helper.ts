@@ -26,7 +26,8 @@ export type HelperTask =
  */
 export type HelperTold =
   | { kind: 'search-start'; synonyms: SynonymTable | null; keep?: KeepFor | undefined }
-  | { kind: 'search-slice'; documents: SearchDocument[]; keys?: string[] | undefined };
+  | { kind: 'search-slice'; documents: SearchDocument[]; keys?: string[] | undefined }
+  | { kind: 'search-parts'; outDir: string };
 /** What a build keeps of a whole index for its store on disk (stored-search.ts): the scope, and where to stage it. */
 export type KeepFor = { scope: string; staging: string };
 
@@ -49,6 +50,8 @@ export interface BuildHelper {
   ): Promise<{ files: OutputFile[]; kept: KeptWhole }>;
   /** The search index's update by term after an edit (stored-search-update.ts), run while the build's thread makes the other outputs. */
   termUpdate(task: TermUpdate): Promise<TermUpdated>;
+  /** Reads the index's parts in `outDir` ahead of an update by term, for `termUpdate` to take (term-update.ts readAhead). */
+  readSearchParts(outDir: string): void;
   /** Posts the slices the helper has room for: the build's thread calls it as it makes files (paced-posting.ts). */
   pump(): void;
   /** Ends the thread; a build calls it however it ends. */
@@ -119,6 +122,7 @@ export function startBuildHelper({ endAfterSearch = false } = {}): BuildHelper {
     searchIndexKeeping: (documents, budgetMb, synonyms, { keys, ...keep }) => searchIndex(documents, budgetMb, synonyms, keep, keys),
     // Undefined does not cross a thread's messages: the helper answers null for "written whole".
     termUpdate: async (task) => (await ask<TermUpdated | null>({ kind: 'term-update', task })) ?? undefined,
+    readSearchParts: (outDir) => posting.post({ kind: 'search-parts', outDir } satisfies HelperTold),
     pump: posting.pump,
     async close() {
       await worker.terminate();
@@ -144,6 +148,8 @@ export function helperWhenAsked(start: () => BuildHelper): BuildHelper {
     searchIndex: (documents, budgetMb, synonyms) => now().searchIndex(documents, budgetMb, synonyms),
     searchIndexKeeping: (documents, budgetMb, synonyms, keep) => now().searchIndexKeeping(documents, budgetMb, synonyms, keep),
     termUpdate: (task) => now().termUpdate(task),
+    // Not worth a thread's start on its own: read ahead only by a helper already started.
+    readSearchParts: (outDir) => helper?.readSearchParts(outDir),
     pump: () => helper?.pump(),
     close: async () => helper?.close(),
   };

@@ -11,7 +11,7 @@ import { checkSearchBudget } from '../outputs/search/search-file.ts';
 import { toSearchText } from '../outputs/search-documents.ts';
 import type { KeptWhole } from '../outputs/search/search-store.ts';
 import { startIndexKeeping } from '../outputs/search/stored-search.ts';
-import { termUpdate } from '../outputs/search/term-update.ts';
+import { filesReadAhead, type ReadAhead, readAhead, termUpdate } from '../outputs/search/term-update.ts';
 import { type Answered, answerRequests } from '../thread-requests.ts';
 import { digestFile } from '../content-digests.ts';
 import type { HelperTask, HelperTold } from './build-helper.ts';
@@ -81,12 +81,17 @@ function finishSearch(budgetMb: number): { result: unknown; transfer: ArrayBuffe
   return { result: written, transfer };
 }
 
+/** The index's parts read ahead of an update by term (search-parts), taken by the next one. */
+let ahead: ReadAhead | undefined;
+
 /** What each task is answered with. */
 function answer(task: HelperTask): Answered {
   if (task.kind === 'render') return { result: render(task.bodies) };
   if (task.kind === 'digests') return { result: task.files.map(digestFile) };
   if (task.kind === 'term-update') {
-    const update = termUpdate(task.task);
+    const files = filesReadAhead(task.task, ahead);
+    ahead = undefined;
+    const update = termUpdate(task.task, files);
     return { result: update ?? null, transfer: update?.written.flatMap(({ body }) => (typeof body === 'string' ? [] : whole(body))) ?? [] };
   }
   return finishSearch(task.budgetMb);
@@ -100,6 +105,7 @@ answerRequests<HelperTask, HelperTold>(
   },
   (told) => {
     if (told.kind === 'search-start') writing = startSearch(told);
+    else if (told.kind === 'search-parts') ahead = readAhead(told.outDir);
     else {
       addSlice(told);
       if (slicesTaken) Atomics.add(slicesTaken, 0, 1);

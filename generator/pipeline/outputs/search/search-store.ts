@@ -90,6 +90,20 @@ function readStoredIndex(outDir: string, scope: string): StoredIndex | undefined
   }
 }
 
+/**
+ * The digests of the index's parts as `index.bin` names them, whatever scope it was made under: what the build's
+ * helper thread reads ahead of an update by term (term-update.ts readAhead), which uses them only where the
+ * update's own read of the store names the very same parts.
+ */
+export function readStoredDigests(outDir: string): Pick<StoredIndex, 'digests'> | undefined {
+  try {
+    const stored = deserialize(readFileSync(mainFile(storeDir(outDir))));
+    return isStored(stored) ? stored : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The kept analyses of one part (empty when it is missing, damaged, of another version or scope). */
 export function readAnalyses(outDir: string, index: number, scope: string): StoredAnalyses {
   try {
