@@ -143,10 +143,14 @@ export function trackedSearch(
     store: tracking.searchStore,
     scope: sharedScope(tracking, catalogue.siteUrl, catalogue.collections),
   };
-  const inputs = searchInputs(catalogue, budgetMb, stored && (() => stored.store.stored(stored.scope)));
+  const previousStamp = tracking?.previous?.onDisk?.output;
+  const inputs = searchInputs(catalogue, budgetMb, stored && (() => stored.store.stored(stored.scope)), previousStamp);
   const make = () => searchIndexBodies(catalogue, budgetMb);
   const carried = catalogue.track.carriedGroup('search index', inputs.key, make);
-  if (carried) return { files: carried, documents: inputs.documents };
+  if (carried) {
+    stored?.store.keepCarried(stored.scope, inputsMark(budgetMb, inputs.key));
+    return { files: carried, documents: inputs.documents };
+  }
   if (stored && inputs.keys) {
     const kept = { keys: inputs.keys, mark: inputsMark(budgetMb, inputs.key) };
     const files = Promise.resolve(storedSearch(catalogue, helper, budgetMb ?? DEFAULT_SEARCH_INDEX_BUDGET_MB, stored, kept));
@@ -231,7 +235,7 @@ export function openTracking(options: {
     settle(written: Emitted): number | undefined {
       tracked.outputs = tracker?.settle(written.digests);
       if (onDisk) recordTrackedOutputs(outDir, tracked.outputs, written.identity, written.stamp);
-      searchStore?.save(written.digests);
+      searchStore?.save(written.digests, written.stamp);
       // The rest a steady edit kept unnamed was carried over too (carried-rest.ts).
       return tracker && tracker.carried() + (tracker.rest()?.size() ?? 0);
     },

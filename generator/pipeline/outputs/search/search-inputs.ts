@@ -97,12 +97,22 @@ const TAB = 9;
  * document order (what a build's store of the index compares to find the documents an edit changed).
  * `stored`: the keys a build's store of the index kept, when there is one.
  */
-export function searchInputs(catalogue: Catalogue, budgetMb: number | undefined, stored?: () => StoredIndex | undefined): Inputs {
+export function searchInputs(
+  catalogue: Catalogue,
+  budgetMb: number | undefined,
+  stored?: () => StoredIndex | undefined,
+  previousStamp?: string,
+): Inputs {
   const before = catalogue.track.steady() ? catalogue.track.previousKept<Inputs>(`search inputs\n${budgetMb ?? ''}`) : undefined;
-  // The store is read only when the inputs kept in memory (npm run dev) do not answer.
+  // The store is read only when the inputs kept in memory (npm run dev) do not answer. A store saved by the very
+  // build the tracked outputs are of (the same stamp) holds that build's keys, so a steady edit patches the
+  // records it reached, as npm run dev does; any other store is checked record by record.
   const fromStore = () => {
     const kept = stored?.();
-    return kept && storedInputs(catalogue, budgetMb, kept);
+    if (!kept) return undefined;
+    const linked = previousStamp !== undefined && kept.stamp === previousStamp && kept.inputs.startsWith(inputsMark(budgetMb, ''));
+    const keys = { key: kept.inputs.slice(inputsMark(budgetMb, '').length), documents: kept.keys.length, keys: kept.keys };
+    return (linked && patchedInputs(catalogue, keys)) || storedInputs(catalogue, budgetMb, kept);
   };
   const inputs =
     (before?.keys && patchedInputs(catalogue, { ...before, keys: before.keys })) || fromStore() || allInputs(catalogue, budgetMb);

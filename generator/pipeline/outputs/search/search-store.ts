@@ -42,6 +42,12 @@ export interface StoredIndex {
   synonyms: string;
   /** Every part of the index in the output, with its digest and size. */
   digests: Map<string, [digest: string, size: number]>;
+  /**
+   * The stamp of the output's record written by the build that saved this store (previous-output.ts): the next
+   * build's tracked outputs name the same stamp when that very build recorded them too, so the keys here are
+   * that build's inputs, and an edit's reach says which changed (search-inputs.ts). Absent in older stores.
+   */
+  stamp?: string | undefined;
 }
 
 /**
@@ -76,7 +82,8 @@ const isStored = (value: unknown): value is StoredIndex & { version: number } =>
     stored.numbers.length === stored.ids.length &&
     stored.lengths instanceof Uint32Array &&
     typeof stored.synonyms === 'string' &&
-    stored.digests instanceof Map
+    stored.digests instanceof Map &&
+    (stored.stamp === undefined || typeof stored.stamp === 'string')
   );
 };
 
@@ -186,9 +193,9 @@ export function stageAnalyses(staged: string, scope: string, parts: ReadonlyMap<
     writeFileSync(path.join(staged, path.basename(partFile('', index))), serializeAnalyses(scope, entries));
 }
 
-/** What a build saves once its output is in place: the kept documents, less the parts' digests the emit step gives. */
+/** What a build saves once its output is in place: the kept documents, less the parts' digests the emit step gives and its stamp. */
 interface Pending {
-  stored: Omit<StoredIndex, 'digests'>;
+  stored: Omit<StoredIndex, 'digests' | 'stamp'>;
   sizes: Map<string, number>;
   parts: Map<number, StoredAnalyses> | string;
 }
@@ -206,8 +213,8 @@ export function openSearchStore(outDir: string, { trust = true } = {}) {
       if (read?.scope !== scope) read = { scope, stored: readStoredIndex(outDir, scope) };
       return read.stored;
     },
-    /** Saves what the build made; `digests` are every output file's, as the emit step took them. */
-    save(digests: ReadonlyMap<string, string> | undefined): void {
+    /** Saves what the build made; `digests` are every output file's, as the emit step took them, and `stamp` its record's. */
+    save(digests: ReadonlyMap<string, string> | undefined, stamp?: string): void {
       if (!pending || !digests) return;
       const kept = new Map<string, [string, number]>();
       for (const [path, size] of pending.sizes) {
@@ -218,7 +225,7 @@ export function openSearchStore(outDir: string, { trust = true } = {}) {
         }
         kept.set(path, [digest, size]);
       }
-      saveStore(outDir, { ...pending.stored, digests: kept }, pending.parts);
+      saveStore(outDir, { ...pending.stored, digests: kept, stamp }, pending.parts);
     },
     /** After a whole write: all of the store anew. */
     keepWhole(
@@ -242,6 +249,16 @@ export function openSearchStore(outDir: string, { trust = true } = {}) {
     },
     keepUpdate(next: Pending) {
       pending = next;
+    },
+    /**
+     * After an index carried over whole, the kept documents again as they are, to be saved with this build's
+     * stamp: its inputs are the ones kept (`mark`, the same key), so the next build may still patch them.
+     */
+    keepCarried(scope: string, mark: string) {
+      const kept = read?.scope === scope ? read.stored : undefined;
+      if (!kept || kept.inputs !== mark) return;
+      const { digests, stamp: _, ...stored } = kept;
+      pending = { stored, sizes: new Map([...digests].map(([path, [, size]]) => [path, size])), parts: new Map() };
     },
   };
 }

@@ -45,7 +45,8 @@ function previousAnalyses(store: SearchStore, stored: StoredIndex, changed: read
  * else (an edit reordered records) each one is found by id. Undefined when one is new.
  */
 function placesOf(stored: StoredIndex, source: SearchDocumentSource, edited: readonly number[]): Int32Array | undefined {
-  const places = Int32Array.from({ length: source.count }, (_, index) => index);
+  const places = new Int32Array(source.count);
+  for (let index = 0; index < places.length; index++) places[index] = index;
   if (edited.every((index) => stored.ids[index] === source.idAt(index))) return places;
   const byId = new Map(stored.ids.map((previous, at) => [previous, at]));
   for (let index = 0; index < source.count; index++) {
@@ -98,16 +99,14 @@ function prepareUpdate(...[store, scope, source, inputs, synonyms, searchText, b
   const { keys } = inputs;
   const stored = store.stored(scope);
   if (!stored || stored.synonyms !== JSON.stringify(synonyms) || stored.ids.length !== source.count) return undefined;
-  const places = placesOf(
-    stored,
-    source,
-    keys.flatMap((key, index) => (key === stored.keys[index] ? [] : [index])),
-  );
+  // Plain loops over every document: a list or a call of their own for each of 100,000 cost an edit some 40 ms.
+  const keyed: number[] = [];
+  for (let index = 0; index < keys.length; index++) if (keys[index] !== stored.keys[index]) keyed.push(index);
+  const places = placesOf(stored, source, keyed);
   if (!places) return undefined;
   const changed: [number, number][] = [];
-  places.forEach((was, index) => {
-    if (stored.keys[was] !== keys[index]) changed.push([was, index]);
-  });
+  for (let index = 0; index < places.length; index++)
+    if (stored.keys[places[index]!] !== keys[index]) changed.push([places[index]!, index]);
   const previous = previousAnalyses(
     store,
     stored,
