@@ -38,6 +38,7 @@ import { OPENAPI_PATH } from '../shared/data-paths.ts';
 import { type BuildCache, NO_CACHE } from './build-cache.ts';
 import type { DamageCheck } from './emit/damage-check.ts';
 import { inPlaceBase } from './emit/in-place-base.ts';
+import { carriedText } from './emit/previous-output.ts';
 import { damageCheckFor, emitBuild, underLock } from './emit/build-emit.ts';
 import { buildTimeOf, isoSeconds, resolveBuildSettings, siteAddress } from './build-settings.ts';
 import type { OutputTracker } from './output-tracker.ts';
@@ -51,6 +52,8 @@ export interface OutputOptions {
   contentDir: string;
   /** An image's bytes by its site path, as the content scan approved it (RawContent.readImage). */
   readImage: (sitePath: string) => Uint8Array;
+  /** A carried file's text from the previous output, when it is there with its digest (previous-output.ts carriedText). */
+  readCarried?: ((file: { path: string; carried: string }) => string | undefined) | undefined;
   siteUrl: string;
   builtAt: Date;
   searchIndexBudgetMb?: number;
@@ -100,7 +103,7 @@ export async function* generateOutput(published: Content, options: OutputOptions
   const semantic = search && buildSemanticIndex(catalogue, options.semanticSearch ?? true);
   const pagesOfRecords = options.recordPages === false ? undefined : recordPages(catalogue);
   const api = buildApiFiles(catalogue, search?.documents ?? 0, pagesOfRecords?.afterEnvelope);
-  const examples = createExampleCollector(api.operations);
+  const examples = createExampleCollector(api.operations, options.readCarried);
   for (const file of api.files) {
     examples.offer(file);
     options.helper?.pump();
@@ -193,6 +196,7 @@ async function buildWith(options: BuildOptions, helper: BuildHelper | undefined,
     collections,
     contentDir: options.contentDir,
     readImage: raw.readImage,
+    readCarried: (file) => carriedText(options.outDir, file),
     siteUrl: siteAddress(settings, content.site),
     builtAt,
     searchIndexBudgetMb: settings.searchIndexBudgetMb,
