@@ -33,7 +33,14 @@ describe('the examples of carried files', () => {
   it('makes a carried file again only when it cannot be read so', () => {
     writeFileSync(path.join(dir, MANIFEST_PATH), MANIFEST);
     let made = 0;
-    const file = { path: MANIFEST_PATH, carried: digestOf(MANIFEST), make: () => (made++, MANIFEST) };
+    const file = {
+      path: MANIFEST_PATH,
+      carried: digestOf(MANIFEST),
+      make: () => {
+        made++;
+        return MANIFEST;
+      },
+    };
     createExampleCollector(operations, (carried) => carriedText(dir, carried)).offer(file);
     expect(made).toBe(0);
     writeFileSync(path.join(dir, MANIFEST_PATH), '{}');
