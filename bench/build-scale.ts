@@ -107,6 +107,8 @@ export function timed<T>(run: () => T): { result: T; ms: number; cpu: number } {
 export const loadNow = () => `load ${os.loadavg()[0]!.toFixed(1)}`;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+/** Edits of each kind at scale, each of another article: the median is printed, with every run. */
+const EDIT_RUNS = Number(process.env.EDIT_RUNS ?? 3);
 
 /**
  * Both builds from nothing (no earlier output: a deploy's cold build), alternating ours and Hugo's so that
@@ -176,25 +178,34 @@ async function atScale(articles: number, root: string): Promise<void> {
     `- nothing changed: ${(unchanged.ms / 1000).toFixed(2)} s, CPU ${unchanged.cpu.toFixed(2)} s, ${loadNow()} (writes nothing: the output stays the cold build's)`,
   );
   // One article edited as an editor would: its body, then (another article) its title, which every record
-  // whose related lists link it prints. After each, the output is compared with a clean build of the same content.
+  // whose related lists link it prints; each EDIT_RUNS times, another article each time, for the median (a single
+  // run moved by a tenth with the machine's speed). After each, the output is compared with a clean build.
   const dir = path.join(content, 'intelligence');
   const names = readdirSync(dir)
     .filter((file) => file.endsWith('.md'))
     .sort();
-  const edits: [string, string, (text: string) => string][] = [
-    ['one-article edit (its body)', names[Math.floor(articles / 2)]!, (text) => `${text}\nOne more sentence about checkout latency.\n`],
-    ['one-article edit (its title)', names[Math.floor(articles / 3)]!, (text) => text.replace(/^title: "(.*)"$/m, 'title: "$1, revised"')],
+  const edits: [string, number, (text: string) => string][] = [
+    ['one-article edit (its body)', Math.floor(articles / 2), (text) => `${text}\nOne more sentence about checkout latency.\n`],
+    ['one-article edit (its title)', Math.floor(articles / 3), (text) => text.replace(/^title: "(.*)"$/m, 'title: "$1, revised"')],
   ];
-  for (const [what, name, edit] of edits) {
-    writeFileSync(path.join(dir, name), edit(readFileSync(path.join(dir, name), 'utf8')));
-    const load = loadNow();
-    const built = timed(() => runBuildCommand(content, out));
-    clean(reference);
-    runBuildCommand(content, reference);
-    const differ = differences(recordedDigests(out), recordedDigests(reference));
-    const equal = differ.length === 0 ? 'yes' : `NO, ${differ.length} files differ (${differ.slice(0, 3).join(', ')})`;
+  for (const [what, first, edit] of edits) {
+    const runs: { ms: number; cpu: number; peakMb: number; load: string }[] = [];
+    const unequal: string[] = [];
+    for (let run = 0; run < EDIT_RUNS; run++) {
+      const name = names[first + run]!;
+      writeFileSync(path.join(dir, name), edit(readFileSync(path.join(dir, name), 'utf8')));
+      const load = loadNow();
+      const built = timed(() => runBuildCommand(content, out));
+      runs.push({ ms: built.ms, cpu: built.cpu, peakMb: built.result.peakMb, load });
+      clean(reference);
+      runBuildCommand(content, reference);
+      const differ = differences(recordedDigests(out), recordedDigests(reference));
+      if (differ.length > 0) unequal.push(`after run ${run + 1}, ${differ.length} files differ (${differ.slice(0, 3).join(', ')})`);
+    }
+    const equal = unequal.length === 0 ? 'yes, after each' : `NO: ${unequal.join('; ')}`;
+    const seconds = (ms: number) => (ms / 1000).toFixed(2);
     console.log(
-      `- ${what}, npm run build with the previous output in place: ${(built.ms / 1000).toFixed(2)} s, CPU ${built.cpu.toFixed(2)} s, peak ${(built.result.peakMb / 1024).toFixed(2)} GB, ${load} (goal < 3 s); output equals a clean build: ${equal} (${recordedDigests(out).size.toLocaleString('en')} files compared by digest)`,
+      `- ${what}, npm run build with the previous output in place, median of ${EDIT_RUNS}: ${seconds(median(runs.map((run) => run.ms)))} s, CPU ${median(runs.map((run) => run.cpu)).toFixed(2)} s (runs ${runs.map((run) => seconds(run.ms)).join(', ')} s; ${runs.map((run) => run.load).join(', ')}), peak ${(Math.max(...runs.map((run) => run.peakMb)) / 1024).toFixed(2)} GB (goal < 3 s); output equals a clean build: ${equal} (${recordedDigests(out).size.toLocaleString('en')} files compared by digest)`,
     );
   }
   const profiles = process.env.SCALE_PROFILE;
