@@ -225,6 +225,46 @@ describe('the load store', () => {
     expect(await validated(), 'validated again under another scope').toEqual(first);
   });
 
+  it('keeps validated values as JSON where each one comes back the same from it, else as they are; a damaged JSON column is no part', async () => {
+    await sleep(2100);
+    const out = path.join(tempDir('load-store-json'), 'dist');
+    const store = openLoadStore(out);
+    validateContent(await loadContent(content, { store }));
+    store.save();
+    const partOf = () =>
+      readdirSync(`${out}.load`)
+        .map((name) => path.join(`${out}.load`, name))
+        .find((file) => (deserialize(readFileSync(file)) as { columns: { files: string[] } }).columns.files.includes(FILE))!;
+    const columnsOf = () => (deserialize(readFileSync(partOf())) as { columns: { values: unknown } }).columns;
+    expect(typeof columnsOf().values, 'plain values: JSON text').toBe('string');
+    const kept = openLoadStore(out).get(FILE, keyOf(content, FILE))!;
+    // A Date, a negative zero and a property set to undefined would not come back from JSON.
+    const odd = { ...(kept.checked!.value as object), when: new Date(0), minus: -0, nothing: undefined };
+    const planting = openLoadStore(out);
+    planting.set(FILE, keyOf(content, FILE), { ...kept, checked: { ...kept.checked!, value: odd } });
+    planting.save();
+    expect(Array.isArray(columnsOf().values), 'a value JSON would change: the column as it is').toBe(true);
+    const back = openLoadStore(out).get(FILE, keyOf(content, FILE))!.checked!.value as typeof odd;
+    expect(back.when).toBeInstanceOf(Date);
+    expect(Object.is(back.minus, -0)).toBe(true);
+    expect('nothing' in back).toBe(true);
+    // Back to plain values, then their JSON damaged: cut short, or an array of another length.
+    const plain = openLoadStore(out);
+    plain.set(FILE, keyOf(content, FILE), kept);
+    plain.save();
+    for (const damage of [(text: string) => text.slice(0, -1), (text: string) => JSON.stringify([...JSON.parse(text), null])]) {
+      const file = partOf();
+      const part = deserialize(readFileSync(file)) as { columns: { values: string } };
+      const whole = part.columns.values;
+      part.columns.values = damage(whole);
+      writeFileSync(file, serialize(part));
+      expect(openLoadStore(out).get(FILE, keyOf(content, FILE)), 'a damaged part keeps nothing').toBeUndefined();
+      part.columns.values = whole;
+      writeFileSync(file, serialize(part));
+      expect(openLoadStore(out).get(FILE, keyOf(content, FILE))?.checked?.value).toEqual(kept.checked!.value);
+    }
+  });
+
   it("gives every kept record the same functions, which read the record's own file", async () => {
     await sleep(2100);
     const out = path.join(tempDir('load-store-shared'), 'dist');

@@ -105,8 +105,67 @@ export function columnsOf(entries: readonly (readonly [string, Entry])[]): Colum
   return columns;
 }
 
+/**
+ * Whether `value` comes back the same from JSON: null, booleans, strings, finite numbers but -0, dense arrays
+ * and plain objects of such, with no property `undefined` or named `__proto__`. Iterative: a value nested
+ * however deep costs no stack.
+ */
+function survivesJson(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (next === null || typeof next === 'string' || typeof next === 'boolean') continue;
+    if (typeof next === 'number') {
+      if (!Number.isFinite(next) || Object.is(next, -0)) return false;
+      continue;
+    }
+    if (typeof next !== 'object') return false;
+    if (Array.isArray(next)) {
+      for (let index = 0; index < next.length; index++) {
+        if (!(index in next)) return false;
+        pending.push(next[index]);
+      }
+      continue;
+    }
+    if (Object.getPrototypeOf(next) !== Object.prototype) return false;
+    for (const key in next) {
+      if (key === '__proto__' || !Object.hasOwn(next, key)) return false;
+      pending.push((next as Record<string, unknown>)[key]);
+    }
+  }
+  return true;
+}
+
+/**
+ * A part as written: its columns, the values as JSON text where every value survives JSON, which parses in
+ * half the time V8's deserializer takes for the same objects (the values are most of what an edit at 100,000
+ * articles reads of the store); as they are otherwise.
+ */
+export function onDisk(columns: Columns): Omit<Columns, 'values'> & { values: unknown[] | string } {
+  const present = columns.values.map((value) => value ?? null);
+  const safe = columns.values.every((value, row) => (columns.scopeOf[row]! >= 0 ? survivesJson(value) : value === undefined));
+  return { ...columns, values: safe ? JSON.stringify(present) : columns.values };
+}
+
+/** A part's columns as read (onDisk's), or undefined when they are of another shape. */
+export function fromDisk(value: unknown): Columns | undefined {
+  const columns = value as Omit<Columns, 'values'> & { values: unknown };
+  if (typeof columns?.values === 'string') {
+    try {
+      const values = JSON.parse(columns.values) as unknown;
+      if (!Array.isArray(values) || values.length !== columns.files?.length) return undefined;
+      // A row with no value kept was written as null: undefined, as columnsOf leaves it.
+      for (let row = 0; row < values.length; row++) if (columns.scopeOf?.[row] === -1) values[row] = undefined;
+      columns.values = values;
+    } catch {
+      return undefined;
+    }
+  }
+  return isColumns(columns) ? columns : undefined;
+}
+
 /** Whether `value` has the shape of a part's columns, every column as long as its files. */
-export function isColumns(value: unknown): value is Columns {
+function isColumns(value: unknown): value is Columns {
   const columns = value as Columns;
   const count = Array.isArray(columns?.files) ? columns.files.length : -1;
   const sized = (column: unknown, type: { new (length: number): ArrayLike<number> }, width = 1) =>

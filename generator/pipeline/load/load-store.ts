@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import { compareText } from '../../shared/compare-text.ts';
 import { partOfPath } from '../../shared/path-part.ts';
-import { type Columns, columnsOf, digestIs, entryAt, type FileKey, isColumns, keyIs, storedAt } from './load-store-columns.ts';
+import { type Columns, columnsOf, digestIs, entryAt, type FileKey, fromDisk, keyIs, onDisk, storedAt } from './load-store-columns.ts';
 
 export type { FileKey } from './load-store-columns.ts';
 
@@ -55,7 +55,7 @@ export interface Entry extends Omit<StoredFile, 'text'> {
 }
 
 /** Raise when what is kept changes shape, so no build reads another version's parts. */
-const VERSION = 5;
+const VERSION = 6;
 const PARTS = 256;
 
 export interface LoadStore {
@@ -208,7 +208,8 @@ const partName = (index: number) => `${index.toString(16).padStart(2, '0')}.bin`
 function readPart(file: string, scope: string): Columns {
   try {
     const part = deserialize(readFileSync(file)) as { version: unknown; scope: unknown; columns: unknown };
-    if (part?.version === VERSION && part.scope === scope && isColumns(part.columns)) return part.columns;
+    const columns = part?.version === VERSION && part.scope === scope ? fromDisk(part.columns) : undefined;
+    if (columns) return columns;
   } catch {
     // Missing, cut short or of another shape: nothing kept.
   }
@@ -221,6 +222,6 @@ function writePart(file: string, entries: readonly [string, Entry][], scope: str
     return;
   }
   const temporary = `${file}.${process.pid}-${Date.now()}`;
-  writeFileSync(temporary, serialize({ version: VERSION, scope, columns: columnsOf(entries) }));
+  writeFileSync(temporary, serialize({ version: VERSION, scope, columns: onDisk(columnsOf(entries)) }));
   renameSync(temporary, file);
 }
