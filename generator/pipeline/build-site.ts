@@ -38,7 +38,7 @@ import { OPENAPI_PATH } from '../shared/data-paths.ts';
 import { type BuildCache, NO_CACHE } from './build-cache.ts';
 import type { DamageCheck } from './emit/damage-check.ts';
 import { inPlaceBase } from './emit/in-place-base.ts';
-import { carriedText } from './emit/previous-output.ts';
+import { readIntact } from './carried-files.ts';
 import { damageCheckFor, emitBuild, underLock } from './emit/build-emit.ts';
 import { buildTimeOf, isoSeconds, resolveBuildSettings, siteAddress } from './build-settings.ts';
 import type { OutputTracker } from './output-tracker.ts';
@@ -52,7 +52,7 @@ export interface OutputOptions {
   contentDir: string;
   /** An image's bytes by its site path, as the content scan approved it (RawContent.readImage). */
   readImage: (sitePath: string) => Uint8Array;
-  /** A carried file's text from the previous output, when it is there with its digest (previous-output.ts carriedText). */
+  /** A carried file's text from the previous output, when it is there with its digest (carried-files.ts readIntact). */
   readCarried?: ((file: { path: string; carried: string }) => string | undefined) | undefined;
   siteUrl: string;
   builtAt: Date;
@@ -196,7 +196,7 @@ async function buildWith(options: BuildOptions, helper: BuildHelper | undefined,
     collections,
     contentDir: options.contentDir,
     readImage: raw.readImage,
-    readCarried: (file) => carriedText(options.outDir, file),
+    readCarried: (file) => readIntact(options.outDir, file.path, file.carried)?.toString('utf8'),
     siteUrl: siteAddress(settings, content.site),
     builtAt,
     searchIndexBudgetMb: settings.searchIndexBudgetMb,

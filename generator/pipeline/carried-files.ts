@@ -4,6 +4,7 @@
  */
 import { hash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { OutputFile } from './outputs/output-file.ts';
 import type { OutputTracker, TrackedOutputs } from './output-tracker.ts';
 
@@ -110,4 +111,18 @@ export function groupCarrier(tracker: {
       return [...files];
     },
   };
+}
+
+/**
+ * The bytes of `file` in the output folder `dir` (the previous build's), only when they hash to `digest`, the one
+ * recorded for it: then they are the bytes its outputs' `make()` would give. Undefined when changed or gone.
+ * What reads a carried file rather than make it again (the search index's parts, the API reference's examples).
+ */
+export function readIntact(dir: string, file: string, digest: string): Buffer | undefined {
+  try {
+    const bytes = readFileSync(path.join(dir, file));
+    return hash('sha1', bytes, 'base64') === digest ? bytes : undefined;
+  } catch {
+    return undefined;
+  }
 }

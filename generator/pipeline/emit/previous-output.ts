@@ -29,20 +29,6 @@ export interface PreviousOutput {
 
 export const digestsFile = (target: string) => `${target}.digests.json`;
 
-/**
- * A carried file's text as the output folder `dir` holds it (the previous build's file), when its bytes have
- * the digest it is carried with, so they are the bytes its `make()` would give; undefined otherwise. What reads
- * carried files (the API reference's examples) takes them so rather than make them again.
- */
-export function carriedText(dir: string, file: { path: string; carried: string }): string | undefined {
-  try {
-    const bytes = readFileSync(path.join(dir, file.path));
-    return hash('sha1', bytes, 'base64') === file.carried ? bytes.toString('utf8') : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** An output folder's identity: its device and inode, which an atomic swap changes and a rename keeps. */
 export function identityOf(dir: string): string | undefined {
   try {

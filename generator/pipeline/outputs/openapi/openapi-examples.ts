@@ -132,7 +132,7 @@ function selectExample(operation: Operation, read: Reader, operations: readonly 
  * Keeps, from the API files as they stream past to the emit step, the few bodies the examples are made of:
  * each list's first chunk (then the record of its first item, which comes later), the static routes,
  * `latest/2` and the manifest (the lists' totals). `collect()` then gives the examples by operation path.
- * `readCarried`: a carried file's text from the previous output (previous-output.ts carriedText), so that
+ * `readCarried`: a carried file's text from the previous output (carried-files.ts readIntact), so that
  * an edit reads the few it wants rather than make them again (some 50 ms at 100,000 articles).
  */
 export function createExampleCollector(

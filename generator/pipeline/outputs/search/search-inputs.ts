@@ -65,8 +65,8 @@ export const inputsMark = (budgetMb: number | undefined, key: string) => `${budg
  * for as many records.
  */
 function storedInputs(catalogue: Catalogue, budgetMb: number | undefined, stored: StoredIndex): Inputs | undefined {
-  const prefix = inputsMark(budgetMb, '');
-  if (!stored.inputs.startsWith(prefix)) return undefined;
+  const key = storedKey(stored, budgetMb);
+  if (key === undefined) return undefined;
   const keys = stored.keys.slice();
   let at = 0;
   let patch = '';
@@ -87,7 +87,13 @@ function storedInputs(catalogue: Catalogue, budgetMb: number | undefined, stored
     }
   }
   if (at !== keys.length) return undefined;
-  return { key: chained(stored.inputs.slice(prefix.length), patch), documents: at, keys };
+  return { key: chained(key, patch), documents: at, keys };
+}
+
+/** The key a store's documents' keys were made under, when it kept them for this budget (inputsMark); else undefined. */
+function storedKey(stored: StoredIndex, budgetMb: number | undefined): string | undefined {
+  const prefix = inputsMark(budgetMb, '');
+  return stored.inputs.startsWith(prefix) ? stored.inputs.slice(prefix.length) : undefined;
 }
 
 const TAB = 9;
@@ -110,9 +116,11 @@ export function searchInputs(
   const fromStore = () => {
     const kept = stored?.();
     if (!kept) return undefined;
-    const linked = previousStamp !== undefined && kept.stamp === previousStamp && kept.inputs.startsWith(inputsMark(budgetMb, ''));
-    const keys = { key: kept.inputs.slice(inputsMark(budgetMb, '').length), documents: kept.keys.length, keys: kept.keys };
-    return (linked && patchedInputs(catalogue, keys)) || storedInputs(catalogue, budgetMb, kept);
+    const key = previousStamp !== undefined && kept.stamp === previousStamp ? storedKey(kept, budgetMb) : undefined;
+    return (
+      (key !== undefined && patchedInputs(catalogue, { key, documents: kept.keys.length, keys: kept.keys })) ||
+      storedInputs(catalogue, budgetMb, kept)
+    );
   };
   const inputs =
     (before?.keys && patchedInputs(catalogue, { ...before, keys: before.keys })) || fromStore() || allInputs(catalogue, budgetMb);

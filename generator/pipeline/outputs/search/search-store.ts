@@ -14,7 +14,6 @@
  * analysis is used only under the key `index.bin` names for its document, and a key's analysis is the
  * same whoever made it (the scope is checked), so parts from two builds at once never mix wrongly.
  */
-import { hash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
@@ -23,6 +22,7 @@ import { type SearchDocument, SEARCH_DIR } from '../../../search/index-format.ts
 import type { SearchIndexFile } from '../../../search/index-writer.ts';
 import type { SynonymTable } from '../../../search/synonyms.ts';
 import { sizeOf } from './search-state.ts';
+import { readIntact } from '../../carried-files.ts';
 
 /** Raise when what is kept changes shape, so no build reads another version's files. */
 const VERSION = 3;
@@ -87,25 +87,15 @@ const isStored = (value: unknown): value is StoredIndex & { version: number } =>
   );
 };
 
-/** The kept documents, when `index.bin` is whole, of this version and made under `scope`. */
-function readStoredIndex(outDir: string, scope: string): StoredIndex | undefined {
-  try {
-    const stored = deserialize(readFileSync(mainFile(storeDir(outDir))));
-    return isStored(stored) && stored.scope === scope ? stored : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
- * The digests of the index's parts as `index.bin` names them, whatever scope it was made under: what the build's
- * helper thread reads ahead of an update by term (term-update.ts readAhead), which uses them only where the
- * update's own read of the store names the very same parts.
+ * The kept documents, when `index.bin` is whole and of this version, made under `scope`; under any scope
+ * without one (what the build's helper thread reads ahead of an update by term, term-update.ts readAhead,
+ * which uses the parts' digests only where the update's own read of the store names the very same parts).
  */
-export function readStoredDigests(outDir: string): Pick<StoredIndex, 'digests'> | undefined {
+export function readStoredIndex(outDir: string, scope?: string): StoredIndex | undefined {
   try {
     const stored = deserialize(readFileSync(mainFile(storeDir(outDir))));
-    return isStored(stored) ? stored : undefined;
+    return isStored(stored) && (scope === undefined || stored.scope === scope) ? stored : undefined;
   } catch {
     return undefined;
   }
@@ -127,12 +117,8 @@ export const serializeAnalyses = (scope: string, entries: StoredAnalyses) => ser
 
 /** The bytes of the output's part `file`, only when they have `digest` (undefined when changed or gone). */
 export function readIntactPart(outDir: string, file: string, digest: string): Uint8Array | undefined {
-  try {
-    const bytes = readFileSync(path.join(outDir, file));
-    return hash('sha1', bytes, 'base64') === digest ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : undefined;
-  } catch {
-    return undefined;
-  }
+  const bytes = readIntact(outDir, file, digest);
+  return bytes && new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /** A folder inside the store for a whole write's analysis parts, written where they are made (the helper thread). */

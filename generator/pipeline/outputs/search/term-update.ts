@@ -10,13 +10,13 @@ import { type TermEdits, updateTerms } from '../../../search/index-update.ts';
 import { type Card, cardsFile, CARDS_PER_FILE, type SearchIndexFile } from '../../../search/index-writer.ts';
 import type { SynonymTable } from '../../../search/synonyms.ts';
 import { layoutFromParts } from './index-from-parts.ts';
-import { readIntactPart, readStoredDigests, type StoredIndex } from './search-store.ts';
+import { readIntactPart, readStoredIndex, type StoredIndex } from './search-store.ts';
 import { nativeBytesEqual } from './native-bytes-equal.ts';
 
 const CARDS = `${SEARCH_DIR}/cards/`;
 
 /** The index's parts but the cards, each with its kept digest, as the store keeps them. */
-export const partsOf = (stored: Pick<StoredIndex, 'digests'>): [path: string, digest: string][] =>
+export const partsOf = (stored: StoredIndex): [path: string, digest: string][] =>
   [...stored.digests].flatMap(([path, [digest]]) => (path.startsWith(CARDS) ? [] : [[path, digest] as [string, string]]));
 
 const decoder = new TextDecoder();
@@ -48,7 +48,7 @@ export interface ReadAhead {
  * store, or with a part not intact.
  */
 export function readAhead(outDir: string): ReadAhead | undefined {
-  const stored = readStoredDigests(outDir);
+  const stored = readStoredIndex(outDir);
   const parts = stored && partsOf(stored);
   const files = parts && readParts(outDir, parts);
   return files && { outDir, parts: parts!, files };
