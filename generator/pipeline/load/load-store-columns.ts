@@ -142,9 +142,9 @@ function survivesJson(value: unknown): boolean {
  * articles reads of the store); as they are otherwise.
  */
 export function onDisk(columns: Columns): Omit<Columns, 'values'> & { values: unknown[] | string } {
-  const present = columns.values.map((value) => value ?? null);
   const safe = columns.values.every((value, row) => (columns.scopeOf[row]! >= 0 ? survivesJson(value) : value === undefined));
-  return { ...columns, values: safe ? JSON.stringify(present) : columns.values };
+  // A row with no value is a hole, which JSON writes as null.
+  return { ...columns, values: safe ? JSON.stringify(columns.values) : columns.values };
 }
 
 /** A part's columns as read (onDisk's), or undefined when they are of another shape. */
