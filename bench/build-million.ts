@@ -129,7 +129,7 @@ export async function benchBuildMillion(articles = 1_000_000): Promise<void> {
     if (process.env.KEEP !== '1') {
       for (const file of [
         out,
-        ...['digests.json', 'digests', 'build.json', 'inputs.json', 'inputs', 'kept.bin', 'load', 'search'].map(
+        ...['digests.json', 'digests', 'build.bin', 'inputs.json', 'inputs', 'kept.bin', 'load', 'search'].map(
           (record) => `${out}.${record}`,
         ),
         content,

@@ -62,7 +62,7 @@ function differences(left: Map<string, string>, right: Map<string, string>): str
   return [...files].filter((file) => left.get(file) !== right.get(file));
 }
 
-const BESIDE_OUTPUT = ['digests.json', 'digests', 'build.json', 'inputs.json', 'inputs', 'kept.bin', 'load', 'search'];
+const BESIDE_OUTPUT = ['digests.json', 'digests', 'build.bin', 'inputs.json', 'inputs', 'kept.bin', 'load', 'search'];
 
 const clean = (out: string) => {
   for (const file of [out, ...BESIDE_OUTPUT.map((record) => `${out}.${record}`)]) rmSync(file, { recursive: true, force: true });

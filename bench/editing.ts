@@ -58,7 +58,7 @@ const timeBuildCommand = (content: string, out: string) => runBuildCommand(conte
 
 const clean = (out: string) => {
   rmSync(out, { recursive: true, force: true });
-  for (const record of ['digests.json', 'digests', 'build.json', 'inputs.json', 'inputs', 'kept.bin', 'load', 'search'])
+  for (const record of ['digests.json', 'digests', 'build.bin', 'inputs.json', 'inputs', 'kept.bin', 'load', 'search'])
     rmSync(`${out}.${record}`, { recursive: true, force: true });
 };
 

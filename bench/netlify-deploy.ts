@@ -32,7 +32,7 @@ function build(content: string, out: string, command = COMMAND): string {
 }
 
 const removeOutput = (out: string) => {
-  for (const suffix of ['', '.digests.json', '.digests', '.build.json', '.inputs.json', '.inputs', '.kept.bin', '.load', '.search'])
+  for (const suffix of ['', '.digests.json', '.digests', '.build.bin', '.inputs.json', '.inputs', '.kept.bin', '.load', '.search'])
     rmSync(`${out}${suffix}`, { recursive: true, force: true });
 };
 

@@ -2,21 +2,30 @@
  * When nothing that goes into a build has changed, `npm run build` says so and writes nothing. What goes in:
  * every file of the content folder (its bytes), the generator's own sources and locked dependencies, the Node
  * version, every setting (build-settings.ts's resolved object, hashed whole, fixed time included) and, without
- * a fixed time, the build's day (scheduled records go live by the day). The fingerprint of the last build is kept beside its output (`<out>.build.json`, safe to delete) with
+ * a fixed time, the build's day (scheduled records go live by the day). The fingerprint of the last build is kept beside its output (`<out>.build.bin`, safe to delete) with
  * the identity of the folder it built, so an output replaced or removed since is built again.
  * Light on purpose: the command checks it before it loads the generator. A content file is read again only
  * when its witness says it may have changed (content-witnesses.ts).
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { deserialize, serialize } from 'node:v8';
 import { damagedCount, identityOf, readJournal } from './emit/previous-output.ts';
 import type { BuildSettings } from './build-settings.ts';
 import type { DamageCheck } from './emit/damage-check.ts';
 import { type ContentNames, listNames } from './load/list-names.ts';
 import { type FileStats, keptStats } from './load/file-stats.ts';
-import { addDigest, type ContentDigests, digestContent, noDigests, witnessColumns, witnessesOf } from './content-witnesses.ts';
+import {
+  addDigest,
+  type ContentDigests,
+  digestContent,
+  noDigests,
+  type WitnessColumns,
+  witnessColumns,
+  witnessesOf,
+} from './content-witnesses.ts';
 
 const GENERATOR_DIR = fileURLToPath(new URL('../', import.meta.url));
 const LOCK_FILE = fileURLToPath(new URL('../../package-lock.json', import.meta.url));
@@ -52,8 +61,8 @@ export interface Fingerprint {
 export interface RecordedBuild<S> {
   identity: string;
   fingerprint: string;
-  /** The content files' witnesses as columns (file-columns.ts): at 100,000 files, an object per file took seconds to read and write. */
-  content?: { at: number; files: unknown };
+  /** The content files' witnesses as columns (content-witnesses.ts): at 100,000 files, an object per file took seconds to read and write. */
+  content?: WitnessColumns;
   /** The stamp of the output's record written by the build these witnesses are of (previous-output.ts). */
   output?: string;
   summary: S;
@@ -109,7 +118,7 @@ function hashGenerator({ outDir, settings }: BuildInputs) {
 /** `recorded`: the last build's record (readBuildRecord), when the caller has read it already. */
 export function fingerprintBuild(inputs: BuildInputs, recorded = readBuildRecord(inputs.outDir)): Fingerprint {
   const { hash, generator } = hashGenerator(inputs);
-  const { digestOf, content, reread, stats, changed } = digestContent(witnessesOf(recorded));
+  const { digestOf, content, reread, stats, changed } = digestContent(witnessesOf(recorded?.content));
   const listing = listNames(inputs.contentDir);
   hashTree(hash, listing, digestOf);
   const files = changed();
@@ -169,15 +178,32 @@ export function fingerprintCold(inputs: BuildInputs, recorded = readBuildRecord(
   return { generator, stats, listing, files, names, settled };
 }
 
-const recordFile = (outDir: string) => `${path.resolve(outDir)}.build.json`;
+const recordFile = (outDir: string) => `${path.resolve(outDir)}.build.bin`;
 
-/** The last build's record beside `outDir` (12 MB of witnesses at 100,000 articles: the command reads it once). */
+/** Raise when the record changes shape: a record of another version is no record (the build runs). */
+const RECORD_VERSION = 1;
+
+/**
+ * The last build's record beside `outDir`, written by V8's serializer (the witnesses of 100,000 articles'
+ * files, 11 MB, read once by the command in some 8 ms, where the same as JSON took 50 to 75 ms).
+ */
 export function readBuildRecord<S>(outDir: string): RecordedBuild<S> | undefined {
   try {
-    return JSON.parse(readFileSync(recordFile(outDir), 'utf8')) as RecordedBuild<S>;
+    const { version, ...record } = deserialize(readFileSync(recordFile(outDir))) as RecordedBuild<S> & { version: unknown };
+    return version === RECORD_VERSION ? record : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** Writes `record` as the last build's, whole beside the output and then renamed into place: a build killed meanwhile leaves the old one. */
+export function writeBuildRecord<S>(outDir: string, record: RecordedBuild<S>): void {
+  const file = recordFile(outDir);
+  const temporary = `${file}.${process.pid}`;
+  writeFileSync(temporary, serialize({ version: RECORD_VERSION, ...record }));
+  renameSync(temporary, file);
+  // The record as JSON, which builds before it was binary left (13 MB at 100,000 articles): no build reads it.
+  rmSync(`${path.resolve(outDir)}.build.json`, { force: true });
 }
 
 /**
@@ -219,7 +245,7 @@ export function recordBuild<S>(
     ...(output ? { output } : {}),
     summary,
   };
-  writeFileSync(recordFile(outDir), JSON.stringify(record));
+  writeBuildRecord(outDir, record);
 }
 
 /** Forgets the last build's record: its output was changed by other means (npm run dev updates it in place). */
@@ -235,6 +261,6 @@ export function adoptRestoredBuild(outDir: string): boolean {
   const recorded = readBuildRecord<unknown>(outDir);
   const identity = identityOf(path.resolve(outDir));
   if (!recorded || typeof recorded.fingerprint !== 'string' || !identity) return false;
-  writeFileSync(recordFile(outDir), JSON.stringify({ ...recorded, identity }));
+  writeBuildRecord(outDir, { ...recorded, identity });
   return true;
 }

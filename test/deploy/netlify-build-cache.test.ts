@@ -43,7 +43,7 @@ function freshCheckout(source: string, content: string, out: string): void {
   for (const file of [
     out,
     `${out}.digests.json`,
-    `${out}.build.json`,
+    `${out}.build.bin`,
     `${out}.inputs.json`,
     `${out}.kept.bin`,
     `${out}.load`,

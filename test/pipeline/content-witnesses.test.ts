@@ -4,10 +4,10 @@
  * name in the record's next row first; when files were added or removed the rows no longer line up, and a
  * file must still be found by its name, neither read again nor given another file's digest.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fingerprintBuild, recordBuild } from '../../generator/pipeline/build-fingerprint.ts';
+import { fingerprintBuild, readBuildRecord, recordBuild, writeBuildRecord } from '../../generator/pipeline/build-fingerprint.ts';
 import { resolveBuildSettings } from '../../generator/pipeline/build-settings.ts';
 import { scratchDir } from '../helpers/scratch.ts';
 
@@ -24,13 +24,10 @@ describe("the nothing-changed check's content witnesses", () => {
     recordBuild(inputs.outDir, fingerprintBuild(inputs), {});
     // The record as a later build finds it: made after the racy window, and with d's digest marked so that
     // taking it from the record shows (reading d would give its real digest).
-    const file = `${inputs.outDir}.build.json`;
-    const record = JSON.parse(readFileSync(file, 'utf8'));
-    record.content.at = Date.now() + 10_000;
-    const digests: string[] = record.content.files.text.digest.split('\n');
+    const record = readBuildRecord(inputs.outDir)!;
+    const digests = record.content!.digests.split('\n');
     digests[2] = 'kept-d';
-    record.content.files.text.digest = digests.join('\n');
-    writeFileSync(file, JSON.stringify(record));
+    writeBuildRecord(inputs.outDir, { ...record, content: { ...record.content!, at: Date.now() + 10_000, digests: digests.join('\n') } });
 
     expect(fingerprintBuild(inputs).reread).toBe(false);
     // c removed and a added: d and e are no longer on their rows.
@@ -41,5 +38,27 @@ describe("the nothing-changed check's content witnesses", () => {
     expect(checked.content.digests[2]).toBe('kept-d');
     expect(checked.content.digests[3]).toBe(digests[3]);
     expect(checked.content.digests[3]).not.toBe('kept-d');
+  });
+
+  it('are none when a column is of another kind or length: every file is read again', () => {
+    const content = path.join(root, 'shapes');
+    mkdirSync(content, { recursive: true });
+    for (const name of ['a', 'b']) writeFileSync(path.join(content, `${name}.md`), `---\ntitle: ${name}\n---\n`);
+    const inputs = { contentDir: content, outDir: path.join(root, 'shapes-dist'), settings: resolveBuildSettings({}) };
+    recordBuild(inputs.outDir, fingerprintBuild(inputs), {});
+    const record = readBuildRecord(inputs.outDir)!;
+    const witnesses = { ...record.content!, at: Date.now() + 10_000 };
+    const withContent = (changed: object) => writeBuildRecord(inputs.outDir, { ...record, content: { ...witnesses, ...changed } });
+    withContent({});
+    expect(fingerprintBuild(inputs).reread).toBe(false);
+    for (const changed of [
+      { sizes: Array.from(witnesses.sizes) },
+      { mtimes: witnesses.mtimes.subarray(1) },
+      { digests: witnesses.digests.split('\n')[0] },
+      { paths: undefined },
+    ]) {
+      withContent(changed);
+      expect(fingerprintBuild(inputs).reread, JSON.stringify(Object.keys(changed))).toBe(true);
+    }
   });
 });

@@ -17,6 +17,8 @@ import { ADDRESS, outputPath } from '../helpers/addresses.ts';
 import { createContentListing } from '../../generator/server/dev/dev-content-listing.ts';
 import { apply, edit } from '../helpers/content-edits.ts';
 import { buildAsCommand } from '../helpers/command-build.ts';
+import { writeBuildRecord } from '../../generator/pipeline/build-fingerprint.ts';
+import type { WitnessColumns } from '../../generator/pipeline/content-witnesses.ts';
 
 afterAll(() => {
   removeBuildDirs();
@@ -121,7 +123,7 @@ describe('an incremental build', () => {
         const builds = createSnapshotBuilds(out);
         await builds.build(content, cache);
         // As if npm run build had recorded this output: dev may write a preview there, so the record must go.
-        writeFileSync(`${out}.build.json`, '{}');
+        writeFileSync(`${out}.build.bin`, '{}');
         for (const change of edits) {
           const before = readTree(builds.newest());
           apply(content, change);
@@ -134,7 +136,7 @@ describe('an incremental build', () => {
           // The server may still be answering from the previous snapshot: the new build must not touch it.
           expectSameTree(readTree(previous!), before, `${JSON.stringify(change)} (previous snapshot)`);
           expect(result.written).toBeLessThan(result.files);
-          expect(existsSync(`${out}.build.json`)).toBe(false);
+          expect(existsSync(`${out}.build.bin`)).toBe(false);
         }
       }),
       { numRuns: Number(process.env.PROPERTY_RUNS ?? 4) },
@@ -188,9 +190,10 @@ describe('npm run build with nothing changed', () => {
     expect(await runBuild(content, out, '--drafts')).toMatch(/nothing changed/);
     expect(await runBuild(content, out, '--drafts', '--force')).toMatch(/: \d+ files, \d+ written/);
     // A record edited into nonsense is no record: the build runs.
-    writeFileSync(`${out}.build.json`, JSON.stringify({ content: { at: 'x', files: { 'services/seo-audit.md': 'y' } } }));
+    const nonsense = { at: 'x', paths: 'services/seo-audit.md', digests: 5 } as unknown as WitnessColumns;
+    writeBuildRecord(out, { identity: 'x', fingerprint: 'y', content: nonsense, summary: {} });
     expect(await runBuild(content, out, '--drafts')).toMatch(/: \d+ files, \d+ written/);
-    writeFileSync(`${out}.build.json`, JSON.stringify({ content: 5 }));
+    writeFileSync(`${out}.build.bin`, JSON.stringify({ content: 5 }));
     expect(await runBuild(content, out, '--drafts')).toMatch(/: \d+ files, \d+ written/);
     rmSync(out, { recursive: true });
     expect(await runBuild(content, out, '--drafts')).toMatch(/: \d+ files, \d+ written/);

@@ -7,7 +7,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fingerprintBuild, recordBuild } from '../../generator/pipeline/build-fingerprint.ts';
+import { fingerprintBuild, readBuildRecord, recordBuild, writeBuildRecord } from '../../generator/pipeline/build-fingerprint.ts';
 import { resolveBuildSettings } from '../../generator/pipeline/build-settings.ts';
 import { type BuildResult, buildSite } from '../../generator/pipeline/build-site.ts';
 import { partsParsed } from '../../generator/pipeline/emit/table-parts.ts';
@@ -52,8 +52,7 @@ describe("a fresh process's reach from the changed content files", () => {
     expectSameTree(readTree(out), await cleanTree(content), 'a steady edit');
 
     // Witnesses recorded with another output record: the reach walks every record again.
-    const record = `${out}.build.json`;
-    writeFileSync(record, JSON.stringify({ ...JSON.parse(readFileSync(record, 'utf8')), output: 'another' }));
+    writeBuildRecord(out, { ...readBuildRecord(out)!, output: 'another' });
     append(article(8), 'latency review.');
     partsParsed.clear();
     await build();

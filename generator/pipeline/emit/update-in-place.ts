@@ -5,7 +5,7 @@
  * - nothing in the output changes until every file has been made: changed files are written into a staging
  *   folder beside it first, so a build that fails while making them leaves the output as it was;
  * - then a journal (`<out>.journal.json`, written whole and renamed into place) names every file about to
- *   be replaced or removed, and the nothing-changed record (`<out>.build.json`) is removed; each file is then
+ *   be replaced or removed, and the nothing-changed record (`<out>.build.bin`) is removed; each file is then
  *   renamed into place (a reader sees the old file or the new one), and the journal is removed only once the
  *   output's record has been written. A build killed in between leaves the journal: the next build trusts
  *   none of the files it names and makes a whole new folder (emit-files.ts), as it would with no record.

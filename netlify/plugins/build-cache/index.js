@@ -20,7 +20,7 @@ const cachedPaths = (publishDir) => [
   publishDir,
   `${publishDir}.digests.json`,
   `${publishDir}.digests`,
-  `${publishDir}.build.json`,
+  `${publishDir}.build.bin`,
   `${publishDir}.inputs.json`,
   `${publishDir}.inputs`,
   `${publishDir}.kept.bin`,
