@@ -6,9 +6,9 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { hash } from 'node:crypto';
 import path from 'node:path';
-import { deserialize, serialize } from 'node:v8';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../generator/pipeline/build-site.ts';
+import { readStoredIndex, saveStore } from '../../generator/pipeline/outputs/search/search-store.ts';
 import { BUILD_ENV, readTree, removeBuildDirs, tempDir } from '../helpers/build-output.ts';
 import { cleanBuildTree, expectSameTree } from '../helpers/same-tree.ts';
 import { writeSyntheticContent } from '../helpers/synthetic-content.ts';
@@ -16,14 +16,13 @@ import { writeSyntheticContent } from '../helpers/synthetic-content.ts';
 afterAll(removeBuildDirs);
 
 /** The kept documents' keys and inputs, and the stamp of the build that saved them (search-store.ts `index.bin`). */
-const keptIndex = (out: string) =>
-  deserialize(readFileSync(`${out}.search/index.bin`)) as { keys: string[]; inputs: string; stamp?: string } & Record<string, unknown>;
+const keptIndex = (out: string) => readStoredIndex(out)!;
 /** `index.bin` changed by hand: its key at `at` (the file digest it starts with) and, when given, its stamp. */
 function tamper(out: string, at: number, stamp?: string): string {
   const kept = keptIndex(out);
   kept.keys[at] = `hand${kept.keys[at]}`;
   if (stamp !== undefined) kept.stamp = stamp;
-  writeFileSync(`${out}.search/index.bin`, serialize(kept));
+  saveStore(out, kept, new Map());
   return kept.keys[at]!;
 }
 
