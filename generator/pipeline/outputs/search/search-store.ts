@@ -23,6 +23,7 @@ import type { SearchIndexFile } from '../../../search/index-writer.ts';
 import type { SynonymTable } from '../../../search/synonyms.ts';
 import { sizeOf } from './search-state.ts';
 import { readIntact } from '../../carried-files.ts';
+import { indexFromDisk, indexOnDisk } from './stored-index-disk.ts';
 
 /** Raise when what is kept changes shape, so no build reads another version's files. */
 const VERSION = 4;
@@ -70,95 +71,13 @@ function writeWhole(file: string, bytes: Uint8Array): void {
 }
 
 /**
- * Strings as `index.bin` keeps them: one text and where each string ends in it. At 100,000 documents, the ids
- * and keys as 200,000 strings took an edit some 75 ms to deserialize, at the start of the outputs that the
- * build's thread makes alone; one string each, cut by their ends, take a fraction of that.
- */
-interface Strings {
-  text: string;
-  ends: Uint32Array;
-}
-
-function toStrings(list: readonly string[]): Strings {
-  const ends = new Uint32Array(list.length);
-  let end = 0;
-  for (let at = 0; at < list.length; at++) ends[at] = end += list[at]!.length;
-  return { text: list.join(''), ends };
-}
-
-/** The strings back, or undefined when the ends do not cut the text. */
-function fromStrings(value: unknown): string[] | undefined {
-  const strings = value as Strings | undefined;
-  if (typeof strings?.text !== 'string' || !(strings.ends instanceof Uint32Array)) return undefined;
-  const { text, ends } = strings;
-  const list = new Array<string>(ends.length);
-  let start = 0;
-  for (let at = 0; at < ends.length; at++) {
-    const end = ends[at]!;
-    if (end < start || end > text.length) return undefined;
-    list[at] = text.slice(start, end);
-    start = end;
-  }
-  return start === text.length ? list : undefined;
-}
-
-/** `index.bin` as written: the documents' strings and the parts' digests by column. */
-function onDisk({ ids, keys, digests, ...rest }: StoredIndex) {
-  const parts = [...digests];
-  return {
-    version: VERSION,
-    ...rest,
-    ids: toStrings(ids),
-    keys: toStrings(keys),
-    digests: {
-      paths: toStrings(parts.map(([path]) => path)),
-      digests: toStrings(parts.map(([, [digest]]) => digest)),
-      sizes: Float64Array.from(parts, ([, [, size]]) => size),
-    },
-  };
-}
-
-/** The kept documents from what `index.bin` holds (onDisk), or undefined when it is of another shape or version. */
-function fromDisk(value: unknown): StoredIndex | undefined {
-  const read = value as Omit<StoredIndex, 'ids' | 'keys' | 'digests'> & { version: unknown; ids: unknown; keys: unknown; digests: unknown };
-  if (read?.version !== VERSION) return undefined;
-  const { version: _, ...rest } = read;
-  const ids = fromStrings(read.ids);
-  const keys = fromStrings(read.keys);
-  const columns = read.digests as { paths: unknown; digests: unknown; sizes: unknown } | undefined;
-  const paths = fromStrings(columns?.paths);
-  const digests = fromStrings(columns?.digests);
-  const sizes = columns?.sizes;
-  if (!ids || !keys || !paths || !digests || digests.length !== paths.length) return undefined;
-  if (!(sizes instanceof Float64Array) || sizes.length !== paths.length) return undefined;
-  const byPath = new Map<string, [string, number]>();
-  for (let at = 0; at < paths.length; at++) byPath.set(paths[at]!, [digests[at]!, sizes[at]!]);
-  const stored = { ...rest, ids, keys, digests: byPath };
-  return isStored(stored) ? stored : undefined;
-}
-
-const isStored = (value: unknown): value is StoredIndex => {
-  const stored = value as StoredIndex;
-  return (
-    typeof stored.scope === 'string' &&
-    stored.keys.length === stored.ids.length &&
-    typeof stored.inputs === 'string' &&
-    stored.numbers instanceof Uint32Array &&
-    stored.numbers.length === stored.ids.length &&
-    stored.lengths instanceof Uint32Array &&
-    typeof stored.synonyms === 'string' &&
-    (stored.stamp === undefined || typeof stored.stamp === 'string')
-  );
-};
-
-/**
  * The kept documents, when `index.bin` is whole and of this version, made under `scope`; under any scope
  * without one (what the build's helper thread reads ahead of an update by term, term-update.ts readAhead,
  * which uses the parts' digests only where the update's own read of the store names the very same parts).
  */
 export function readStoredIndex(outDir: string, scope?: string): StoredIndex | undefined {
   try {
-    const stored = fromDisk(deserialize(readFileSync(mainFile(storeDir(outDir)))));
+    const stored = indexFromDisk(deserialize(readFileSync(mainFile(storeDir(outDir)))), VERSION);
     return stored && (scope === undefined || stored.scope === scope) ? stored : undefined;
   } catch {
     return undefined;
@@ -221,7 +140,7 @@ export function saveStore(outDir: string, stored: StoredIndex, parts: ReadonlyMa
   mkdirSync(dir, { recursive: true });
   if (typeof parts === 'string') placeStaged(dir, parts);
   else for (const [index, part] of parts) writeWhole(partFile(dir, index), serializeAnalyses(stored.scope, part));
-  writeWhole(mainFile(dir), serialize(onDisk(stored)));
+  writeWhole(mainFile(dir), serialize(indexOnDisk(stored, VERSION)));
 }
 
 /** Forgets the kept index (the next build writes it whole). */
