@@ -10,13 +10,13 @@
  * Run with `npx tsx bench/search-peer.ts [docs...]` (default 0 and 10,000; 100,000 takes minutes and GBs).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadSearchDocuments } from '../test/helpers/search-documents.ts';
 import { createDocuments, createQueries, distractorStyle } from '../test/helpers/synthetic-articles.ts';
-import { buildIndex, DENO, FIRST_QUERIES, median, percentile, runIn, WARM_QUERIES } from './search.ts';
+import { buildIndex, DENO, denoScratch, FIRST_QUERIES, median, percentile, runIn, WARM_QUERIES } from './search.ts';
 import { buildContentPages, buildPagefind, type PeerBuild, writePeerSite } from './search-peer-site.ts';
 import { printPeerRows } from './search-peer-report.ts';
 import { measureClasses, type Relevance } from './search-relevance.ts';
@@ -128,7 +128,7 @@ async function measureSize(docs: number, dist: string, root: string): Promise<Pe
 
 export async function benchSearchPeer(sizes: number[] = [0, 10_000]): Promise<PeerRow[]> {
   console.log(`\n## Static search beside Pagefind (distractors: ${distractorStyle()})\n`);
-  const root = mkdtempSync(path.join(os.tmpdir(), 'bench-search-peer-'));
+  const root = denoScratch('bench-search-peer-');
   try {
     const dist = path.join(root, 'dist');
     mkdirSync(dist);

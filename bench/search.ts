@@ -84,6 +84,15 @@ export const DENO = createRequire(import.meta.url)
   .replace(/package\.json$/, 'bin.cjs');
 const DENO_SCRIPT = fileURLToPath(new URL('./search-deno.ts', import.meta.url));
 
+/**
+ * A new folder for files Deno reads: under the temporary folder, unless that is under `/dev` (`TMPDIR=/dev/shm`,
+ * as the build benches suggest), where Deno 2 reads nothing without `--allow-all`; then under `/tmp`.
+ */
+export const denoScratch = (prefix: string) => {
+  const base = os.tmpdir().startsWith('/dev/') ? '/tmp' : os.tmpdir();
+  return mkdtempSync(path.join(base, prefix));
+};
+
 type Runtime = 'deno' | 'node';
 
 /** One fresh isolate of `runtime` running search-deno.ts with `args`; its JSON line. */
@@ -304,7 +313,7 @@ function printRuntimes(rows: Row[]): void {
 
 export async function benchSearch(sizes: number[] = [0, 100, 10_000, 100_000]): Promise<Row[]> {
   console.log('\n## Search at scale (under Deno, whole bodies)\n');
-  const root = mkdtempSync(path.join(os.tmpdir(), 'bench-search-'));
+  const root = denoScratch('bench-search-');
   try {
     const rows = sizes.map((docs) => measureSize(docs, root));
     printReport(rows);
