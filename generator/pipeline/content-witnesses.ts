@@ -7,6 +7,7 @@
 import { statSync } from 'node:fs';
 import { type FileStats, keptStats } from './load/file-stats.ts';
 import { digestFile } from './content-digests.ts';
+import { type Columns, columnsOf, fromColumns } from './emit/file-columns.ts';
 
 /**
  * The content files' digests as columns, one row per regular file in the order of the walk (the listing's),
@@ -34,22 +35,14 @@ export function addDigest(content: ContentDigests, name: string, stats: FileStat
   content.inodes.push(stats.ino);
 }
 
-/** The separator of the record's paths and digests; a file whose name holds it is left out of the record (never trusted). */
-const SEPARATOR = '\n';
-
 /**
- * The witnesses as the build's record keeps them (build-fingerprint.ts): the paths and the digests each as one
- * string, each number column as one Float64Array. Read and written by V8's serializer, they cost an edit at
- * 100,000 articles some 8 ms each way, where the same columns as JSON (the numbers as text) cost 50 to 75.
+ * The witnesses as the build's record keeps them (build-fingerprint.ts): a table of columns (file-columns.ts),
+ * each number column as one Float64Array. Read and written by V8's serializer, they cost an edit at 100,000
+ * articles some 8 ms each way, where the same columns as JSON (the numbers as text) cost 50 to 75.
  */
 export interface WitnessColumns {
   at: number;
-  paths: string;
-  digests: string;
-  sizes: Float64Array;
-  mtimes: Float64Array;
-  ctimes: Float64Array;
-  inodes: Float64Array;
+  files: Omit<Columns, 'numbers'> & { numbers: Record<'size' | 'mtime' | 'ctime' | 'ino', Float64Array> };
 }
 
 /** The witnesses a record holds, read back: the numbers left in the record's own arrays. */
@@ -58,31 +51,26 @@ export type Witnesses = Pick<ContentDigests, 'at' | 'paths' | 'digests'> &
 
 /** The witnesses of a record, read back; undefined when they are of another shape (every file is then read). */
 export function witnessesOf(columns: unknown): Witnesses | undefined {
-  const table = columns as Partial<WitnessColumns> | undefined;
-  if (typeof table?.at !== 'number' || typeof table.paths !== 'string' || typeof table.digests !== 'string') return undefined;
-  const paths = table.paths === '' ? [] : table.paths.split(SEPARATOR);
-  const digests = table.digests === '' && paths.length === 0 ? [] : table.digests.split(SEPARATOR);
-  const { sizes, mtimes, ctimes, inodes } = table;
-  const sized = (column: unknown): column is Float64Array => column instanceof Float64Array && column.length === paths.length;
-  if (digests.length !== paths.length || !sized(sizes) || !sized(mtimes) || !sized(ctimes) || !sized(inodes)) return undefined;
-  return { at: table.at, paths, digests, sizes, mtimes, ctimes, inodes };
+  const witnesses = columns as Partial<WitnessColumns> | undefined;
+  const table = fromColumns(witnesses?.files, ['digest']);
+  if (!table || typeof witnesses?.at !== 'number') return undefined;
+  const sized = (column: unknown): column is Float64Array => column instanceof Float64Array && column.length === table.paths.length;
+  const { size, mtime, ctime, ino }: Partial<Record<string, unknown>> = witnesses.files!.numbers ?? {};
+  if (!sized(size) || !sized(mtime) || !sized(ctime) || !sized(ino)) return undefined;
+  return { at: witnesses.at, paths: table.paths, digests: table.text.digest!, sizes: size, mtimes: mtime, ctimes: ctime, inodes: ino };
 }
 
-/** The witnesses as the record keeps them; a file whose name or digest holds the separator is left out. */
+/** The witnesses as the record keeps them (a file whose name holds the table's separator is left out: file-columns.ts). */
 export function witnessColumns(content: ContentDigests): WitnessColumns {
-  const fits = (row: number) => !content.paths[row]!.includes(SEPARATOR) && !content.digests[row]!.includes(SEPARATOR);
-  // Every row, as a rule: the columns are then joined and copied whole, without a call per row.
-  const rows = content.paths.every((_, row) => fits(row)) ? undefined : content.paths.map((_, row) => row).filter(fits);
-  const text = (cells: string[]) => (rows ? rows.map((row) => cells[row]!) : cells).join(SEPARATOR);
-  const numbers = (cells: number[]) => Float64Array.from(rows ? rows.map((row) => cells[row]!) : cells);
+  const { numbers, ...table } = columnsOf(
+    content.paths,
+    { digest: content.digests },
+    { size: content.sizes, mtime: content.mtimes, ctime: content.ctimes, ino: content.inodes },
+  );
+  const typed = (name: string) => Float64Array.from(numbers[name]!);
   return {
     at: content.at,
-    paths: text(content.paths),
-    digests: text(content.digests),
-    sizes: numbers(content.sizes),
-    mtimes: numbers(content.mtimes),
-    ctimes: numbers(content.ctimes),
-    inodes: numbers(content.inodes),
+    files: { ...table, numbers: { size: typed('size'), mtime: typed('mtime'), ctime: typed('ctime'), ino: typed('ino') } },
   };
 }
 

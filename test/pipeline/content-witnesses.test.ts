@@ -25,9 +25,11 @@ describe("the nothing-changed check's content witnesses", () => {
     // The record as a later build finds it: made after the racy window, and with d's digest marked so that
     // taking it from the record shows (reading d would give its real digest).
     const record = readBuildRecord(inputs.outDir)!;
-    const digests = record.content!.digests.split('\n');
+    const { files } = record.content!;
+    const digests = files.text.digest!.split('\n');
     digests[2] = 'kept-d';
-    writeBuildRecord(inputs.outDir, { ...record, content: { ...record.content!, at: Date.now() + 10_000, digests: digests.join('\n') } });
+    const kept = { ...files, text: { digest: digests.join('\n') } };
+    writeBuildRecord(inputs.outDir, { ...record, content: { at: Date.now() + 10_000, files: kept } });
 
     expect(fingerprintBuild(inputs).reread).toBe(false);
     // c removed and a added: d and e are no longer on their rows.
@@ -47,18 +49,21 @@ describe("the nothing-changed check's content witnesses", () => {
     const inputs = { contentDir: content, outDir: path.join(root, 'shapes-dist'), settings: resolveBuildSettings({}) };
     recordBuild(inputs.outDir, fingerprintBuild(inputs), {});
     const record = readBuildRecord(inputs.outDir)!;
-    const witnesses = { ...record.content!, at: Date.now() + 10_000 };
-    const withContent = (changed: object) => writeBuildRecord(inputs.outDir, { ...record, content: { ...witnesses, ...changed } });
-    withContent({});
+    const { files } = record.content!;
+    const withFiles = (changed: object) =>
+      writeBuildRecord(inputs.outDir, { ...record, content: { at: Date.now() + 10_000, files: { ...files, ...changed } } });
+    withFiles({});
     expect(fingerprintBuild(inputs).reread).toBe(false);
+    const numbers = (changed: object) => ({ numbers: { ...files.numbers, ...changed } });
     for (const changed of [
-      { sizes: Array.from(witnesses.sizes) },
-      { mtimes: witnesses.mtimes.subarray(1) },
-      { digests: witnesses.digests.split('\n')[0] },
+      numbers({ size: Array.from(files.numbers.size) }),
+      numbers({ mtime: files.numbers.mtime.subarray(1) }),
+      { numbers: null },
+      { text: { digest: files.text.digest!.split('\n')[0] } },
       { paths: undefined },
     ]) {
-      withContent(changed);
-      expect(fingerprintBuild(inputs).reread, JSON.stringify(Object.keys(changed))).toBe(true);
+      withFiles(changed);
+      expect(fingerprintBuild(inputs).reread, JSON.stringify(changed)).toBe(true);
     }
   });
 });

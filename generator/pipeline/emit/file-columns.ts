@@ -1,9 +1,9 @@
 /**
- * A table of files kept beside the output (each part of `<out>.digests/` and `<out>.inputs/`, table-parts.ts),
- * written as columns: the paths as one string, each text column as one string, each number column as one
- * array. At 230,000 files, an object with a key and a small array per file took seconds to parse and to
- * write, and as many small objects for the garbage collector; a few long strings and arrays take a fraction
- * of that.
+ * A table of files kept beside the output (each part of `<out>.digests/` and `<out>.inputs/`, table-parts.ts;
+ * the content witnesses in `<out>.build.bin`, content-witnesses.ts), written as columns: the paths as one
+ * string, each text column as one string, each number column as one array. At 230,000 files, an object with
+ * a key and a small array per file took seconds to parse and to write, and as many small objects for the
+ * garbage collector; a few long strings and arrays take a fraction of that.
  * The record is a file anyone can edit: a table whose columns are not all of one length is no table.
  */
 
