@@ -8,10 +8,11 @@
  * when its witness says it may have changed (content-witnesses.ts).
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
+import { writeWhole } from './whole-file.ts';
 import { damagedCount, identityOf, readJournal } from './emit/previous-output.ts';
 import type { BuildSettings } from './build-settings.ts';
 import type { DamageCheck } from './emit/damage-check.ts';
@@ -199,9 +200,7 @@ export function readBuildRecord<S>(outDir: string): RecordedBuild<S> | undefined
 /** Writes `record` as the last build's, whole beside the output and then renamed into place: a build killed meanwhile leaves the old one. */
 export function writeBuildRecord<S>(outDir: string, record: RecordedBuild<S>): void {
   const file = recordFile(outDir);
-  const temporary = `${file}.${process.pid}`;
-  writeFileSync(temporary, serialize({ version: RECORD_VERSION, ...record }));
-  renameSync(temporary, file);
+  writeWhole(file, serialize({ version: RECORD_VERSION, ...record }));
   // The record as JSON, which builds before it was binary left (13 MB at 100,000 articles): no build reads it.
   rmSync(`${path.resolve(outDir)}.build.json`, { force: true });
 }

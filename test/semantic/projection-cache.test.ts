@@ -1,8 +1,10 @@
 /**
  * The projection's axes kept between builds: saved under the digest of the vectors they were found from,
- * read back as the same axes, and found again for other vectors, whose save removes the axes no build reads.
+ * read back as the same axes, and found again for other vectors, whose save removes the axes no build reads and
+ * what a killed build left half-written.
  */
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cachedProjection } from '../../generator/pipeline/outputs/semantic/projection-cache.ts';
@@ -35,6 +37,8 @@ describe('the projection cache', () => {
     expect(file).toMatch(/^projection-[0-9a-f]{32}\.axes$/);
     expect(new Float64Array(new Uint8Array(readFileSync(path.join(dir, file!))).buffer)).toEqual(first.axes);
     expect(cachedProjection(vectors, dir)).toBe(first);
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    writeFileSync(path.join(dir, `${file}.partial-${dead}-0-1`), 'half');
     cachedProjection(training(2), dir);
     const files = readdirSync(dir);
     expect(files).toHaveLength(1);

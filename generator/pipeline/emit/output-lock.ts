@@ -7,6 +7,7 @@
  */
 import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { partialName, removeLeftPartials } from '../whole-file.ts';
 import { isRunning } from './leftovers.ts';
 
 export const lockFile = (outDir: string) => `${path.resolve(outDir)}.lock`;
@@ -31,7 +32,7 @@ function readOwner(file: string): LockOwner | undefined {
 
 /** Creates the lock in one step (a link fails when the name exists); false when someone holds it. */
 function tryCreate(file: string): boolean {
-  const mine = `${file}.${process.pid}-${Date.now()}`;
+  const mine = partialName(file);
   writeFileSync(mine, JSON.stringify({ pid: process.pid, started: new Date().toISOString() } satisfies LockOwner));
   try {
     linkSync(mine, file);
@@ -49,7 +50,7 @@ function tryCreate(file: string): boolean {
  * then the moved file is theirs, and it is put back.
  */
 function takeOverStale(file: string, stale: LockOwner): void {
-  const aside = `${file}.stale-${process.pid}`;
+  const aside = partialName(file);
   try {
     renameSync(file, aside);
   } catch {
@@ -111,5 +112,7 @@ export async function lockOutput(outDir: string, options: LockOptions = {}): Pro
     await sleep(50);
   }
   held.set(file, 1);
+  // Only a build holding the lock writes beside the output: what a killed one left half-written goes now.
+  removeLeftPartials(outDir);
   return release;
 }

@@ -7,8 +7,9 @@
  * hand): it is written again.
  */
 import { hash, randomUUID } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { writeWhole } from '../whole-file.ts';
 import { PartedTable, type PartsPlace, partsIndexOf, type RowLayout, readPartColumns, writeParts } from './table-parts.ts';
 
 /** A file as the build left it: its digest, size, modification time and inode. */
@@ -219,10 +220,8 @@ export function removeJournal(target: string): void {
 }
 
 /** Writes `data` as JSON whole into a file beside `file`, then renames it over `file`: never half a record. */
-export function writeWhole(file: string, data: unknown): void {
-  const temporary = `${file}.${process.pid}-${Date.now()}`;
-  writeFileSync(temporary, JSON.stringify(data));
-  renameSync(temporary, file);
+export function writeJsonWhole(file: string, data: unknown): void {
+  writeWhole(file, JSON.stringify(data));
 }
 
 /**
@@ -237,7 +236,7 @@ export function recordOutput(
   stamp: string = randomUUID(),
 ): string {
   const parts = writeParts(partsOf(target), files, ROWS);
-  writeWhole(digestsFile(target), { version: VERSION, identity, stamp, parts: parts.index });
+  writeJsonWhole(digestsFile(target), { version: VERSION, identity, stamp, parts: parts.index });
   parts.removeOld();
   return stamp;
 }

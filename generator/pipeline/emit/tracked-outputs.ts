@@ -15,13 +15,14 @@
  * the two), is no kept value: each is made again.
  */
 import { hash } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { TrackedOutputs } from '../output-tracker.ts';
 import type { RecordFacts } from '../edit-reach.ts';
 import { PartedTable, type PartsPlace, partsAreWhole, partsIndexOf, type RowLayout, writeParts } from './table-parts.ts';
-import { identityOf, writeWhole } from './previous-output.ts';
+import { identityOf, writeJsonWhole } from './previous-output.ts';
+import { writeWhole } from '../whole-file.ts';
 
 const inputsFile = (outDir: string) => `${path.resolve(outDir)}.inputs.json`;
 const keptFile = (outDir: string) => `${path.resolve(outDir)}.kept.bin`;
@@ -137,8 +138,7 @@ function writeKept(outDir: string, kept: Kept | undefined): string | undefined {
   const known = keptOnDisk.get(kept);
   if (known) return known;
   const bytes = serialize(kept);
-  writeFileSync(`${file}.${process.pid}`, bytes);
-  renameSync(`${file}.${process.pid}`, file);
+  writeWhole(file, bytes);
   return hash('sha1', bytes, 'base64');
 }
 
@@ -172,7 +172,7 @@ export function recordTrackedOutputs(
   const kept = writeKept(outDir, outputs.kept);
   const record = { version: VERSION, identity, output, files: files.index, groups: Object.fromEntries(outputs.groups), records, kept };
   // Written whole, then renamed over the old one: a build killed while writing leaves no half record.
-  writeWhole(file, record);
+  writeJsonWhole(file, record);
   // Only then the parts it no longer names.
   files.removeOld();
   facts?.removeOld();
@@ -193,5 +193,5 @@ export function adoptTrackedOutputs(outDir: string): void {
   }
   const identity = identityOf(path.resolve(outDir));
   if (!identity) return;
-  writeWhole(file, { ...recorded, identity });
+  writeJsonWhole(file, { ...recorded, identity });
 }

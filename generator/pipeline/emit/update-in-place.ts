@@ -22,7 +22,7 @@ import {
   recordOutput,
   removeJournal,
   witness,
-  writeWhole,
+  writeJsonWhole,
 } from './previous-output.ts';
 import { makeDirOnce, settleFile } from './settle-file.ts';
 
@@ -150,7 +150,7 @@ function keptByWalk(previous: PreviousOutput, named: Map<string, FileRecord>, re
 export function applyChanges(target: string, staging: string, staged: Staged, previous: PreviousOutput): string {
   const removed = staged.removed ?? [...(previous.records ?? previous.digests).keys()].filter((file) => !staged.records.has(file));
   forgetBuild(target);
-  writeWhole(journalFile(target), { files: [...staged.changed, ...removed] });
+  writeJsonWhole(journalFile(target), { files: [...staged.changed, ...removed] });
   // Removed first: a path that was a file may now be a folder, or the other way round.
   for (const file of removed) removeWithEmptyFolders(target, file);
   const madeDirs = new Set<string>();

@@ -18,10 +18,11 @@
  * wrote them (parserScope): another version's parts are ignored.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
+import { writeWhole } from '../whole-file.ts';
 import { compareText } from '../../shared/compare-text.ts';
 import { partOfPath } from '../../shared/path-part.ts';
 import { type Columns, columnsOf, digestIs, entryAt, type FileKey, fromDisk, keyIs, onDisk, storedAt } from './load-store-columns.ts';
@@ -221,7 +222,5 @@ function writePart(file: string, entries: readonly [string, Entry][], scope: str
     rmSync(file, { force: true });
     return;
   }
-  const temporary = `${file}.${process.pid}-${Date.now()}`;
-  writeFileSync(temporary, serialize({ version: VERSION, scope, columns: onDisk(columnsOf(entries)) }));
-  renameSync(temporary, file);
+  writeWhole(file, serialize({ version: VERSION, scope, columns: onDisk(columnsOf(entries)) }));
 }

@@ -3,13 +3,14 @@
  * takes seconds on a 5 MB script, so each copy is made once per source file's bytes and kept under
  * node_modules/.cache (safe to delete); a build only copies it.
  */
-import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { PRECOMPRESS_MIN_BYTES, PRECOMPRESSED_EXTENSIONS, PRECOMPRESSED_TYPES } from '../../shared/precompressed.ts';
 import type { OutputFile } from './output-file.ts';
+import { writeWhole } from '../whole-file.ts';
 
 const CACHE = fileURLToPath(new URL('../../../node_modules/.cache/precompressed/', import.meta.url));
 
@@ -30,9 +31,7 @@ function cachedCopy(body: Buffer, encoding: keyof typeof compressors): string | 
   const compressed = compressors[encoding](body);
   try {
     mkdirSync(CACHE, { recursive: true });
-    const temporary = `${file}.${randomUUID()}.tmp`;
-    writeFileSync(temporary, compressed);
-    renameSync(temporary, file);
+    writeWhole(file, compressed);
     return file;
   } catch {
     return compressed; // A read-only cache: the build still gets its copy, made this time.

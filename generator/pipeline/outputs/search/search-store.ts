@@ -23,6 +23,8 @@ import type { SearchIndexFile } from '../../../search/index-writer.ts';
 import type { SynonymTable } from '../../../search/synonyms.ts';
 import { sizeOf } from './search-state.ts';
 import { readIntact } from '../../carried-files.ts';
+import { isRunning } from '../../emit/leftovers.ts';
+import { writeWhole } from '../../whole-file.ts';
 import { indexFromDisk, indexOnDisk } from './stored-index-disk.ts';
 
 /** Raise when what is kept changes shape, so no build reads another version's files. */
@@ -63,13 +65,6 @@ const partFile = (dir: string, index: number) => path.join(dir, `${index.toStrin
 const mainFile = (dir: string) => path.join(dir, 'index.bin');
 export const isSearchPart = (file: string) => file.startsWith(`${SEARCH_DIR}/`);
 
-/** Writes `bytes` whole beside `file`, then renames it over `file`. */
-function writeWhole(file: string, bytes: Uint8Array): void {
-  const temporary = `${file}.${process.pid}-${Date.now()}`;
-  writeFileSync(temporary, bytes);
-  renameSync(temporary, file);
-}
-
 /**
  * The kept documents, when `index.bin` is whole and of this version, made under `scope`; under any scope
  * without one (what the build's helper thread reads ahead of an update by term, term-update.ts readAhead,
@@ -106,16 +101,6 @@ export function readIntactPart(outDir: string, file: string, digest: string): Ui
 
 /** A folder inside the store for a whole write's analysis parts, written where they are made (the helper thread). */
 export const stagingDir = (outDir: string) => path.join(storeDir(outDir), `staging-${process.pid}-${Date.now()}`);
-
-/** Whether process `pid` is running. */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Puts a whole write's staged parts in place (a part it has none of is removed), and removes dead builds' staging. */
 function placeStaged(dir: string, staged: string): void {

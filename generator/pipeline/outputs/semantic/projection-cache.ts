@@ -5,14 +5,15 @@
  * knobs and the form of the arithmetic (`PROJECTION_FORM`): other vectors, knobs or arithmetic find nothing
  * and compute the axes again, and their save removes the other axes files (the model's words' vectors change
  * only with the model or the way it is run, and the old axes would never be read again). A file that does
- * not read back whole is ignored; a write goes to a temporary name first. Build side: Node only.
+ * not read back whole is ignored; a write goes to a partial file first (whole-file.ts). Build side: Node only.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECTION_FORM, projectionFor, type Projection } from '../../../semantic/projection.ts';
 import { SEMANTIC, writerKnobs } from '../../../semantic/semantic-ranking.ts';
 import { dequantize, type QuantizedVector } from '../../../semantic/vector-part.ts';
+import { isLeftPartial, writeWhole } from '../../whole-file.ts';
 
 const remembered = new Map<string, Projection | null>();
 
@@ -50,16 +51,14 @@ export function cachedProjection(training: readonly QuantizedVector[], dir: stri
 }
 
 function saveAxes(file: string, { axes }: Projection) {
-  const staging = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
   try {
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(staging, new Uint8Array(axes.buffer, axes.byteOffset, axes.byteLength));
-    renameSync(staging, file);
+    writeWhole(file, new Uint8Array(axes.buffer, axes.byteOffset, axes.byteLength));
     const dir = path.dirname(file);
     for (const name of readdirSync(dir))
-      if (/^projection-[0-9a-f]+\.axes$/.test(name) && name !== path.basename(file)) rmSync(path.join(dir, name), { force: true });
+      if ((/^projection-[0-9a-f]+\.axes$/.test(name) && name !== path.basename(file)) || isLeftPartial(name))
+        rmSync(path.join(dir, name), { force: true });
   } catch {
     // A read-only cache folder: the next build finds the axes again.
-    rmSync(staging, { force: true });
   }
 }

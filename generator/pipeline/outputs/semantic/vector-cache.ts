@@ -7,10 +7,11 @@
  * Build side: Node only.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { QUANTIZATION, type QuantizedVector } from '../../../semantic/vector-part.ts';
+import { isLeftPartial, writeWhole } from '../../whole-file.ts';
 import { RECORD_TEXT_FORM } from './record-text.ts';
 import { EMBEDDING_FORM } from './sentence-model.ts';
 
@@ -60,7 +61,7 @@ function readEntries(file: string, dimensions: number): Map<string, QuantizedVec
  */
 export const cacheForm = () => `${EMBEDDING_FORM}.${QUANTIZATION}.${RECORD_TEXT_FORM}`;
 
-/** Caches of `model` in `dir` written under another form: never read again. */
+/** Caches of `model` in `dir` written under another form, and partial files of killed builds: never read again. */
 function removeOtherForms(dir: string, model: string, keep: string) {
   let names: string[];
   try {
@@ -69,7 +70,8 @@ function removeOtherForms(dir: string, model: string, keep: string) {
     return;
   }
   for (const name of names)
-    if (name.startsWith(`${model}.`) && name.endsWith('.bin') && name !== keep) rmSync(path.join(dir, name), { force: true });
+    if ((name.startsWith(`${model}.`) && name.endsWith('.bin') && name !== keep) || isLeftPartial(name))
+      rmSync(path.join(dir, name), { force: true });
 }
 
 /** The cache of `model`'s vectors of `form` in `dir`; `dir` null keeps them in memory only. */
@@ -102,15 +104,12 @@ export function openVectorCache(model: string, dimensions: number, dir: string |
         bytes.writeFloatLE(scale, at + DIGEST_BYTES);
         bytes.set(new Uint8Array(codes.buffer, codes.byteOffset, dimensions), at + DIGEST_BYTES + 4);
       });
-      const staging = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
       try {
         mkdirSync(path.dirname(file), { recursive: true });
-        writeFileSync(staging, bytes);
-        renameSync(staging, file);
+        writeWhole(file, bytes);
         removeOtherForms(path.dirname(file), model, name);
       } catch {
         // A read-only cache folder: the next build embeds again.
-        rmSync(staging, { force: true });
       }
     },
   };
