@@ -8,7 +8,7 @@
  *   npx tsx bench/ranking-lab.ts DIR N [CLASS]     CLASS: judged, questions, probe or synonyms (all by default)
  *
  * DISTRACTORS=titles or independent (test/helpers/synthetic-articles.ts), for both commands: distractors
- * written otherwise (docs/search.md compares them). VARIANTS=a,b picks variants by name; DETAIL=variant prints, for each query that variant does not put its
+ * written otherwise (docs/search-measurements.md compares them). VARIANTS=a,b picks variants by name; DETAIL=variant prints, for each query that variant does not put its
  * record first, its top three and the record asked about, with each word's BM25 part and fields.
  */
 import path from 'node:path';

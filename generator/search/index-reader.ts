@@ -32,7 +32,7 @@ export interface IndexSource {
  * (CARDS_SHARE), card by card: a page reads one cards file per result and uses one card of its eight, and
  * letting whole files push out a common term's shard (up to 650 KB read again, its block table decoded
  * again) made warm queries pay that.
- * Measured at 100,000 documents (docs/search.md, Figures): the bench's 200 warm queries hold 42 MB of
+ * Measured at 100,000 documents (docs/search-measurements.md): the bench's 200 warm queries hold 42 MB of
  * index parts, 64 MB once decoded, and 19 MB of cards; with 32 MB for everything, every round read and
  * decoded each query's shards again (warm p99 9 ms of CPU). An isolate holds at most this much of the
  * index: a quarter of the 512 MB a Netlify Edge deployment's functions share.

@@ -61,7 +61,7 @@ export const runningAverage = (average: number, count: number, length: number) =
 /**
  * A title's length is its number of terms, repeats counted and stop words left out (Lucene's field length),
  * not MiniSearch's distinct tokens: a word no query can match does not make a title longer, and a title that
- * repeats a word is longer by it (docs/search.md has the figures). BM25 normalises titles by it; it is also
+ * repeats a word is longer by it (docs/search-measurements.md has the figures). BM25 normalises titles by it; it is also
  * the length title coverage (the share of a title the query's words make up) is measured with.
  */
 export function withTitleLength(name: SearchField, analysis: FieldAnalysis): FieldAnalysis {

@@ -8,7 +8,7 @@ import { ENGLISH_STOP_WORDS } from './stop-words.ts';
 /**
  * The list names how, what, where, which, who, do and did but not their siblings below, so a question's own
  * form ("why does ...", "when should ...") counted as words of its subject: a record then had to hold "why"
- * or "does" to be a complete match of the question (docs/search.md, "Why").
+ * or "does" to be a complete match of the question (docs/search-measurements.md, "Why, at 100,000").
  */
 const QUESTION_WORDS = ['does', 'doing', 'when', 'why', 'whom', 'whose'];
 const STOP_WORDS: ReadonlySet<string> = new Set<string>([...ENGLISH_STOP_WORDS, ...QUESTION_WORDS]);

@@ -56,7 +56,7 @@ function loadVocabulary(random: () => number, size: number): string[] {
  * words drawn from the article's word urn (repeats and all, no stop word). `titles`: the same vocabulary, titles
  * written as titles are (distinct words, stop words as in prose). `independent`: titles so written, and the
  * vocabulary's frequency ranks shuffled, so which words are common no longer follows content/ (articles on
- * other subjects). docs/search.md compares the three.
+ * other subjects). docs/search-measurements.md compares the three.
  */
 export type DistractorStyle = 'content' | 'titles' | 'independent';
 
