@@ -19,6 +19,8 @@ interface LockOwner {
 
 /** Locks this thread holds, with how many times each was taken. */
 const held = new Map<string, number>();
+/** Outputs whose left partial files this thread has removed. */
+const swept = new Set<string>();
 
 function readOwner(file: string): LockOwner | undefined {
   try {
@@ -112,7 +114,11 @@ export async function lockOutput(outDir: string, options: LockOptions = {}): Pro
     await sleep(50);
   }
   held.set(file, 1);
-  // Only a build holding the lock writes beside the output: what a killed one left half-written goes now.
-  removeLeftPartials(outDir);
+  // Only a build holding the lock writes beside the output: what a killed one left half-written goes now, the
+  // first time this process holds it (a dev server takes it for every rebuild).
+  if (!swept.has(file)) {
+    swept.add(file);
+    removeLeftPartials(outDir);
+  }
   return release;
 }
