@@ -1,8 +1,9 @@
 /**
- * Files a build keeps beside its output (its record, the output's digests, the load and search stores) are
- * written whole: into a partial file beside the final name, then renamed over it, so a reader sees the old
- * bytes or the new ones, never half. A build killed while writing leaves its partial behind; the next build of
- * the same output removes it once it holds the output's lock (output-lock.ts), when its process has ended.
+ * Files a build keeps beside its output (its record, the output's digests, the load and search stores) and in
+ * its caches are written whole: into a partial file beside the final name, then renamed over it, so a reader
+ * sees the old bytes or the new ones, never half. A build killed while writing leaves its partial behind; the
+ * next build of the same output removes it once it holds the output's lock (output-lock.ts), when its process
+ * has ended; the caches drop theirs when they are next saved.
  */
 import { type Dirent, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -53,6 +54,15 @@ export function removeLeftPartials(outDir: string): void {
     if (!entry.name.startsWith(prefix)) continue;
     const at = path.join(parent, entry.name);
     if (entry.isFile() && isLeftPartial(entry.name)) rmSync(at, { force: true });
-    else if (entry.isDirectory()) for (const name of readdirSync(at)) if (isLeftPartial(name)) rmSync(path.join(at, name), { force: true });
+    else if (entry.isDirectory()) for (const name of namesIn(at)) if (isLeftPartial(name)) rmSync(path.join(at, name), { force: true });
+  }
+}
+
+/** The names in `dir`; none when it went since it was listed (a server's old snapshot, removed by its cleaner). */
+function namesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
   }
 }
