@@ -42,6 +42,11 @@ export function modelMissing(cause: unknown): Error {
   );
 }
 
+/** What is used of the model's runtime, whose own types name a package it does not install. */
+interface Runtime {
+  ready(): Promise<void>;
+}
+
 interface LoadedModel {
   tokenizer: { encode(text: string): number[] };
   embed(texts: string[]): Promise<number[][]>;
@@ -76,6 +81,10 @@ async function embedUnpadded(model: LoadedModel, texts: string[]): Promise<Float
 export async function loadSentenceModel(modelPackage = MODEL_PACKAGE): Promise<SentenceModel> {
   let model: LoadedModel;
   try {
+    // The runtime starts when its package is imported, and the library's loader reads the model beside it:
+    // a model read first (a loaded machine) made its tensors with no runtime, "Backend 'wasm' has not yet been
+    // initialized", and the build failed. So the runtime is awaited first.
+    await ((await import('@energetic-ai/core')) as unknown as Runtime).ready();
     const { initModel } = await import('@energetic-ai/embeddings');
     const { modelSource } = await import(modelPackage);
     model = await initModel(modelSource);
