@@ -205,6 +205,8 @@ describe("npm run dev's builder", () => {
       expectSameTree(servedTree(served.dir, served.overlay), await cleanTree(content), 'an edit over the new base');
     } finally {
       builds.close();
+      // The last build may have begun another base: written after the folders are removed, it would outlive the test.
+      await builds.settled();
     }
   }, 120_000);
 });

@@ -76,6 +76,8 @@ export interface DevBuilds {
   /** Removes a base folder the server no longer reads, once builds have been quiet for a moment. */
   remove(dir: string): void;
   close(): void;
+  /** Resolves once no new base is being written in the background (a caller removing the folders waits for it). */
+  settled(): Promise<void>;
 }
 
 const REMOVE_WHEN_QUIET_MS = 500;
@@ -213,5 +215,6 @@ export function createDevBuilds(options: DevBuildOptions, events: DevBuildEvents
     },
     remove: remover.remove,
     close: remover.close,
+    settled: () => output.settled(),
   };
 }

@@ -206,6 +206,8 @@ export interface DevOutput {
   rebase(ended: () => void): void;
   /** Between builds: the new base, once written (then the paths changed since the build it holds), else undefined. */
   adopt(): { base: string; since: string[] } | undefined;
+  /** Resolves once no new base is being written: nothing of this output writes to disk after it. */
+  settled(): Promise<void>;
 }
 
 /** A new base on the build's path only for the first build, or when one failed to be written in the background. */
@@ -220,5 +222,8 @@ export function createDevOutput(snapshotRoot: string, limit = OVERLAY_LIMIT): De
     fresh: () => state.base !== undefined && state.overlay.size === 0,
     rebase: (ended) => startRebase(state, ended),
     adopt: () => adoptRebase(state),
+    settled: async () => {
+      await state.rebase?.done;
+    },
   };
 }
