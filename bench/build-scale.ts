@@ -137,8 +137,10 @@ async function besideHugo(articles: number, root: string, hugo: string | null, r
   const theirs: { ms: number; cpu: number }[] = [];
   const theirsLike: { ms: number; cpu: number }[] = [];
   const loads: string[] = [];
+  // Every run starts from no earlier output of any of the three builds.
+  const outputs = [out, ...BESIDE_OUTPUT.map((record) => `${out}.${record}`), path.join(site, 'public'), path.join(like, 'public')];
   for (let run = 0; run < runs; run++) {
-    setAside(root, [out, ...BESIDE_OUTPUT.map((record) => `${out}.${record}`), path.join(site, 'public'), path.join(like, 'public')]);
+    setAside(root, outputs);
     loads.push(loadNow());
     const built = timed(() => runBuildCommand(content, out));
     ours.push({ ms: built.ms, cpu: built.cpu, peakMb: built.result.peakMb });
@@ -158,14 +160,15 @@ async function besideHugo(articles: number, root: string, hugo: string | null, r
         console.log(`<!-- Hugo, the same kinds of output: ${surveyTree(path.join(like, 'public')).files.toLocaleString('en')} files -->`);
     }
   }
-  setAside(root, [out, ...BESIDE_OUTPUT.map((record) => `${out}.${record}`), path.join(site, 'public'), path.join(like, 'public')]);
-  const a = median(ours.map((run) => run.ms));
-  const cpu = median(ours.map((run) => run.cpu));
+  setAside(root, outputs);
+  const middle = (list: { ms: number; cpu: number }[]) => ({
+    ms: median(list.map((run) => run.ms)),
+    cpu: median(list.map((run) => run.cpu)),
+  });
+  const { ms: a, cpu } = middle(ours);
   const peak = Math.max(...ours.map((run) => run.peakMb));
-  const b = hugo ? median(theirs.map((run) => run.ms)) : Number.NaN;
-  const hugoCpu = hugo ? median(theirs.map((run) => run.cpu)) : Number.NaN;
-  const c = hugo ? median(theirsLike.map((run) => run.ms)) : Number.NaN;
-  const likeCpu = hugo ? median(theirsLike.map((run) => run.cpu)) : Number.NaN;
+  const { ms: b, cpu: hugoCpu } = hugo ? middle(theirs) : { ms: Number.NaN, cpu: Number.NaN };
+  const { ms: c, cpu: likeCpu } = hugo ? middle(theirsLike) : { ms: Number.NaN, cpu: Number.NaN };
   const goal = articles <= 4000 ? 1.0 : 1.2;
   const ratio = a / b;
   const seconds = (ms: number, cpuS: number) => `${(ms / 1000).toFixed(2)} s (CPU ${cpuS.toFixed(1)} s)`;
